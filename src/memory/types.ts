@@ -1,0 +1,122 @@
+/** Chat roles as in the OpenAI chat API. */
+export type Role = "system" | "user" | "assistant" | "tool";
+
+export interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** A message as a client sends it (already validated at the edge). */
+export interface IncomingMessage {
+  /** Client-supplied id makes the write idempotent; generated when absent. */
+  id?: string | undefined;
+  role: Role;
+  content: string;
+  name?: string | undefined;
+  tool_calls?: ToolCall[] | undefined;
+  tool_call_id?: string | undefined;
+  /** 0..1; default 0.5, system messages are always 1. */
+  importance?: number | undefined;
+  /** Store a user message as a long-term fact too. Default false. */
+  persist?: boolean | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/** A message as it is stored: its token count is computed once, on write. */
+export interface StoredMessage {
+  id: string;
+  role: Role;
+  content: string;
+  name?: string | undefined;
+  tool_calls?: ToolCall[] | undefined;
+  tool_call_id?: string | undefined;
+  tokens: number;
+  importance: number;
+  /** Milliseconds since the epoch, set by the server. */
+  ts: number;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+export type SummaryMethod = "llm" | "extractive";
+
+/** The one rolling summary of a session. */
+export interface Summary {
+  text: string;
+  tokens: number;
+  /** Bumped by every committed compression; compare-and-set key. */
+  version: number;
+  /** How many messages the summary covers in total. */
+  covered: number;
+  method: SummaryMethod;
+  updatedAt: number;
+  /** Tokens after / tokens before of the last compression. */
+  lastRatio: number;
+}
+
+/** Per-session overrides of the configured defaults. */
+export interface SessionSettings {
+  window?: number | undefined;
+  maxTokens?: number | undefined;
+  keep?: number | undefined;
+  ttlSeconds?: number | undefined;
+}
+
+/** Identifies one session of one tenant. Both ids are validated before they get here. */
+export interface SessionRef {
+  tenant: string;
+  sessionId: string;
+}
+
+export interface SessionMeta {
+  userId?: string | undefined;
+  createdAt: number;
+  updatedAt: number;
+  /** Bumped by every reset; a compression that started before a reset cannot commit after it. */
+  epoch: number;
+}
+
+/** Everything one read of a session returns (one round trip). */
+export interface SessionSnapshot {
+  exists: boolean;
+  system: StoredMessage[];
+  /** Unsummarized messages, oldest first. */
+  window: StoredMessage[];
+  /** Sum of the window's stored token counts. */
+  windowTokens: number;
+  summary: Summary | null;
+  meta: SessionMeta | null;
+  settings: SessionSettings;
+}
+
+export type FactType = "fact" | "preference" | "context" | "temporary" | "experience";
+
+export const FACT_TYPES: readonly FactType[] = ["fact", "preference", "context", "temporary", "experience"];
+
+/** A long-term memory of one user. */
+export interface Fact {
+  /** Content hash of the normalized text within (tenant, user). */
+  id: string;
+  text: string;
+  type: FactType;
+  importance: number;
+  createdAt: number;
+  updatedAt: number;
+  lastAccessedAt: number;
+  accessCount: number;
+  sourceSession?: string | undefined;
+  sourceMessage?: string | undefined;
+  version: number;
+  /** Earlier texts this fact superseded (latest wins on contradiction). */
+  history?: { text: string; updatedAt: number }[] | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/** A fact found by recall, with its scores. */
+export interface RecalledFact {
+  fact: Fact;
+  /** Raw similarity from the vector index, 0..1. */
+  similarity: number;
+  /** Combined score used for ranking (similarity, importance, recency). */
+  score: number;
+}

@@ -1,0 +1,45 @@
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "node",
+          include: ["test/unit/**/*.test.ts", "test/conformance/**/*.test.ts", "test/reliability/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest(({ inject }) => ({
+            main: "./src/index.ts",
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                UPSTASH_REDIS_REST_URL: inject("redisUrl"),
+                UPSTASH_REDIS_REST_TOKEN: inject("upstashToken"),
+                UPSTASH_VECTOR_REST_URL: inject("vectorUrl"),
+                UPSTASH_VECTOR_REST_TOKEN: inject("upstashToken"),
+                CONTROL_REDIS_URL: inject("redisUrl"),
+                CONTROL_VECTOR_URL: inject("vectorUrl"),
+                OPENAI_BASE_URL: inject("openaiUrl"),
+                API_KEYS: "acme:acme-key,globex:globex-key",
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "workers",
+          include: ["test/worker/**/*.test.ts"],
+          globalSetup: ["./test/support/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
