@@ -1,0 +1,127 @@
+import { badRequest, SPARSE_NOT_SUPPORTED, unprocessable } from "./errors.ts";
+
+/** Limits enforced with Upstash-style errors (reference B6; topK and range limits are our choice). */
+export const LIMITS = {
+  /** Vectors per upsert / upsert-data request ("free tier: limit of 1000 vectors per batch"). */
+  upsertBatch: 1000,
+  /** Metadata per vector, as JSON bytes. */
+  metadataBytes: 48 * 1024,
+  /** Data per vector, as UTF-8 bytes. */
+  dataBytes: 1024 * 1024,
+  /** Largest topK (undocumented by Upstash; 1000 matches the other per-request limits). */
+  topK: 1000,
+  /** Largest range page (undocumented by Upstash). */
+  rangeLimit: 1000,
+  /** Records returned by a prefix fetch. */
+  fetchPrefix: 1000,
+} as const;
+
+export type Json = Record<string, unknown>;
+
+export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** `null` counts as absent everywhere: some clients send `null` for unset options. */
+export const present = (v: unknown): boolean => v !== undefined && v !== null;
+
+export function requireObject(v: unknown, what: string): Json {
+  if (!isObject(v)) throw badRequest(`Invalid request body: ${what} must be a JSON object`);
+  return v;
+}
+
+/** Ids may be numbers; they are stored and returned as strings. */
+export function readId(v: unknown, field = "id"): string {
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  if (typeof v !== "string") throw badRequest(`Invalid request body: ${field} must be a string or a number`);
+  if (v.length === 0) throw badRequest("Vector id cannot be empty");
+  return v;
+}
+
+export function readIds(v: unknown): string[] {
+  if (!Array.isArray(v)) throw badRequest("Invalid request body: ids must be an array of strings or numbers");
+  return v.map((id: unknown) => readId(id, "ids[]"));
+}
+
+export function readVector(v: unknown, dimension: number): number[] {
+  if (!Array.isArray(v)) throw badRequest("Invalid request body: vector must be an array of numbers");
+  for (const x of v as unknown[]) {
+    if (typeof x !== "number" || !Number.isFinite(x)) {
+      throw badRequest("Invalid request body: vector must contain only finite numbers");
+    }
+  }
+  if (v.length !== dimension) throw unprocessable(`Invalid vector dimension: ${v.length}, expected: ${dimension}`);
+  return v as number[];
+}
+
+/** Rejects sparse vectors: this emulator models a dense index only. */
+export function rejectSparse(body: Json): void {
+  if (present(body.sparseVector)) throw unprocessable(SPARSE_NOT_SUPPORTED);
+}
+
+/** Metadata object and its JSON size, or undefined when absent. */
+export function readMetadata(v: unknown): { value: Json; bytes: number } | undefined {
+  if (!present(v)) return undefined;
+  if (!isObject(v)) throw badRequest("Invalid request body: metadata must be a JSON object");
+  const bytes = Buffer.byteLength(JSON.stringify(v));
+  checkMetadataSize(bytes);
+  return { value: v, bytes };
+}
+
+export function checkMetadataSize(bytes: number): void {
+  if (bytes > LIMITS.metadataBytes) {
+    throw badRequest(`Metadata size ${bytes} bytes exceeds the limit of ${LIMITS.metadataBytes} bytes`);
+  }
+}
+
+export function readData(v: unknown): string | undefined {
+  if (!present(v)) return undefined;
+  if (typeof v !== "string") throw badRequest("Invalid request body: data must be a string");
+  const bytes = Buffer.byteLength(v);
+  if (bytes > LIMITS.dataBytes) throw badRequest(`Data size ${bytes} bytes exceeds the limit of ${LIMITS.dataBytes} bytes`);
+  return v;
+}
+
+export function readBool(v: unknown, field: string): boolean {
+  if (!present(v)) return false;
+  if (typeof v !== "boolean") throw badRequest(`Invalid request body: ${field} must be a boolean`);
+  return v;
+}
+
+export function readString(v: unknown, field: string): string | undefined {
+  if (!present(v)) return undefined;
+  if (typeof v !== "string") throw badRequest(`Invalid request body: ${field} must be a string`);
+  return v;
+}
+
+/** A non-negative integer no larger than `max`; `fallback` when absent. */
+export function readCount(v: unknown, field: string, fallback: number, max: number): number {
+  if (!present(v)) return fallback;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
+    throw badRequest(`Invalid request body: ${field} must be a non-negative integer`);
+  }
+  if (v > max) throw badRequest(`${field} must be less than or equal to ${max}, got ${v}`);
+  return v;
+}
+
+/** The upsert payload as a list; a single object is a batch of one. */
+export function readBatch(body: unknown): Json[] {
+  const items = Array.isArray(body) ? (body as unknown[]) : [body];
+  if (items.length > LIMITS.upsertBatch) {
+    throw badRequest(`Upsert batch size ${items.length} exceeds the limit of ${LIMITS.upsertBatch} vectors`);
+  }
+  return items.map((item, i) => requireObject(item, Array.isArray(body) ? `item ${i}` : "the upsert payload"));
+}
+
+/** Whether an object carries any of the include flags. */
+export interface Includes {
+  metadata: boolean;
+  vectors: boolean;
+  data: boolean;
+}
+
+export function readIncludes(body: Json): Includes {
+  return {
+    metadata: readBool(body.includeMetadata, "includeMetadata"),
+    vectors: readBool(body.includeVectors, "includeVectors"),
+    data: readBool(body.includeData, "includeData"),
+  };
+}
