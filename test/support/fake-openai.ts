@@ -1,0 +1,317 @@
+/**
+ * A local OpenAI-compatible server for tests and benchmarks (no LLM is reachable here).
+ *
+ * API (an optional `/v1` prefix is accepted on every path, so both the origin and `origin/v1`
+ * work as a base URL): `POST /chat/completions` (JSON, or SSE with `stream: true`),
+ * `POST /embeddings` (deterministic hashed vectors, `float` or `base64`), `GET /models`.
+ *
+ * Control API over plain HTTP, usable from inside workerd tests too:
+ * - `POST /__control/mode` with a {@link FakeModeOptions} JSON body; `GET` returns the current mode;
+ * - `GET /__control/requests` returns every API request received (`[{method, path, body}]`),
+ *   `DELETE` clears them; `POST /__control/reset` does both (mode back to `echo`).
+ *
+ * CLI: `npx tsx test/support/fake-openai.ts [port]` starts it and prints its URL.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { pathToFileURL } from "node:url";
+
+export type FakeMode = "echo" | "summary" | "fixed" | "error" | "timeout" | "empty" | "garbage";
+
+export interface FakeModeOptions {
+  /**
+   * `echo`: the last user message; `summary`: the first words of each input line; `fixed`: `text`;
+   * `error`: an OpenAI-style error with `status`; `timeout`: answers (as echo) only after `delayMs`;
+   * `empty`: an empty answer; `garbage`: `text` or a non-JSON string. Content modes affect chat only.
+   */
+  mode: FakeMode;
+  /** Wait before answering, ms. Default 0; 60000 in `timeout` mode. */
+  delayMs?: number | undefined;
+  /** HTTP status in `error` mode. Default 500. */
+  status?: number | undefined;
+  /** Answer of `fixed` and `garbage` mode. */
+  text?: string | undefined;
+  /** Applies to the next `count` API requests only, then the previous mode returns. Default: until changed. */
+  count?: number | undefined;
+  /** Gap between streamed chunks, ms. Default 10. */
+  chunkDelayMs?: number | undefined;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+export interface FakeOpenAI {
+  /** Origin, e.g. `http://127.0.0.1:41234` (the control API lives here). */
+  url: string;
+  /** `url` + `/v1`: the SDK's base URL. */
+  baseURL: string;
+  close(): Promise<void>;
+  requests(): RecordedRequest[];
+  clearRequests(): void;
+  setMode(options: FakeModeOptions): void;
+}
+
+const MODES: readonly FakeMode[] = ["echo", "summary", "fixed", "error", "timeout", "empty", "garbage"];
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((p) => (isObject(p) && typeof p.text === "string" ? p.text : "")).join("");
+  return "";
+}
+
+function messagesOf(body: Json): { role: string; text: string }[] {
+  const list = Array.isArray(body.messages) ? body.messages : [];
+  return list.filter(isObject).map((m) => ({ role: String(m.role), text: textOf(m.content) }));
+}
+
+/** First words of each user-message line; headers (`...:`), tags and `(...)` lines are skipped. */
+export function fakeSummary(messages: { role: string; text: string }[]): string {
+  const pieces: string[] = [];
+  for (const m of messages.filter((x) => x.role === "user")) {
+    for (const raw of m.text.split("\n")) {
+      const line = raw.trim();
+      if (!line || /:$/.test(line) || /^<\/?[\w-]+>$/.test(line) || /^\(.*\)$/.test(line)) continue;
+      // A previous fake summary is already condensed: keep its pieces whole.
+      if (line.startsWith("Summary: ")) pieces.push(...line.slice(9).split("; "));
+      else pieces.push([...line.split(/\s+/).slice(0, 4).join(" ")].slice(0, 32).join(""));
+    }
+  }
+  return `Summary: ${pieces.slice(0, 40).join("; ")}`;
+}
+
+/** Rough token estimate: one per CJK character, four other characters per token. */
+function tokensOf(text: string): number {
+  let cjk = 0;
+  let other = 0;
+  for (const ch of text) /\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}|\p{Script=Hangul}/u.test(ch) ? cjk++ : other++;
+  return cjk + Math.ceil(other / 4);
+}
+
+/** Cuts text to `max` estimated tokens, like a real model stopping at `max_tokens`. */
+function capTokens(text: string, max: number | undefined): { text: string; cut: boolean } {
+  if (max === undefined || tokensOf(text) <= max) return { text, cut: false };
+  let out = "";
+  for (const ch of text) {
+    if (tokensOf(out + ch) > max) break;
+    out += ch;
+  }
+  return { text: out, cut: true };
+}
+
+/** Deterministic unit vector: hashed words and CJK bigrams, so similar texts get similar vectors. */
+export function fakeEmbedding(text: string, dims: number): number[] {
+  const v = new Array<number>(dims).fill(0);
+  const lower = text.toLowerCase();
+  const features = [...(lower.match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const han = [...lower].filter((c) => /\p{Script=Han}/u.test(c));
+  for (let i = 0; i < han.length; i++) features.push(han[i] + (han[i + 1] ?? ""));
+  for (const f of features) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < f.length; i++) h = Math.imul(h ^ f.charCodeAt(i), 0x01000193) >>> 0;
+    v[h % dims] = (v[h % dims] ?? 0) + (h & 0x80000000 ? -1 : 1);
+  }
+  if (features.length === 0) v[0] = 1;
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
+}
+
+const sleep = (ms: number, res: ServerResponse): Promise<void> =>
+  new Promise((resolve) => {
+    if (ms <= 0) return resolve();
+    // A client that gives up (SDK timeout) must not leave a timer behind.
+    const timer = setTimeout(resolve, ms);
+    res.once("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.destroyed) return;
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+const apiError = (message: string, type: string, code: string | null): Json => ({ error: { message, type, param: null, code } });
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString("utf8");
+  return raw ? (JSON.parse(raw) as unknown) : {};
+}
+
+let seq = 0;
+
+function chatContent(mode: FakeModeOptions, body: Json): string {
+  const messages = messagesOf(body);
+  switch (mode.mode) {
+    case "summary":
+      return fakeSummary(messages);
+    case "fixed":
+      return mode.text ?? "";
+    case "empty":
+      return "";
+    case "garbage":
+      return mode.text ?? "}{ this is not JSON";
+    default:
+      return [...messages].reverse().find((m) => m.role === "user")?.text ?? "";
+  }
+}
+
+async function chat(res: ServerResponse, mode: FakeModeOptions, body: Json): Promise<void> {
+  const model = typeof body.model === "string" ? body.model : "fake-model";
+  const max = typeof body.max_tokens === "number" ? body.max_tokens : typeof body.max_completion_tokens === "number" ? body.max_completion_tokens : undefined;
+  const { text, cut } = capTokens(chatContent(mode, body), max);
+  const finish = cut ? "length" : "stop";
+  const promptTokens = tokensOf(messagesOf(body).map((m) => m.text).join("\n"));
+  const usage = { prompt_tokens: promptTokens, completion_tokens: tokensOf(text), total_tokens: promptTokens + tokensOf(text) };
+  const base = { id: `chatcmpl-fake${++seq}`, created: Math.floor(Date.now() / 1000), model, system_fingerprint: "fp_fake" };
+  if (body.stream !== true) {
+    const message = { role: "assistant", content: text, refusal: null };
+    sendJson(res, 200, { ...base, object: "chat.completion", choices: [{ index: 0, message, logprobs: null, finish_reason: finish }], usage });
+    return;
+  }
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  const send = (choices: unknown[], extra: Json = {}): void => {
+    if (!res.destroyed) res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices, ...extra })}\n\n`);
+  };
+  send([{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]);
+  for (const piece of text.match(/\s*\S{1,4}|\s+$/gu) ?? []) {
+    await sleep(mode.chunkDelayMs ?? 10, res);
+    if (res.destroyed) return;
+    send([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }]);
+  }
+  send([{ index: 0, delta: {}, logprobs: null, finish_reason: finish }]);
+  const opts = body.stream_options;
+  if (isObject(opts) && opts.include_usage === true) send([], { usage });
+  if (!res.destroyed) res.end("data: [DONE]\n\n");
+}
+
+function embeddings(res: ServerResponse, body: Json): void {
+  const input = Array.isArray(body.input) ? body.input.map(String) : [String(body.input ?? "")];
+  const dims = typeof body.dimensions === "number" ? body.dimensions : 1536;
+  const base64 = body.encoding_format === "base64";
+  const data = input.map((text, index) => {
+    const vector = fakeEmbedding(text, dims);
+    const embedding = base64 ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector;
+    return { object: "embedding", index, embedding };
+  });
+  const tokens = tokensOf(input.join(" "));
+  sendJson(res, 200, { object: "list", data, model: body.model ?? "fake-embedding", usage: { prompt_tokens: tokens, total_tokens: tokens } });
+}
+
+function parseMode(body: unknown): FakeModeOptions | null {
+  if (!isObject(body) || !MODES.includes(body.mode as FakeMode)) return null;
+  const num = (k: string): number | undefined => (typeof body[k] === "number" ? body[k] : undefined);
+  return {
+    mode: body.mode as FakeMode,
+    delayMs: num("delayMs"),
+    status: num("status"),
+    text: typeof body.text === "string" ? body.text : undefined,
+    count: num("count"),
+    chunkDelayMs: num("chunkDelayMs"),
+  };
+}
+
+/** Starts the server on 127.0.0.1 (`port` 0, the default, picks a free one). */
+export async function startFakeOpenAI(options: { port?: number } = {}): Promise<FakeOpenAI> {
+  let mode: FakeModeOptions = { mode: "echo" };
+  let once: { mode: FakeModeOptions; left: number } | null = null;
+  let recorded: RecordedRequest[] = [];
+  const setMode = (next: FakeModeOptions): void => {
+    if (next.count !== undefined && next.count > 0) once = { mode: next, left: next.count };
+    else [mode, once] = [next, null];
+  };
+  const take = (): FakeModeOptions => {
+    if (!once) return mode;
+    const current = once.mode;
+    if (--once.left <= 0) once = null;
+    return current;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? "/").split("?")[0]!.replace(/^\/v1(?=\/)/, "");
+    const method = req.method ?? "GET";
+    let body: unknown;
+    try {
+      body = await readBody(req);
+    } catch {
+      return sendJson(res, 400, apiError("We could not parse the JSON body of your request.", "invalid_request_error", null));
+    }
+    if (path.startsWith("/__control/")) {
+      if (path === "/__control/mode" && method === "GET") return sendJson(res, 200, once ? once.mode : mode);
+      if (path === "/__control/mode" && method === "POST") {
+        const next = parseMode(body);
+        if (!next) return sendJson(res, 400, { error: `mode must be one of ${MODES.join(", ")}` });
+        setMode(next);
+        return sendJson(res, 200, { ok: true, mode: next });
+      }
+      if (path === "/__control/requests" && method === "GET") return sendJson(res, 200, recorded);
+      if (path === "/__control/requests" && method === "DELETE") {
+        const cleared = recorded.length;
+        recorded = [];
+        return sendJson(res, 200, { cleared });
+      }
+      if (path === "/__control/reset" && method === "POST") {
+        [mode, once, recorded] = [{ mode: "echo" }, null, []];
+        return sendJson(res, 200, { ok: true });
+      }
+      return sendJson(res, 404, { error: "unknown control endpoint" });
+    }
+    if (method === "GET" && path === "/models") {
+      return sendJson(res, 200, { object: "list", data: [{ id: "fake-model", object: "model", created: 0, owned_by: "fake" }] });
+    }
+    const known = method === "POST" && (path === "/chat/completions" || path === "/embeddings");
+    if (!known) return sendJson(res, 404, apiError(`Unknown request URL: ${method} ${path}`, "invalid_request_error", "unknown_url"));
+    recorded.push({ method, path, body });
+    const current = take();
+    await sleep(current.delayMs ?? (current.mode === "timeout" ? 60_000 : 0), res);
+    if (res.destroyed) return;
+    if (current.mode === "error") {
+      return sendJson(res, current.status ?? 500, apiError("The fake server was told to fail.", "server_error", "fake_error"));
+    }
+    if (!isObject(body)) return sendJson(res, 400, apiError("Body must be a JSON object.", "invalid_request_error", null));
+    if (path === "/embeddings") return embeddings(res, body);
+    await chat(res, current, body);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => sendJson(res, 500, apiError("fake server failure", "server_error", null)));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    baseURL: `${url}/v1`,
+    requests: () => [...recorded],
+    clearRequests: () => {
+      recorded = [];
+    },
+    setMode,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Hanging requests (timeout mode, open streams) would otherwise keep close() waiting.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const port = Number(process.argv[2] ?? 0);
+  const fake = await startFakeOpenAI({ port: Number.isInteger(port) ? port : 0 });
+  console.log(fake.url);
+  const stop = (): void => void fake.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
