@@ -1,0 +1,36 @@
+import { MemoryError } from "../memory/errors.ts";
+
+/** A write named a different user than the one that owns the session. Maps to 409. */
+export class SessionOwnerMismatch extends MemoryError {
+  constructor() {
+    super("conflict", "session belongs to a different user");
+    this.name = "SessionOwnerMismatch";
+  }
+}
+
+/** An identifier that would become part of a key, namespace or filter failed validation. */
+export class InvalidIdError extends MemoryError {
+  readonly field: string;
+
+  constructor(field: string) {
+    super("invalid", `invalid ${field}`);
+    this.name = "InvalidIdError";
+    this.field = field;
+  }
+}
+
+/** A value reached a store that it cannot store faithfully (e.g. a fractional token count). */
+export class InvalidStoreInput extends MemoryError {
+  constructor(message: string) {
+    super("invalid", message);
+    this.name = "InvalidStoreInput";
+  }
+}
+
+/** A script replied with something this adapter does not understand. */
+export class UnexpectedReply extends Error {
+  constructor(what: string) {
+    super(`unexpected reply from ${what}`);
+    this.name = "UnexpectedReply";
+  }
+}

@@ -1,0 +1,65 @@
+import { isValidId } from "../ids.ts";
+import type { SessionRef } from "../memory/types.ts";
+import { InvalidIdError } from "./errors.ts";
+
+// One validator for the HTTP edge and the stores: re-exported so both import the same rule.
+export { ID_PATTERN, isValidId } from "../ids.ts";
+
+/** Every key of this service starts with this prefix. */
+export const KEY_PREFIX = "am";
+
+/** Throws {@link InvalidIdError} unless `value` is a valid identifier; returns it otherwise. */
+export function assertId(kind: string, value: unknown): string {
+  if (!isValidId(value)) throw new InvalidIdError(kind);
+  return value;
+}
+
+/** The per-session keys, in the order the Lua scripts expect them in `KEYS`. */
+export interface SessionKeys {
+  sys: string;
+  win: string;
+  sum: string;
+  meta: string;
+  arc: string;
+  ids: string;
+  notes: string;
+  pad: string;
+  lock: string;
+}
+
+const tenantPrefix = (tenant: string): string => `${KEY_PREFIX}:${assertId("tenant", tenant)}:`;
+
+/** Builds every key of one session; validates both ids (defense in depth behind the HTTP edge). */
+export function sessionKeys(ref: SessionRef): SessionKeys {
+  const base = `${tenantPrefix(ref.tenant)}s:${assertId("sessionId", ref.sessionId)}:`;
+  return {
+    sys: `${base}sys`,
+    win: `${base}win`,
+    sum: `${base}sum`,
+    meta: `${base}meta`,
+    arc: `${base}arc`,
+    ids: `${base}ids`,
+    notes: `${base}notes`,
+    pad: `${base}pad`,
+    lock: `${base}lock`,
+  };
+}
+
+/** `am:{t}:sessions` - every session of a tenant by last activity. */
+export function tenantSessionsKey(tenant: string): string {
+  return `${tenantPrefix(tenant)}sessions`;
+}
+
+/** `am:{t}:u:{u}:sessions` - one user's sessions by last activity. */
+export function userSessionsKey(tenant: string, userId: string): string {
+  return `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:sessions`;
+}
+
+/**
+ * Prefix and suffix Lua uses to build keys from ids it reads from Redis (the owner's user index,
+ * the meta key of an index member). Those ids were validated when they were written.
+ */
+export function luaKeyParts(tenant: string): { userPrefix: string; userSuffix: string; sessionPrefix: string; metaSuffix: string } {
+  const t = tenantPrefix(tenant);
+  return { userPrefix: `${t}u:`, userSuffix: ":sessions", sessionPrefix: `${t}s:`, metaSuffix: ":meta" };
+}

@@ -1,0 +1,56 @@
+import { LUA_EXTEND, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
+
+/**
+ * Appends messages idempotently, in one atomic step.
+ *
+ * KEYS: sys win sum meta arc ids tenantIndex
+ * ARGV: now ttl userId('' = none) withSnapshot('1'/'0') sessionId userPrefix userSuffix,
+ *       then per message: id kind('s' system / 'w' window) tokens json
+ *
+ * The owner check runs before any write, so a mismatch changes nothing. The user index key is
+ * built here from the stored owner (validated when it was first written).
+ */
+export const APPEND_LUA = `${LUA_SNAPSHOT}${LUA_TOUCH}${LUA_EXTEND}
+local now, ttl, uid = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local owner = redis.call('HGET', KEYS[4], 'userId')
+if uid ~= '' and owner and owner ~= uid then
+  return cjson.encode({ err = 'owner_mismatch' })
+end
+local added = {}
+for i = 8, #ARGV, 4 do
+  if redis.call('SADD', KEYS[6], ARGV[i]) == 1 then
+    if ARGV[i + 1] == 's' then
+      redis.call('RPUSH', KEYS[1], ARGV[i + 3])
+    else
+      redis.call('RPUSH', KEYS[2], ARGV[i + 3])
+      redis.call('HINCRBY', KEYS[4], 'wtok', ARGV[i + 2])
+    end
+    added[#added + 1] = 1
+  else
+    added[#added + 1] = 0
+  end
+end
+redis.call('HSETNX', KEYS[4], 'created', now)
+redis.call('HSETNX', KEYS[4], 'epoch', '0')
+redis.call('HSETNX', KEYS[4], 'wtok', '0')
+redis.call('HSET', KEYS[4], 'updated', now)
+if uid ~= '' and not owner then
+  redis.call('HSET', KEYS[4], 'userId', uid)
+  owner = uid
+end
+touch(ttl, KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
+redis.call('ZADD', KEYS[7], now, ARGV[5])
+extend(KEYS[7], ttl)
+if owner then
+  local ukey = ARGV[6] .. owner .. ARGV[7]
+  redis.call('ZADD', ukey, now, ARGV[5])
+  extend(ukey, ttl)
+end
+local reply = {
+  added = added,
+  wcount = redis.call('LLEN', KEYS[2]),
+  wtok = redis.call('HGET', KEYS[4], 'wtok'),
+}
+if ARGV[4] == '1' then reply.snap = snapshot(KEYS[1], KEYS[2], KEYS[3], KEYS[4]) end
+return cjson.encode(reply)
+`;

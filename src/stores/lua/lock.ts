@@ -1,0 +1,11 @@
+/**
+ * Releases the compression lock only when `token` still holds it (compare-and-delete), so a
+ * holder whose lock expired never deletes the next holder's lock.
+ *
+ * KEYS: lock
+ * ARGV: token
+ */
+export const UNLOCK_LUA = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;

@@ -1,0 +1,37 @@
+/**
+ * Clears a session (a `/clear`), optionally keeping the pinned system messages. Bumps the epoch so
+ * a compression that read the session before the reset cannot commit after it. Meta (owner,
+ * settings, created) survives; its TTL is left as it is.
+ *
+ * KEYS: sys win sum meta arc ids notes pad
+ * ARGV: keepSystem('1'/'0')
+ */
+export const RESET_LUA = `
+local keep = ARGV[1] == '1'
+local nwin = redis.call('LLEN', KEYS[2])
+local nsys = redis.call('LLEN', KEYS[1])
+local kept = {}
+if keep then kept = redis.call('LRANGE', KEYS[1], 0, -1) end
+local ids = {}
+for i = 1, #kept do
+  local ok, msg = pcall(cjson.decode, kept[i])
+  if ok and type(msg) == 'table' and type(msg.id) == 'string' then ids[#ids + 1] = msg.id end
+end
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
+local removed = nwin
+if keep then
+  -- kept system messages stay idempotent: re-sending the same prompt id must not duplicate it
+  for i = 1, #ids do redis.call('SADD', KEYS[6], ids[i]) end
+  local ttl = redis.call('TTL', KEYS[1])
+  if ttl > 0 and #ids > 0 then redis.call('EXPIRE', KEYS[6], ttl) end
+else
+  removed = removed + nsys
+  redis.call('DEL', KEYS[1])
+end
+if redis.call('EXISTS', KEYS[4]) == 1 then
+  redis.call('HINCRBY', KEYS[4], 'epoch', 1)
+  redis.call('HSET', KEYS[4], 'wtok', '0')
+end
+if keep then return cjson.encode({ removed = removed, kept = nsys }) end
+return cjson.encode({ removed = removed, kept = 0 })
+`;

@@ -1,0 +1,36 @@
+import { LUA_EXTEND, LUA_TOUCH } from "./common.ts";
+
+/** The meta hash fields that hold per-session settings, in ARGV order. */
+export const SETTING_FIELDS = ["set:window", "set:maxTokens", "set:keep", "set:ttlSeconds"] as const;
+
+/**
+ * Replaces the per-session settings ('' deletes a field), creating the session's meta when needed,
+ * and refreshes the session's TTL. Returns the stored settings fields.
+ *
+ * KEYS: sys win sum meta arc ids tenantIndex
+ * ARGV: now ttl sessionId userPrefix userSuffix window maxTokens keep ttlSeconds
+ */
+export const SETTINGS_LUA = `${LUA_TOUCH}${LUA_EXTEND}
+local now, ttl = ARGV[1], tonumber(ARGV[2])
+local fields = { ${SETTING_FIELDS.map((f) => `'${f}'`).join(", ")} }
+redis.call('HSETNX', KEYS[4], 'created', now)
+redis.call('HSETNX', KEYS[4], 'epoch', '0')
+redis.call('HSETNX', KEYS[4], 'wtok', '0')
+redis.call('HSET', KEYS[4], 'updated', now)
+for i, f in ipairs(fields) do
+  local v = ARGV[5 + i]
+  if v == '' then redis.call('HDEL', KEYS[4], f) else redis.call('HSET', KEYS[4], f, v) end
+end
+touch(ttl, KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
+redis.call('ZADD', KEYS[7], now, ARGV[3])
+extend(KEYS[7], ttl)
+local owner = redis.call('HGET', KEYS[4], 'userId')
+if owner then
+  local ukey = ARGV[4] .. owner .. ARGV[5]
+  redis.call('ZADD', ukey, now, ARGV[3])
+  extend(ukey, ttl)
+end
+local out = {}
+for _, f in ipairs(fields) do out[f] = redis.call('HGET', KEYS[4], f) or nil end
+return cjson.encode(out)
+`;

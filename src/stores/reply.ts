@@ -1,0 +1,107 @@
+import type { SessionMeta, SessionSettings, SessionSnapshot, StoredMessage, Summary } from "../memory/types.ts";
+import { UnexpectedReply } from "./errors.ts";
+import { SETTING_FIELDS } from "./lua/settings.ts";
+
+export type JsonObject = Record<string, unknown>;
+
+const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * A script reply is one cjson string. The client JSON-parses it by default; with
+ * `automaticDeserialization: false` it is still a string. Accept both.
+ */
+export function decodeReply(reply: unknown, what: string): JsonObject {
+  let value = reply;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      throw new UnexpectedReply(what);
+    }
+  }
+  if (!isObject(value)) throw new UnexpectedReply(what);
+  return value;
+}
+
+/** cjson writes an empty Lua table as `{}`: read that as an empty list. */
+export function asList(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function asMap(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isObject(value)) return out;
+  for (const [k, v] of Object.entries(value)) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+export function asStrings(value: unknown): string[] {
+  return asList(value).filter((v): v is string => typeof v === "string");
+}
+
+/** A number from a reply field (hash values arrive as strings); `fallback` when absent or invalid. */
+export function num(value: unknown, fallback = 0): number {
+  const n = typeof value === "number" ? value : typeof value === "string" && value !== "" ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : fallback;
+}
+
+/** Stored message JSON -> message. Entries are written by this adapter only. */
+export function parseMessages(value: unknown, what: string): StoredMessage[] {
+  return asList(value).map((entry) => {
+    const parsed: unknown = typeof entry === "string" ? JSON.parse(entry) : entry;
+    if (!isObject(parsed) || typeof parsed.id !== "string") throw new UnexpectedReply(what);
+    return parsed as unknown as StoredMessage;
+  });
+}
+
+export function parseSummary(map: Record<string, string>): Summary | null {
+  if (map.version === undefined) return null;
+  return {
+    text: map.text ?? "",
+    tokens: num(map.tokens),
+    version: num(map.version),
+    covered: num(map.covered),
+    method: map.method === "llm" ? "llm" : "extractive",
+    updatedAt: num(map.updatedAt),
+    lastRatio: num(map.lastRatio),
+  };
+}
+
+export function parseSettings(map: Record<string, string>): SessionSettings {
+  const settings: SessionSettings = {};
+  for (const field of SETTING_FIELDS) {
+    const raw = map[field];
+    if (raw === undefined) continue;
+    const value = num(raw, NaN);
+    if (Number.isNaN(value)) continue;
+    const name = field.slice("set:".length) as keyof SessionSettings;
+    settings[name] = value;
+  }
+  return settings;
+}
+
+function parseMeta(map: Record<string, string>): SessionMeta | null {
+  if (map.created === undefined) return null;
+  return {
+    userId: map.userId,
+    createdAt: num(map.created),
+    updatedAt: num(map.updated),
+    epoch: num(map.epoch),
+  };
+}
+
+/** The `snapshot(...)` table of the read and append scripts. */
+export function parseSnapshot(value: unknown): SessionSnapshot {
+  const obj = isObject(value) ? value : {};
+  const metaMap = asMap(obj.meta);
+  const meta = parseMeta(metaMap);
+  return {
+    exists: meta !== null,
+    system: parseMessages(obj.sys, "read"),
+    window: parseMessages(obj.win, "read"),
+    windowTokens: num(metaMap.wtok),
+    summary: parseSummary(asMap(obj.sum)),
+    meta,
+    settings: parseSettings(metaMap),
+  };
+}
