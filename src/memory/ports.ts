@@ -157,6 +157,8 @@ export interface ChatRequest {
   model?: string | undefined;
   temperature?: number | undefined;
   maxTokens?: number | undefined;
+  /** Cancels the request (e.g. the HTTP client went away); the model then stops generating. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface ChatUsage {
