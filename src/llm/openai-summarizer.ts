@@ -1,22 +1,28 @@
 import type OpenAI from "openai";
+import { buildSummaryPrompt } from "../memory/compress.ts";
 import type { ChatMessage, Summarizer, SummaryRequest } from "../memory/ports.ts";
 import type { SummaryMethod } from "../memory/types.ts";
 import { completeText } from "./complete.ts";
 import { toOpenAIMessages } from "./messages.ts";
-import { buildSummaryMessages } from "./prompts.ts";
 
 export interface OpenAISummarizerOptions {
   /** Chat model that writes the summaries. */
   model: string;
   /** Sampling temperature. Default 0.2: summaries should be faithful, not creative. */
   temperature?: number | undefined;
-  /** Builds the prompt from the request. Default {@link buildSummaryMessages}. */
+  /**
+   * `max_tokens` is the request's `maxTokens` plus this share. Default 0.25: tokenizers differ,
+   * and a summary cut off mid-sentence loses its tail silently, while one slightly too long is
+   * simply condensed again by the caller.
+   */
+  headroom?: number | undefined;
+  /** Builds the prompt from the request. Default: the domain's `buildSummaryPrompt`. */
   buildPrompt?: ((request: SummaryRequest) => ChatMessage[]) | undefined;
 }
 
 /**
- * Folds evicted messages into the rolling summary with an LLM. `max_tokens` is the request's
- * `maxTokens`, so the answer cannot run far past the budget; checking the exact count (and
+ * Folds evicted messages into the rolling summary with an LLM. The prompt asks to stay within
+ * `maxTokens` and `max_tokens` caps the answer a little above it; checking the exact count (and
  * condensing again) is the caller's job, since only it knows the tokenizer.
  */
 export class OpenAISummarizer implements Summarizer {
@@ -30,11 +36,13 @@ export class OpenAISummarizer implements Summarizer {
 
   /** @throws LlmError `bad_output` when the answer is empty, `timeout`/`upstream` when the call fails. */
   async summarize(request: SummaryRequest): Promise<{ text: string; method: SummaryMethod }> {
-    const messages = (this.#options.buildPrompt ?? buildSummaryMessages)(request);
+    const messages = this.#options.buildPrompt
+      ? this.#options.buildPrompt(request)
+      : buildSummaryPrompt(request.previous, request.messages, request.maxTokens);
     const { content } = await completeText(this.#client, {
       model: this.#options.model,
       messages: toOpenAIMessages(messages),
-      max_tokens: Math.max(1, Math.floor(request.maxTokens)),
+      max_tokens: Math.max(1, Math.ceil(request.maxTokens * (1 + (this.#options.headroom ?? 0.25)))),
       temperature: this.#options.temperature ?? 0.2,
     });
     return { text: content.trim(), method: "llm" };

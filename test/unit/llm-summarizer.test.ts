@@ -4,7 +4,6 @@ import type { StoredMessage } from "../../src/memory/types.ts";
 import { LlmError } from "../../src/llm/errors.ts";
 import { createOpenAIClient } from "../../src/llm/openai-client.ts";
 import { OpenAISummarizer } from "../../src/llm/openai-summarizer.ts";
-import { buildSummaryMessages } from "../../src/llm/prompts.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai.ts";
 
 let fake: FakeOpenAI;
@@ -35,16 +34,21 @@ describe("OpenAISummarizer", () => {
     expect(r.text).toContain("Noted: tea");
   });
 
-  it("sends max_tokens, temperature 0.2 and the summary instructions", async () => {
+  it("sends max_tokens with headroom, temperature 0.2 and the summary instructions", async () => {
     await summarizer().summarize({ previous: null, messages: [msg("user", "we decided on plan B", 1)], maxTokens: 120 });
     const body = fake.requests()[0]?.body as { model: string; max_tokens: number; temperature: number; messages: { role: string; content: string }[] };
-    expect([body.model, body.max_tokens, body.temperature]).toEqual(["sum-model", 120, 0.2]);
+    expect([body.model, body.max_tokens, body.temperature]).toEqual(["sum-model", 150, 0.2]);
     const [system, user] = body.messages;
     expect(system?.content).toMatch(/preferences/);
     expect(system?.content).toMatch(/language/);
-    expect(system?.content).toMatch(/under 96 tokens/);
-    expect(user?.content).toContain("user: we decided on plan B");
-    expect(user?.content).toContain("(none yet)");
+    expect(system?.content).toMatch(/120 tokens/);
+    expect(user?.content).toContain("we decided on plan B");
+  });
+
+  it("honours a different headroom", async () => {
+    const s = new OpenAISummarizer(createOpenAIClient({ apiKey: "k", baseURL: fake.baseURL }), { model: "m", headroom: 0 });
+    await s.summarize({ previous: null, messages: [msg("user", "x")], maxTokens: 77 });
+    expect((fake.requests()[0]?.body as { max_tokens: number }).max_tokens).toBe(77);
   });
 
   it("rejects a whitespace-only answer as bad_output", async () => {
@@ -70,18 +74,5 @@ describe("OpenAISummarizer", () => {
     const body = fake.requests()[0]?.body as { temperature: number; messages: unknown[] };
     expect(body.temperature).toBe(0);
     expect(body.messages).toEqual([{ role: "user", content: "custom 1" }]);
-  });
-});
-
-describe("buildSummaryMessages", () => {
-  it("renders tool calls and results in the transcript", () => {
-    const call = { id: "c1", type: "function" as const, function: { name: "weather", arguments: '{"city":"Paris"}' } };
-    const m = buildSummaryMessages({
-      previous: null,
-      messages: [{ ...msg("assistant", "", 1), tool_calls: [call] }, { ...msg("tool", "18°C", 2), tool_call_id: "c1" }],
-      maxTokens: 100,
-    });
-    expect(m[1]?.content).toContain('assistant: [called weather({"city":"Paris"})]');
-    expect(m[1]?.content).toContain("tool result: 18°C");
   });
 });
