@@ -1,7 +1,8 @@
 export { InvalidIdError, InvalidStoreInput, SessionOwnerMismatch, UnexpectedReply } from "./errors.ts";
 export { typeFilter, filterLiteral } from "./fact-filter.ts";
 export { namespaceToScope, scopeToNamespace } from "./fact-namespace.ts";
-export { VectorFactStore, type EmbedFunction, type VectorFactStoreOptions, type VectorIndex } from "./facts-vector.ts";
+export { isMissingNamespace, type EmbedFunction, type VectorIndex } from "./fact-index.ts";
+export { VectorFactStore, type VectorFactStoreOptions } from "./facts-vector.ts";
 export { ID_PATTERN, assertId, isValidId, sessionKeys, tenantSessionsKey, userSessionsKey } from "./keys.ts";
 export { RedisSessionStore, type RedisSessionStoreOptions } from "./session-store.ts";
 export { sweepSessionIndex, type SweepOptions, type SweepResult } from "./session-index.ts";

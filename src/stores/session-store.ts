@@ -9,7 +9,8 @@ import type {
 } from "../memory/ports.ts";
 import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from "../memory/types.ts";
 import { InvalidStoreInput, SessionOwnerMismatch, UnexpectedReply } from "./errors.ts";
-import { assertId, luaKeyParts, sessionKeys, tenantSessionsKey, userSessionsKey } from "./keys.ts";
+import { appendArgs, commitArgs, isCount, settingsArgs } from "./session-args.ts";
+import { luaKeyParts, sessionKeys, tenantSessionsKey, userSessionsKey } from "./keys.ts";
 import { APPEND_LUA } from "./lua/append.ts";
 import { COMMIT_LUA } from "./lua/commit.ts";
 import { DESTROY_LUA } from "./lua/destroy.ts";
@@ -25,13 +26,6 @@ import { ScriptRunner, type RedisClient } from "./scripts.ts";
 export interface RedisSessionStoreOptions {
   /** Clock for `created`/`updated` and index scores, in ms. Default `Date.now`. */
   now?: () => number;
-}
-
-const isCount = (n: number): boolean => Number.isSafeInteger(n) && n >= 0;
-
-function assertTtl(ttlSeconds: number): string {
-  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0) throw new InvalidStoreInput("ttlSeconds must be a positive integer");
-  return String(ttlSeconds);
 }
 
 /** The session keys in the order the scripts take them (sys win sum meta arc ids). */
@@ -53,16 +47,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async append(ref: SessionRef, messages: StoredMessage[], options: AppendOptions): Promise<AppendResult> {
-    const ttl = assertTtl(options.ttlSeconds);
-    const userId = options.userId === undefined ? "" : assertId("userId", options.userId);
-    const parts = luaKeyParts(ref.tenant);
-    const args = [String(this.#now()), ttl, userId, options.withSnapshot ? "1" : "0", ref.sessionId, parts.userPrefix, parts.userSuffix];
-    for (const m of messages) {
-      // Validate everything first: a script that fails halfway keeps its earlier writes.
-      if (typeof m.id !== "string" || m.id === "") throw new InvalidStoreInput("message id is required");
-      if (!isCount(m.tokens)) throw new InvalidStoreInput("message tokens must be a non-negative integer");
-      args.push(m.id, m.role === "system" ? "s" : "w", String(m.tokens), JSON.stringify(m));
-    }
+    const args = appendArgs(ref, messages, options, this.#now());
     const reply = decodeReply(await this.#scripts.run(APPEND_LUA, [...coreKeys(ref), tenantSessionsKey(ref.tenant)], args), "append");
     if (reply.err === "owner_mismatch") throw new SessionOwnerMismatch();
     const flags = asList(reply.added);
@@ -82,14 +67,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async putSettings(ref: SessionRef, settings: SessionSettings, ttlSeconds: number): Promise<SessionSettings> {
-    const ttl = assertTtl(ttlSeconds);
-    const parts = luaKeyParts(ref.tenant);
-    const values = [settings.window, settings.maxTokens, settings.keep, settings.ttlSeconds].map((v) => {
-      if (v === undefined || v === null) return ""; // absent deletes the override
-      if (!Number.isFinite(v)) throw new InvalidStoreInput("settings must be finite numbers");
-      return String(v);
-    });
-    const args = [String(this.#now()), ttl, ref.sessionId, parts.userPrefix, parts.userSuffix, ...values];
+    const args = settingsArgs(ref, settings, ttlSeconds, this.#now());
     const reply = await this.#scripts.run(SETTINGS_LUA, [...coreKeys(ref), tenantSessionsKey(ref.tenant)], args);
     return parseSettings(asMap(decodeReply(reply, "putSettings")));
   }
@@ -110,25 +88,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async commitCompression(ref: SessionRef, commit: CompressionCommit): Promise<CommitOutcome> {
-    const ttl = assertTtl(commit.ttlSeconds);
-    const s = commit.summary;
-    if (!isCount(commit.epoch) || !isCount(commit.expectedVersion) || !isCount(commit.archiveLimit)) {
-      throw new InvalidStoreInput("epoch, expectedVersion and archiveLimit must be non-negative integers");
-    }
-    if (!commit.prefixIds.every((id) => typeof id === "string" && id !== "")) throw new InvalidStoreInput("prefix ids must be non-empty strings");
-    const args = [
-      String(commit.epoch),
-      String(commit.expectedVersion),
-      String(commit.archiveLimit),
-      ttl,
-      s.text,
-      String(s.tokens),
-      String(s.covered),
-      s.method,
-      String(s.updatedAt),
-      String(s.lastRatio),
-      ...commit.prefixIds,
-    ];
+    const args = commitArgs(commit);
     const reply = decodeReply(await this.#scripts.run(COMMIT_LUA, coreKeys(ref), args), "commitCompression");
     if (reply.committed === true) return { committed: true, removedTokens: num(reply.removedTokens) };
     const reason = reply.reason;
