@@ -4,6 +4,7 @@ import type { CompressionCommit } from "../../src/memory/ports.ts";
 import type { Role, SessionRef, StoredMessage } from "../../src/memory/types.ts";
 import { InvalidIdError, SessionOwnerMismatch } from "../../src/stores/errors.ts";
 import { sessionKeys, tenantSessionsKey, userSessionsKey } from "../../src/stores/keys.ts";
+import { ScriptRunner } from "../../src/stores/scripts.ts";
 import { sweepSessionIndex } from "../../src/stores/session-index.ts";
 import { RedisSessionStore } from "../../src/stores/session-store.ts";
 import { RedisWorkingMemoryStore } from "../../src/stores/working-memory-store.ts";
@@ -187,6 +188,19 @@ describe("read", () => {
   });
 });
 
+describe("scripts", () => {
+  it("fall back to EVAL once when Redis does not know the script, then use EVALSHA", async () => {
+    // a source no Redis has seen before, so the first EVALSHA must answer NOSCRIPT
+    const source = `-- ${tenant} ${Math.random()}\nreturn cjson.encode({ echo = ARGV[1] })`;
+    const runner = new ScriptRunner(redis);
+    let first: unknown;
+    expect(await roundTrips(async () => (first = await runner.run(source, [], ["123"])))).toBe(2);
+    expect(first).toEqual({ echo: "123" });
+    expect(local.redis.log.map((e) => e.body.toLowerCase().includes("evalsha"))).toEqual([true, false]);
+    expect(await roundTrips(() => runner.run(source, [], ["x"]))).toBe(1);
+  });
+});
+
 describe("commitCompression", () => {
   async function seeded(n: number): Promise<SessionRef> {
     const ref = nextRef();
@@ -345,6 +359,12 @@ describe("settings, lock, user index, sweep", () => {
     await store.append(a, [msg("y", "user", "2")], { ttlSeconds: TTL }); // owner known: index refreshed
     expect(await store.userSessions(tenant, "erin")).toEqual([a.sessionId, b.sessionId]);
     expect(await store.userSessions(tenant, "nobody")).toEqual([]);
+    // members the client would JSON-parse into numbers or booleans come back as the same strings
+    for (const sessionId of ["42", "1e3", "true", "007"]) {
+      clock += 10;
+      await store.append({ tenant, sessionId }, [msg("x", "user", "1")], { userId: "frank", ttlSeconds: TTL });
+    }
+    expect(await store.userSessions(tenant, "frank")).toEqual(["007", "true", "1e3", "42"]);
   });
 
   it("sweeps index entries of expired sessions page by page", async () => {
