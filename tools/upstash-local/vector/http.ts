@@ -3,7 +3,9 @@ import type { VectorContext } from "./context.ts";
 import { badRequest, VectorApiError } from "./errors.ts";
 import { deleteNamespace, info, listNamespaces } from "./ops-admin.ts";
 import { fetchRecords, range } from "./ops-read.ts";
-import { remove, reset, update, upsert, upsertData } from "./ops-write.ts";
+import { remove, reset } from "./ops-delete.ts";
+import { update } from "./ops-update.ts";
+import { upsert, upsertData } from "./ops-upsert.ts";
 import { query } from "./query.ts";
 import type { ResumableQueries } from "./resumable.ts";
 
@@ -76,9 +78,12 @@ function parseBody(req: RestRequest): unknown {
  */
 export function createHttpHandler(ctx: VectorContext, token: string, resumable: ResumableQueries): RestHandler {
   const table = routes(resumable);
-  const expected = `Bearer ${token}`;
   return (req) => {
-    if (req.headers.authorization !== expected) return Promise.resolve(failure(401, "Unauthorized: Invalid auth token"));
+    const auth = req.headers.authorization ?? "";
+    // The auth scheme is case-insensitive (RFC 7235); the token must match exactly.
+    if (auth.slice(0, 7).toLowerCase() !== "bearer " || auth.slice(7) !== token) {
+      return Promise.resolve(failure(401, "Unauthorized: Invalid auth token"));
+    }
     const { endpoint, namespace } = splitPath(req.path);
     const route = Object.hasOwn(table, endpoint) ? table[endpoint] : undefined;
     if (!route) return Promise.resolve(failure(404, `Not Found: no endpoint ${req.path}`));

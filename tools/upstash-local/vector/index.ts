@@ -3,7 +3,8 @@ import type { RestHandler } from "../listener.ts";
 import { resolveVectorConfig, type VectorIndexConfig } from "./config.ts";
 import type { VectorContext } from "./context.ts";
 import { createHttpHandler } from "./http.ts";
-import { loadInto, Persister } from "./persistence.ts";
+import { Persister } from "./persister.ts";
+import { loadInto } from "./snapshot.ts";
 import { ResumableQueries } from "./resumable.ts";
 import { VectorStore } from "./store.ts";
 
@@ -12,7 +13,7 @@ export {
   type SimilarityFunction, type VectorIndexConfig,
 } from "./config.ts";
 export { embedText } from "./embedder.ts";
-export { LIMITS } from "./validate.ts";
+export { LIMITS } from "./limits.ts";
 
 /** Options of {@link createVectorService}. */
 export interface VectorServiceOptions {

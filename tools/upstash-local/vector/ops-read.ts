@@ -2,7 +2,8 @@ import type { VectorContext } from "./context.ts";
 import { badRequest } from "./errors.ts";
 import { renderRecord } from "./render.ts";
 import type { StoredRecord } from "./store.ts";
-import { LIMITS, present, readCount, readIds, readIncludes, readString, requireObject, type Json } from "./validate.ts";
+import { LIMITS } from "./limits.ts";
+import { present, readCount, readIds, readIncludes, readString, requireObject, type Json } from "./validate.ts";
 
 /**
  * `POST /fetch/{ns}` with `ids` (answered in order, `null` for a missing id) or `prefix` (at most

@@ -3,9 +3,9 @@ import { badRequest, unprocessable } from "./errors.ts";
 import { filterFromRequest, type FilterPredicate } from "./filter/index.ts";
 import { renderScored } from "./render.ts";
 import type { ScoredRecord } from "./store.ts";
+import { LIMITS, readData } from "./limits.ts";
 import {
-  LIMITS, present, readCount, readData, readIncludes, readString, readVector, rejectSparse, requireObject,
-  type Includes, type Json,
+  present, readCount, readIncludes, readString, readVector, rejectSparse, requireObject, type Includes, type Json,
 } from "./validate.ts";
 
 /** `vector` for `/query`, `data` for `/query-data` (the text is embedded first). */

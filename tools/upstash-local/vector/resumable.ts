@@ -4,7 +4,8 @@ import { badRequest, notFound } from "./errors.ts";
 import { parseQuery, search, type QueryMode } from "./query.ts";
 import { renderRecord } from "./render.ts";
 import type { ScoredRecord } from "./store.ts";
-import { LIMITS, present, readCount, readString, requireObject, type Includes, type Json } from "./validate.ts";
+import { LIMITS } from "./limits.ts";
+import { present, readCount, readString, requireObject, type Includes, type Json } from "./validate.ts";
 
 interface Session {
   namespace: string;

@@ -16,14 +16,12 @@ export class TopK<T> {
     return a.score < b.score || (a.score === b.score && a.order > b.order);
   }
 
-  /** Whether an item with this score could still enter (lets callers skip work). */
-  get full(): boolean {
-    return this.#heap.length >= this.#k;
-  }
-
   offer(score: number, order: number, item: T): void {
     if (this.#k <= 0) return;
     const h = this.#heap;
+    const root = h[0];
+    // Most candidates lose against the worst kept one: reject them before allocating anything.
+    if (root && h.length >= this.#k && (score < root.score || (score === root.score && order > root.order))) return;
     const entry = { score, order, item };
     if (h.length < this.#k) {
       h.push(entry);
@@ -38,8 +36,6 @@ export class TopK<T> {
       h[i] = entry;
       return;
     }
-    const root = h[0];
-    if (!root || !TopK.#worse(root, entry)) return;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;

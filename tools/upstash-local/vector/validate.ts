@@ -1,20 +1,6 @@
 import { badRequest, SPARSE_NOT_SUPPORTED, unprocessable } from "./errors.ts";
 
-/** Limits enforced with Upstash-style errors (reference B6; topK and range limits are our choice). */
-export const LIMITS = {
-  /** Vectors per upsert / upsert-data request ("free tier: limit of 1000 vectors per batch"). */
-  upsertBatch: 1000,
-  /** Metadata per vector, as JSON bytes. */
-  metadataBytes: 48 * 1024,
-  /** Data per vector, as UTF-8 bytes. */
-  dataBytes: 1024 * 1024,
-  /** Largest topK (undocumented by Upstash; 1000 matches the other per-request limits). */
-  topK: 1000,
-  /** Largest range page (undocumented by Upstash). */
-  rangeLimit: 1000,
-  /** Records returned by a prefix fetch. */
-  fetchPrefix: 1000,
-} as const;
+/** Readers for request fields: each returns the narrowed value or throws an Upstash-style error. */
 
 export type Json = Record<string, unknown>;
 
@@ -57,29 +43,6 @@ export function rejectSparse(body: Json): void {
   if (present(body.sparseVector)) throw unprocessable(SPARSE_NOT_SUPPORTED);
 }
 
-/** Metadata object and its JSON size, or undefined when absent. */
-export function readMetadata(v: unknown): { value: Json; bytes: number } | undefined {
-  if (!present(v)) return undefined;
-  if (!isObject(v)) throw badRequest("Invalid request body: metadata must be a JSON object");
-  const bytes = Buffer.byteLength(JSON.stringify(v));
-  checkMetadataSize(bytes);
-  return { value: v, bytes };
-}
-
-export function checkMetadataSize(bytes: number): void {
-  if (bytes > LIMITS.metadataBytes) {
-    throw badRequest(`Metadata size ${bytes} bytes exceeds the limit of ${LIMITS.metadataBytes} bytes`);
-  }
-}
-
-export function readData(v: unknown): string | undefined {
-  if (!present(v)) return undefined;
-  if (typeof v !== "string") throw badRequest("Invalid request body: data must be a string");
-  const bytes = Buffer.byteLength(v);
-  if (bytes > LIMITS.dataBytes) throw badRequest(`Data size ${bytes} bytes exceeds the limit of ${LIMITS.dataBytes} bytes`);
-  return v;
-}
-
 export function readBool(v: unknown, field: string): boolean {
   if (!present(v)) return false;
   if (typeof v !== "boolean") throw badRequest(`Invalid request body: ${field} must be a boolean`);
@@ -100,15 +63,6 @@ export function readCount(v: unknown, field: string, fallback: number, max: numb
   }
   if (v > max) throw badRequest(`${field} must be less than or equal to ${max}, got ${v}`);
   return v;
-}
-
-/** The upsert payload as a list; a single object is a batch of one. */
-export function readBatch(body: unknown): Json[] {
-  const items = Array.isArray(body) ? (body as unknown[]) : [body];
-  if (items.length > LIMITS.upsertBatch) {
-    throw badRequest(`Upsert batch size ${items.length} exceeds the limit of ${LIMITS.upsertBatch} vectors`);
-  }
-  return items.map((item, i) => requireObject(item, Array.isArray(body) ? `item ${i}` : "the upsert payload"));
 }
 
 /** Whether an object carries any of the include flags. */

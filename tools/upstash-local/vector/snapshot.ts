@@ -1,5 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
 import type { VectorStore } from "./store.ts";
 import { isObject } from "./validate.ts";
 
@@ -75,59 +74,5 @@ export async function loadInto(file: string, store: VectorStore): Promise<void> 
         data: typeof r.data === "string" ? r.data : undefined,
       });
     }
-  }
-}
-
-/**
- * Debounced, serialized, atomic saving: mutations call `markDirty()`; the store is written
- * `debounceMs` later (a burst of upserts costs one write) via a temp file renamed over the target,
- * so a crash mid-write never leaves a truncated file. `close()` writes any pending change.
- */
-export class Persister {
-  readonly #file: string;
-  readonly #store: VectorStore;
-  readonly #debounceMs: number;
-  #timer: NodeJS.Timeout | undefined;
-  #dirty = false;
-  #writing: Promise<void> = Promise.resolve();
-  #lastError: unknown;
-
-  constructor(file: string, store: VectorStore, debounceMs = 250) {
-    this.#file = file;
-    this.#store = store;
-    this.#debounceMs = debounceMs;
-  }
-
-  markDirty(): void {
-    this.#dirty = true;
-    if (this.#timer) return;
-    this.#timer = setTimeout(() => void this.flush(), this.#debounceMs);
-    this.#timer.unref(); // a pending save must not keep the process alive; close() flushes
-  }
-
-  /** Writes now if anything changed; resolves when the write (and earlier ones) finished. */
-  flush(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    if (!this.#dirty) return this.#writing;
-    this.#dirty = false;
-    // Take the snapshot synchronously so the file reflects one consistent moment.
-    const json = JSON.stringify(snapshot(this.#store));
-    this.#writing = this.#writing.then(() => this.#write(json)).catch((err: unknown) => {
-      this.#lastError = err;
-    });
-    return this.#writing;
-  }
-
-  async close(): Promise<void> {
-    await this.flush();
-    if (this.#lastError !== undefined) throw this.#lastError;
-  }
-
-  async #write(json: string): Promise<void> {
-    await mkdir(dirname(this.#file), { recursive: true });
-    const tmp = `${this.#file}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, json);
-    await rename(tmp, this.#file);
   }
 }
