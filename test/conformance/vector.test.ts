@@ -360,9 +360,15 @@ describe("persistence", () => {
     try {
       const emu2 = await startVectorEmulator({ dataDir, persistDebounceMs: 20 });
       await new Index({ url: emu2.url, token: emu2.token }).upsert({ id: "bg", vector: seededVector(9) });
-      await new Promise((r) => setTimeout(r, 300));
-      const saved = JSON.parse(await readFile(join(dataDir, "vector.json"), "utf8")) as { namespaces: { records: { id: string }[] }[] };
-      expect(saved.namespaces[0]?.records.map((r) => r.id)).toEqual(["bg"]);
+      // Poll instead of sleeping a fixed time: the write is asynchronous and the machine may be busy.
+      let saved: { namespaces: { records: { id: string }[] }[] } | undefined;
+      for (let i = 0; i < 100 && !saved; i += 1) {
+        await new Promise((r) => setTimeout(r, 50));
+        saved = await readFile(join(dataDir, "vector.json"), "utf8")
+          .then((text) => JSON.parse(text) as NonNullable<typeof saved>)
+          .catch(() => undefined);
+      }
+      expect(saved?.namespaces[0]?.records.map((r) => r.id)).toEqual(["bg"]);
       await emu2.close();
     } finally {
       await rm(dataDir, { recursive: true, force: true });
