@@ -1,0 +1,126 @@
+import { BudgetLedger, planBudget, type BudgetReport } from "./budget.ts";
+import type { MemoryOptions } from "./options.ts";
+import type { ChatMessage, TokenCounter } from "./ports.ts";
+import { fitTextHead } from "./text-fit.ts";
+import { MESSAGE_OVERHEAD_TOKENS } from "./tokens.ts";
+import { selectWindow } from "./trim.ts";
+import type { RecalledFact, StoredMessage, Summary, SummaryMethod } from "./types.ts";
+import { sumTokens } from "./window.ts";
+
+export interface ContextInput {
+  system: readonly StoredMessage[];
+  summary: Summary | null;
+  /** Recalled facts, best first; they appear in the context only, never in storage. */
+  facts?: readonly RecalledFact[] | undefined;
+  /** Unsummarized messages, oldest first. */
+  window: readonly StoredMessage[];
+  /** Uses window, shares, importanceThreshold, factsLabel, summaryLabel (and budget by default). */
+  options: MemoryOptions;
+  /** Token budget of this context. Default `options.budget`. */
+  budget?: number | undefined;
+  /** Counts only the labels and fact lines; messages and the summary carry stored counts. */
+  counter: TokenCounter;
+}
+
+export interface AssembledContext {
+  /** system -> summary -> recalled facts -> window, each part in chronological order. */
+  messages: ChatMessage[];
+  tokens: { system: number; summary: number; facts: number; window: number; total: number };
+  budget: BudgetReport;
+  omitted: { window: number; facts: number; summary: boolean };
+  /** The summary as shown (null when there is none or it did not fit at all). */
+  summary: null | { version: number; tokens: number; covered: number; method: SummaryMethod; truncated: boolean };
+  /** The recalled facts that made it into the context. */
+  facts: RecalledFact[];
+}
+
+export function toChatMessage(m: StoredMessage): ChatMessage {
+  const chat: ChatMessage = { role: m.role, content: m.content };
+  if (m.name !== undefined) chat.name = m.name;
+  if (m.tool_calls !== undefined) chat.tool_calls = m.tool_calls;
+  if (m.tool_call_id !== undefined) chat.tool_call_id = m.tool_call_id;
+  return chat;
+}
+
+function summaryPart(summary: Summary, label: string, allowance: number, counter: TokenCounter) {
+  const head = `${label}\n`;
+  const frame = MESSAGE_OVERHEAD_TOKENS + counter.count(head);
+  if (frame + summary.tokens <= allowance) return { content: head + summary.text, tokens: frame + summary.tokens, truncated: false };
+  // Only when a small budget squeezes the summary below its stored size.
+  const fitted = fitTextHead(summary.text, allowance - frame, counter);
+  if (fitted.text.trim() === "") return null;
+  return { content: head + fitted.text, tokens: frame + fitted.tokens, truncated: true };
+}
+
+function factsPart(facts: readonly RecalledFact[], label: string, allowance: number, counter: TokenCounter) {
+  let content = label;
+  let tokens = MESSAGE_OVERHEAD_TOKENS + counter.count(label);
+  const included: RecalledFact[] = [];
+  for (const recalled of facts) {
+    const line = `\n- ${recalled.fact.text.replace(/\s+/g, " ").trim()}`;
+    const lineTokens = counter.count(line);
+    if (tokens + lineTokens > allowance) continue; // a shorter, lower-ranked fact may still fit
+    content += line;
+    tokens += lineTokens;
+    included.push(recalled);
+  }
+  return included.length > 0 ? { content, tokens, included } : null;
+}
+
+/** Builds the context of one request within its token budget. Pure: nothing is written. */
+export function assembleContext(input: ContextInput): AssembledContext {
+  const { options, counter } = input;
+  const facts = input.facts ?? [];
+  const ledger = new BudgetLedger(planBudget(input.budget ?? options.budget, options.shares));
+  const messages: ChatMessage[] = input.system.map(toChatMessage);
+  const systemTokens = sumTokens(input.system);
+  ledger.spend(systemTokens);
+
+  let summaryTokens = 0;
+  let summaryInfo: AssembledContext["summary"] = null;
+  if (input.summary && input.summary.text.trim() !== "") {
+    const part = summaryPart(input.summary, options.summaryLabel, ledger.allowance("summary"), counter);
+    if (part) {
+      messages.push({ role: "system", content: part.content });
+      summaryTokens = part.tokens;
+      ledger.spend(part.tokens);
+      const { version, covered, method } = input.summary;
+      summaryInfo = { version, tokens: part.tokens, covered, method, truncated: part.truncated };
+    }
+  }
+
+  const factPart = facts.length > 0 ? factsPart(facts, options.factsLabel, ledger.allowance("facts"), counter) : null;
+  if (factPart) {
+    messages.push({ role: "system", content: factPart.content });
+    ledger.spend(factPart.tokens);
+  }
+
+  const windowAllowance = ledger.remaining;
+  const selected = selectWindow(input.window, {
+    limit: options.window,
+    allowance: windowAllowance,
+    importanceThreshold: options.importanceThreshold,
+  });
+  for (const m of selected.messages) messages.push(toChatMessage(m));
+  ledger.spend(selected.tokens);
+
+  const factTokens = factPart?.tokens ?? 0;
+  return {
+    messages,
+    tokens: {
+      system: systemTokens,
+      summary: summaryTokens,
+      facts: factTokens,
+      window: selected.tokens,
+      total: systemTokens + summaryTokens + factTokens + selected.tokens,
+    },
+    budget: ledger.report(windowAllowance, systemTokens),
+    omitted: {
+      window: selected.omitted,
+      facts: facts.length - (factPart?.included.length ?? 0),
+      summary: input.summary !== null && summaryInfo === null && input.summary.text.trim() !== "",
+    },
+    summary: summaryInfo,
+    facts: factPart?.included ?? [],
+  };
+}

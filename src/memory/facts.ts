@@ -1,0 +1,88 @@
+import type { FactScope } from "./ports.ts";
+import type { Fact, FactType } from "./types.ts";
+
+export { isSalient, type Salience } from "./salience.ts";
+export { rankRecalled, scoreRecall, type RankOptions, type RecallCandidate } from "./recall.ts";
+
+/** Earlier texts kept per fact; older ones fall off. */
+export const MAX_FACT_HISTORY = 10;
+
+const TRAILING_PUNCTUATION = /[\s.!?;:,~。！？；：，、…～]+$/u;
+
+/**
+ * The text a fact's identity is computed from: NFKC (full-width forms fold to ASCII), trimmed,
+ * whitespace collapsed, lower-cased, trailing punctuation (Latin and Chinese) removed.
+ */
+export function normalizeFactText(text: string): string {
+  return text.normalize("NFKC").replace(/\s+/gu, " ").trim().toLowerCase().replace(TRAILING_PUNCTUATION, "");
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Content id of a fact within (tenant, user): "f" + 24 hex digits of SHA-256 over
+ * `tenant \0 user \0 normalized text`. The same statement always gets the same id, in any process,
+ * so writing it twice is one fact.
+ */
+export async function factId(scope: FactScope, text: string): Promise<string> {
+  const data = encoder.encode(`${scope.tenant}\u0000${scope.userId}\u0000${normalizeFactText(text)}`);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+  let hex = "";
+  for (let i = 0; i < 12; i++) hex += digest[i]!.toString(16).padStart(2, "0");
+  return `f${hex}`;
+}
+
+/** A fact as a writer proposes it; the timestamps and counters are the domain's business. */
+export interface FactDraft {
+  text: string;
+  type: FactType;
+  /** 0..1. */
+  importance: number;
+  sourceSession?: string | undefined;
+  sourceMessage?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0.5);
+
+export function createFact(id: string, draft: FactDraft, now: number): Fact {
+  const fact: Fact = {
+    id,
+    text: draft.text.trim(),
+    type: draft.type,
+    importance: clamp01(draft.importance),
+    createdAt: now,
+    updatedAt: now,
+    lastAccessedAt: now,
+    accessCount: 0,
+    version: 1,
+  };
+  if (draft.sourceSession !== undefined) fact.sourceSession = draft.sourceSession;
+  if (draft.sourceMessage !== undefined) fact.sourceMessage = draft.sourceMessage;
+  if (draft.metadata !== undefined) fact.metadata = draft.metadata;
+  return fact;
+}
+
+/**
+ * Folds a new statement into an existing fact. The same statement (equal after normalization)
+ * only refreshes it: newer `updatedAt`, next version, the higher importance. A different one is
+ * an update or a contradiction: the latest text and type win and the old text goes to `history`.
+ * The id never changes.
+ */
+export function mergeFact(existing: Fact, incoming: FactDraft, now: number): Fact {
+  const merged: Fact = {
+    ...existing,
+    importance: Math.max(existing.importance, clamp01(incoming.importance)),
+    updatedAt: Math.max(existing.updatedAt, now),
+    version: existing.version + 1,
+  };
+  if (incoming.metadata !== undefined) merged.metadata = { ...existing.metadata, ...incoming.metadata };
+  if (normalizeFactText(existing.text) === normalizeFactText(incoming.text)) return merged;
+
+  merged.text = incoming.text.trim();
+  merged.type = incoming.type;
+  merged.history = [...(existing.history ?? []), { text: existing.text, updatedAt: existing.updatedAt }].slice(-MAX_FACT_HISTORY);
+  if (incoming.sourceSession !== undefined) merged.sourceSession = incoming.sourceSession;
+  if (incoming.sourceMessage !== undefined) merged.sourceMessage = incoming.sourceMessage;
+  return merged;
+}

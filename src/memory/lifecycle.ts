@@ -1,0 +1,46 @@
+import type { FactTypePolicy, MemoryOptions } from "./options.ts";
+import type { Fact } from "./types.ts";
+
+const DAY_MS = 86_400_000;
+
+type LifecycleOptions = Pick<MemoryOptions, "factPolicies" | "decayFloor">;
+
+function policyOf(fact: Fact, options: LifecycleOptions): FactTypePolicy {
+  // Facts read back from a store may carry a type this version does not know.
+  return options.factPolicies[fact.type] ?? options.factPolicies.context;
+}
+
+/**
+ * When the fact was last confirmed: written, restated or recalled. Decay runs from here, so a
+ * memory that keeps being used stays valuable however old it is (the seed's `created_at` would
+ * let a preference recalled every day fade to nothing within months).
+ */
+export function lastTouched(fact: Fact): number {
+  return Math.max(fact.createdAt, fact.updatedAt, fact.lastAccessedAt);
+}
+
+/**
+ * Current value of a fact (seed 002): importance x decay^days + min(0.3, accessCount x 0.01),
+ * capped at 1. Days are fractional and counted from {@link lastTouched}.
+ */
+export function factValue(fact: Fact, now: number, options: LifecycleOptions): number {
+  const days = Math.max(0, now - lastTouched(fact)) / DAY_MS;
+  const decayed = fact.importance * Math.pow(policyOf(fact, options).decayPerDay, days);
+  const boost = Math.min(0.3, Math.max(0, fact.accessCount) * 0.01);
+  return Math.min(1, Math.max(0, decayed + boost));
+}
+
+/** Past its type's TTL, counted from the last write (a restated fact lives on; a recall does not extend it). */
+export function isExpired(fact: Fact, now: number, options: LifecycleOptions): boolean {
+  return now - fact.updatedAt > policyOf(fact, options).ttlSeconds * 1000;
+}
+
+/** Whether the sweep keeps the fact: within its TTL and worth more than the decay floor. */
+export function shouldRetain(fact: Fact, now: number, options: LifecycleOptions): boolean {
+  return !isExpired(fact, now, options) && factValue(fact, now, options) > options.decayFloor;
+}
+
+/** The fact after one more recall (access stats are patched in the background). */
+export function recordAccess(fact: Fact, now: number): Fact {
+  return { ...fact, accessCount: fact.accessCount + 1, lastAccessedAt: Math.max(fact.lastAccessedAt, now) };
+}

@@ -1,0 +1,125 @@
+import type { FactType, SessionSettings } from "./types.ts";
+
+/**
+ * Fractions of the context budget. Each is a cap for its section; whatever a section leaves
+ * unused flows to the window. `reply` is held back for the model's answer. The sum must be <= 1.
+ */
+export interface BudgetShares {
+  /** Pinned system messages. Default 0.15 (never dropped, even when they exceed it). */
+  system: number;
+  /** The rolling summary. Default 0.10. */
+  summary: number;
+  /** Recalled long-term facts. Default 0.30. */
+  facts: number;
+  /** Recent messages. Default 0.40, plus whatever the other sections leave. */
+  window: number;
+  /** Reserved for the reply; never filled. Default 0.05. */
+  reply: number;
+}
+
+/** How long a fact of one type lives and how fast its value fades. */
+export interface FactTypePolicy {
+  /** Lifetime after the fact was last written, in seconds. */
+  ttlSeconds: number;
+  /** Factor applied to the value per day since the fact was last written or recalled (0..1). */
+  decayPerDay: number;
+}
+
+export interface MemoryOptions {
+  /** Most recent messages the context shows. Default 0 = unlimited (the token budget decides). */
+  window: number;
+  /** Compress when the unsummarized window holds more than this many tokens. Default 2000. */
+  maxTokens: number;
+  /** Newest messages kept verbatim by a compression. Default 4. */
+  keep: number;
+  /** Token budget of an assembled context. Default 8000. */
+  budget: number;
+  /** Split of `budget` between sections. Defaults: see {@link BudgetShares}. */
+  shares: BudgetShares;
+  /** Window messages below this importance are the first left out of a context. Default 0.3. */
+  importanceThreshold: number;
+  /** Idle TTL of a session, refreshed on every write. Default 7 days. */
+  sessionTtlSeconds: number;
+  /** Upper bound of the rolling summary, in tokens. Default 500. */
+  summaryMaxTokens: number;
+  /** Archived originals kept per session after compression; 0 keeps none. Default 1000. */
+  archiveLimit: number;
+  /** Facts recalled into a context. Default 3. */
+  recallK: number;
+  /**
+   * Minimum recall score (see `scoreRecall`: 0.6 similarity + 0.25 value + 0.15 recency).
+   * Default 0.5: a fresh fact of average importance needs a similarity of about 0.4.
+   */
+  minRecallScore: number;
+  /** Days for recency to halve in the recall score. Default 30. */
+  recencyHalfLifeDays: number;
+  /** TTL and decay per fact type. Defaults from seed 002, `experience` 90 d / 0.97. */
+  factPolicies: Record<FactType, FactTypePolicy>;
+  /** Facts whose value falls to this or below are dropped by the sweep. Default 0.1. */
+  decayFloor: number;
+  /** First line of the recalled-facts system message. */
+  factsLabel: string;
+  /** First line of the summary system message. */
+  summaryLabel: string;
+  /** Lifetime of the compression lock; longer than a summarizer call may take. Default 60 s. */
+  lockTtlMs: number;
+}
+
+const DAY = 86_400;
+
+export const DEFAULT_MEMORY_OPTIONS: MemoryOptions = {
+  window: 0,
+  maxTokens: 2000,
+  keep: 4,
+  budget: 8000,
+  shares: { system: 0.15, summary: 0.1, facts: 0.3, window: 0.4, reply: 0.05 },
+  importanceThreshold: 0.3,
+  sessionTtlSeconds: 7 * DAY,
+  summaryMaxTokens: 500,
+  archiveLimit: 1000,
+  recallK: 3,
+  minRecallScore: 0.5,
+  recencyHalfLifeDays: 30,
+  factPolicies: {
+    fact: { ttlSeconds: 365 * DAY, decayPerDay: 0.99 },
+    preference: { ttlSeconds: 180 * DAY, decayPerDay: 0.95 },
+    context: { ttlSeconds: 7 * DAY, decayPerDay: 0.8 },
+    temporary: { ttlSeconds: 3600, decayPerDay: 0.5 },
+    experience: { ttlSeconds: 90 * DAY, decayPerDay: 0.97 },
+  },
+  decayFloor: 0.1,
+  factsLabel: "Known long-term facts about the user:",
+  summaryLabel: "Summary of the earlier conversation:",
+  lockTtlMs: 60_000,
+};
+
+/** Problems with `options`, empty when they are usable. */
+export function validateMemoryOptions(options: MemoryOptions): string[] {
+  const problems: string[] = [];
+  const s = options.shares;
+  const shares = [s.system, s.summary, s.facts, s.window, s.reply];
+  if (shares.some((x) => !Number.isFinite(x) || x < 0 || x > 1)) problems.push("every share must be within 0..1");
+  const sum = shares.reduce((a, b) => a + b, 0);
+  if (sum > 1 + 1e-9) problems.push(`shares must sum to at most 1, got ${sum.toFixed(3)}`);
+  const counts = { window: options.window, maxTokens: options.maxTokens, keep: options.keep, budget: options.budget };
+  for (const [name, value] of Object.entries(counts)) {
+    if (!Number.isInteger(value) || value < 0) problems.push(`${name} must be a non-negative integer`);
+  }
+  if (options.budget < 1) problems.push("budget must be positive");
+  for (const name of ["importanceThreshold", "minRecallScore", "decayFloor"] as const) {
+    const value = options[name];
+    if (!(value >= 0 && value <= 1)) problems.push(`${name} must be within 0..1`);
+  }
+  return problems;
+}
+
+/** `defaults` with a session's own settings on top (`ttlSeconds` becomes `sessionTtlSeconds`). */
+export function resolveSessionOptions(defaults: MemoryOptions, settings: SessionSettings): MemoryOptions {
+  return {
+    ...defaults,
+    window: settings.window ?? defaults.window,
+    maxTokens: settings.maxTokens ?? defaults.maxTokens,
+    keep: settings.keep ?? defaults.keep,
+    sessionTtlSeconds: settings.ttlSeconds ?? defaults.sessionTtlSeconds,
+  };
+}

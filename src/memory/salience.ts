@@ -1,0 +1,75 @@
+import type { FactType } from "./types.ts";
+
+/** What a statement looks like as a memory: worth keeping, of which type, how important. */
+export interface Salience {
+  salient: boolean;
+  type: FactType;
+  /** Suggested importance, 0..1. */
+  importance: number;
+  /** The cue groups that matched, for logs and tests. */
+  cues: string[];
+}
+
+interface CueGroup {
+  name: string;
+  type: FactType | null;
+  importance: number;
+  pattern: RegExp;
+}
+
+// Latin cues need word boundaries; Chinese has none, so its cues match as substrings.
+const GROUPS: CueGroup[] = [
+  {
+    name: "health",
+    type: "fact",
+    importance: 0.9,
+    pattern: /过敏|忌口|不能吃|\b(?:allergic|allergy|intolerant)\b/u,
+  },
+  {
+    name: "preference",
+    type: "preference",
+    importance: 0.7,
+    pattern:
+      /偏好|喜欢|爱吃|讨厌|最爱|习惯用|\bi (?:really )?(?:prefer|like|love|hate|dislike|enjoy)\b|\bi (?:don't|do not) like\b|\bmy favou?rite\b/u,
+  },
+  {
+    name: "identity",
+    type: "fact",
+    importance: 0.8,
+    pattern: /我叫|我的名字|我是|我住在|我来自|我在.{1,12}工作|\bmy name is\b|\bcall me\b|\bi am\b|\bi'm\b|\bi live\b|\bi work\b|\bi come from\b/u,
+  },
+  {
+    name: "emphasis",
+    type: null,
+    importance: 0.8,
+    pattern: /记住|别忘|不要忘|重要|总是|永远|从不|一定要|务必|\b(?:remember|important|always|never|don't forget|make sure)\b/u,
+  },
+  {
+    name: "context",
+    type: "context",
+    importance: 0.4,
+    pattern: /今天|明天|这周|本周|目前|现在|正在|这次|\b(?:today|tomorrow|tonight|this week|currently|right now|at the moment)\b/u,
+  },
+];
+
+/**
+ * Heuristic salience of a user statement (no LLM): cue words for preferences, identity, health,
+ * emphasis and passing context. Type precedence: preference, then fact (identity, health,
+ * emphasis), then context. Emphasis raises importance by 0.1.
+ */
+export function isSalient(text: string): Salience {
+  const normalized = text.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/gu, "'");
+  const matched = GROUPS.filter((g) => g.pattern.test(normalized));
+  if (matched.length === 0) return { salient: false, type: "context", importance: 0.3, cues: [] };
+
+  const has = (name: string) => matched.some((g) => g.name === name);
+  const type: FactType = has("preference")
+    ? "preference"
+    : has("health") || has("identity") || has("emphasis")
+      ? "fact"
+      : "context";
+  const weights = matched.filter((g) => g.name !== "emphasis").map((g) => g.importance);
+  const base = weights.length > 0 ? Math.max(...weights) : 0.5;
+  const importance = Math.min(0.95, has("emphasis") ? Math.max(base + 0.1, 0.8) : base);
+  return { salient: true, type, importance: Math.round(importance * 100) / 100, cues: matched.map((g) => g.name) };
+}
