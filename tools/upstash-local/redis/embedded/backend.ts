@@ -1,0 +1,66 @@
+import type { RedisBackend } from "../backend.ts";
+import { BackendUnavailableError, ReplyError } from "../reply.ts";
+import { createEngine } from "./engine.ts";
+import { Persister } from "./persister.ts";
+import { restoreSnapshot, takeSnapshot } from "./snapshot.ts";
+
+/** Options of {@link createEmbeddedBackend}. */
+export interface EmbeddedBackendOptions {
+  /** Folder for `redis.json`. Default: none, data lives in memory only. */
+  dataDir?: string | undefined;
+  /** Debounce of data file writes in ms. Default 200. */
+  persistDebounceMs?: number | undefined;
+}
+
+/**
+ * The in-process backend. Commands run synchronously, one request at a time, so a /multi-exec
+ * batch (and a script) is atomic without locks.
+ */
+export async function createEmbeddedBackend(options: EmbeddedBackendOptions = {}): Promise<RedisBackend> {
+  let persister: Persister | undefined;
+  const engine = createEngine({
+    onWrite: () => persister?.markDirty(),
+    onSave: () => void persister?.flush().catch(() => undefined),
+  });
+  if (options.dataDir !== undefined) {
+    persister = new Persister({
+      dataDir: options.dataDir,
+      debounceMs: options.persistDebounceMs,
+      snapshot: () => takeSnapshot(engine.ctx),
+    });
+    const saved = await persister.load();
+    if (saved !== undefined) restoreSnapshot(engine.ctx, saved);
+  }
+  let closed = false;
+  const ensureOpen = (): void => {
+    if (closed) throw new BackendUnavailableError("ERR backend is closed");
+  };
+
+  return {
+    async exec(args) {
+      ensureOpen();
+      return engine.run(args);
+    },
+    async pipeline(commands) {
+      ensureOpen();
+      return commands.map((args) => engine.run(args));
+    },
+    async execMulti(commands) {
+      ensureOpen();
+      // Like Redis, a command that can't even be queued discards the whole transaction.
+      for (const args of commands) {
+        const error = engine.check(args);
+        if (error !== undefined) {
+          return new ReplyError(`EXECABORT Transaction discarded because of previous errors. First error: ${error.message}`);
+        }
+      }
+      return commands.map((args) => engine.run(args));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await persister?.flush();
+      engine.dispose();
+    },
+  };
+}

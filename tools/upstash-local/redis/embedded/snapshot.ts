@@ -1,0 +1,84 @@
+import { typeOfValue, type EngineContext, type ZEntry } from "./types.ts";
+
+/** One key in `redis.json`. Expiry is an absolute epoch-ms time, so it survives restarts. */
+export type SnapshotEntry = { key: string; expiresAt?: number } & (
+  | { type: "string"; value: string }
+  | { type: "hash"; value: [string, string][] }
+  | { type: "list"; value: string[] }
+  | { type: "set"; value: string[] }
+  | { type: "zset"; value: [string, number | "inf" | "-inf"][] }
+);
+
+export interface Snapshot {
+  version: 1;
+  savedAt: number;
+  entries: SnapshotEntry[];
+}
+
+const asText = (v: unknown): string => (Buffer.isBuffer(v) ? v.toString("utf8") : String(v));
+
+/** Reads every live key of the keyspace into a JSON-ready snapshot. */
+export function takeSnapshot(ctx: EngineContext): Snapshot {
+  const entries: SnapshotEntry[] = [];
+  for (const key of ctx.data.keys()) {
+    const value = ctx.data.get(key);
+    const expiresAt = ctx.expires.get(key);
+    const base = expiresAt === undefined ? { key } : { key, expiresAt };
+    const type = typeOfValue(value);
+    if (type === "string") entries.push({ ...base, type, value: asText(value) });
+    else if (type === "list" && Array.isArray(value)) entries.push({ ...base, type, value: value.map(asText) });
+    else if (type === "set" && value instanceof Set) entries.push({ ...base, type, value: [...value].map(asText) });
+    else if (type === "zset" && value instanceof Map) {
+      const members = [...(value as Map<string, ZEntry>).values()].map(
+        ({ value: member, score }): [string, number | "inf" | "-inf"] => [
+          member,
+          score === Infinity ? "inf" : score === -Infinity ? "-inf" : score,
+        ],
+      );
+      entries.push({ ...base, type, value: members });
+    } else if (type === "hash" && typeof value === "object" && value !== null) {
+      entries.push({ ...base, type, value: Object.entries(value).map(([f, v]): [string, string] => [f, asText(v)]) });
+    }
+  }
+  return { version: 1, savedAt: Date.now(), entries };
+}
+
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
+const isPairs = (v: unknown, second: (x: unknown) => boolean): v is [string, unknown][] =>
+  Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && second(p[1]));
+
+function decodeValue(type: unknown, value: unknown): unknown {
+  if (type === "string" && typeof value === "string") return value;
+  if (type === "list" && isStringArray(value)) return value;
+  if (type === "set" && isStringArray(value)) return new Set(value);
+  if (type === "hash" && isPairs(value, (x) => typeof x === "string")) return Object.fromEntries(value);
+  if (type === "zset" && isPairs(value, (x) => typeof x === "number" || x === "inf" || x === "-inf")) {
+    return new Map(
+      value.map(([member, score]) => [member, { value: member, score: score === "inf" ? Infinity : score === "-inf" ? -Infinity : Number(score) }]),
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Loads a parsed `redis.json` into the keyspace. Keys that expired while the emulator was down
+ * are skipped. Throws when the file is not a snapshot, so data is never silently dropped.
+ */
+export function restoreSnapshot(ctx: EngineContext, raw: unknown, now = Date.now()): number {
+  if (typeof raw !== "object" || raw === null || !("entries" in raw) || !Array.isArray(raw.entries)) {
+    throw new Error("not an upstash-local Redis snapshot (missing entries array)");
+  }
+  let restored = 0;
+  for (const entry of raw.entries as unknown[]) {
+    if (typeof entry !== "object" || entry === null) continue;
+    const { key, type, value, expiresAt } = entry as Record<string, unknown>;
+    if (typeof key !== "string") continue;
+    if (typeof expiresAt === "number" && expiresAt <= now) continue;
+    const decoded = decodeValue(type, value);
+    if (decoded === undefined) throw new Error(`snapshot entry for key "${key}" has an invalid ${String(type)} value`);
+    ctx.data.set(key, decoded);
+    if (typeof expiresAt === "number") ctx.expires.set(key, expiresAt);
+    restored++;
+  }
+  return restored;
+}
