@@ -1,0 +1,28 @@
+import { Redis } from "@upstash/redis/cloudflare";
+import { Index } from "@upstash/vector/cloudflare";
+import type { RestEndpoint } from "./config.ts";
+
+/**
+ * Official Upstash clients with limits that suit a Worker: every request times out (a hung upstream
+ * must not eat the 30 s waitUntil window) and network errors are retried once, not five times.
+ */
+export function createRedis(endpoint: RestEndpoint, timeoutMs: number): Redis {
+  return new Redis({
+    url: endpoint.url,
+    token: endpoint.token,
+    enableTelemetry: false,
+    retry: { retries: 1, backoff: () => 50 },
+    // A function, so an abort throws instead of being turned into a result.
+    signal: () => AbortSignal.timeout(timeoutMs),
+  });
+}
+
+export function createIndex(endpoint: RestEndpoint, timeoutMs: number): Index {
+  return new Index({
+    url: endpoint.url,
+    token: endpoint.token,
+    enableTelemetry: false,
+    retry: { retries: 1, backoff: () => 50 },
+    signal: () => AbortSignal.timeout(timeoutMs),
+  });
+}

@@ -1,0 +1,61 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** Machine-readable error codes the API answers with. */
+export type ErrorCode =
+  | "bad_request"
+  | "invalid_json"
+  | "validation_failed"
+  | "payload_too_large"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "method_not_allowed"
+  | "conflict"
+  | "config_invalid"
+  | "upstream_unavailable"
+  | "llm_not_configured"
+  | "llm_failed"
+  | "internal";
+
+/**
+ * The one error the HTTP layer throws; `onError` renders it as
+ * `{"error": {"code", "message", "details"?}}` with its status.
+ */
+export class ApiError extends Error {
+  readonly status: ContentfulStatusCode;
+  readonly code: ErrorCode;
+  readonly details: unknown;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: ContentfulStatusCode,
+    code: ErrorCode,
+    message: string,
+    options: { details?: unknown; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+
+  toJSON(): { error: { code: ErrorCode; message: string; details?: unknown } } {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details === undefined ? {} : { details: this.details }),
+      },
+    };
+  }
+}
+
+/** An upstream (Redis, Vector) failed: 503 with Retry-After so clients back off and retry. */
+export function upstreamUnavailable(which: string, cause: unknown): ApiError {
+  return new ApiError(503, "upstream_unavailable", `${which} is unavailable, retry shortly`, {
+    headers: { "retry-after": "2" },
+    cause,
+  });
+}

@@ -1,0 +1,27 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { ApiError, upstreamUnavailable } from "./errors.ts";
+import { UpstreamError } from "../upstream.ts";
+
+/** Renders every failure as `{"error": {...}}`; nothing escapes as a bare 500. */
+export function renderError(err: Error, c: Context): Response {
+  const apiError = toApiError(err);
+  if (apiError.status >= 500) {
+    console.error(JSON.stringify({ level: "error", code: apiError.code, message: err.message, cause: String(apiError.cause ?? "") }));
+  }
+  return c.json(apiError.toJSON(), apiError.status, apiError.headers);
+}
+
+function toApiError(err: Error): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof UpstreamError) return upstreamUnavailable(err.upstream, err);
+  if (err instanceof HTTPException) {
+    const status = err.status;
+    if (status === 400 && /malformed json/i.test(err.message)) {
+      return new ApiError(400, "invalid_json", "request body is not valid JSON", { cause: err });
+    }
+    const code = status === 401 ? "unauthorized" : status === 404 ? "not_found" : status === 413 ? "payload_too_large" : "bad_request";
+    return new ApiError(status, code, err.message || "request failed", { cause: err });
+  }
+  return new ApiError(500, "internal", "internal error", { cause: err });
+}

@@ -1,0 +1,42 @@
+import { z } from "@hono/zod-openapi";
+import { ID_PATTERN } from "../../ids.ts";
+
+/** Any identifier that becomes part of a key, a namespace or a filter. */
+export const IdSchema = z
+  .string()
+  .regex(ID_PATTERN, "must be 1-128 characters of A-Z a-z 0-9 _ . - and start with a letter or digit");
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: "validation_failed" }),
+      message: z.string(),
+      details: z.unknown().optional(),
+    }),
+  })
+  .openapi("Error");
+
+export const SessionParams = z.object({
+  sessionId: IdSchema.openapi({ param: { name: "sessionId", in: "path" }, example: "demo" }),
+});
+
+export const UserParams = z.object({
+  userId: IdSchema.openapi({ param: { name: "userId", in: "path" }, example: "xiaoming" }),
+});
+
+/** Query-string booleans: only `true`/`false`/`1`/`0`, so a typo is an error instead of false. */
+export const QueryBool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+/** Query-string integers within bounds. */
+export const queryInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^-?\d+$/, "must be an integer")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const errorResponses = {
+  400: { description: "Invalid input", content: { "application/json": { schema: ErrorSchema } } },
+  401: { description: "Missing or invalid API key", content: { "application/json": { schema: ErrorSchema } } },
+  503: { description: "An upstream is unavailable; retry after Retry-After", content: { "application/json": { schema: ErrorSchema } } },
+} as const;
