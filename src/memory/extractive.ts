@@ -74,9 +74,11 @@ export function extractiveSummary(request: SummaryRequest, counter: TokenCounter
     lines.push(line);
   }
 
+  // Cheap pass on per-line counts first. A joining newline can merge with the punctuation before
+  // it, so the lower bound subtracts one token per join; the exact pass then settles it.
   const tokens = new Map(lines.map((l) => [l, counter.count(l)]));
-  const estimate = () => lines.reduce((sum, l) => sum + (tokens.get(l) ?? 0), 0) + Math.max(0, lines.length - 1);
-  while (lines.length > 1 && estimate() > limit) dropOne(lines);
+  const lowerBound = () => lines.reduce((sum, l) => sum + (tokens.get(l) ?? 0), 0) - Math.max(0, lines.length - 1);
+  while (lines.length > 1 && lowerBound() > limit) dropOne(lines);
   while (lines.length > 1 && counter.count(lines.join("\n")) > limit) dropOne(lines);
   return fitTextHead(lines.join("\n"), limit, counter).text;
 }

@@ -48,7 +48,9 @@ export interface MemoryOptions {
   recallK: number;
   /**
    * Minimum recall score (see `scoreRecall`: 0.6 similarity + 0.25 value + 0.15 recency).
-   * Default 0.5: a fresh fact of average importance needs a similarity of about 0.4.
+   * Default 0.5. With Upstash's cosine scores ((1 + cos) / 2, so 0.5 means unrelated) a fresh fact
+   * passes at any relatedness while an old, decayed one must be clearly similar (a preference
+   * untouched for 90 days needs a score of about 0.8); `recallK` bounds how many come back.
    */
   minRecallScore: number;
   /** Days for recency to halve in the recall score. Default 30. */

@@ -12,8 +12,10 @@ type ScoreOptions = Pick<MemoryOptions, "factPolicies" | "decayFloor" | "recency
 /**
  * Recall score in 0..1: 0.6 x similarity + 0.25 x value + 0.15 x recency, where value is
  * `factValue` (importance, type decay, use) and recency halves every `recencyHalfLifeDays` since
- * the fact was last written or recalled. Similarity dominates: an unrelated fact cannot win on
- * importance alone, yet of two equally similar facts the more valuable and fresher one ranks first.
+ * the fact was last written or recalled. Similarity is the store's 0..1 score as given (for
+ * Upstash COSINE indexes (1 + cos) / 2, so 0.5 means unrelated). It dominates: an unrelated fact
+ * cannot outrank a clearly similar one on importance alone, yet of two equally similar facts the
+ * more valuable and fresher one ranks first.
  */
 export function scoreRecall(input: { similarity: number; fact: Fact; now: number; options: ScoreOptions }): number {
   const { fact, now, options } = input;

@@ -218,8 +218,8 @@ export class InMemorySessionStore implements SessionStore {
 
 type FactMethod = keyof FactStore;
 
-/** Character-bigram cosine similarity: crude, deterministic, works for Chinese and English. */
-export function bigramSimilarity(a: string, b: string): number {
+/** Character-bigram cosine: crude, deterministic, works for Chinese and English. */
+export function bigramCosine(a: string, b: string): number {
   const grams = (text: string) => {
     const clean = text.toLowerCase().replace(/[\s\p{P}]+/gu, " ");
     const counts = new Map<string, number>();
@@ -239,12 +239,17 @@ export function bigramSimilarity(a: string, b: string): number {
   return denominator === 0 ? 0 : dot / denominator;
 }
 
+/** Scores like Upstash Vector does for COSINE indexes: (1 + cos) / 2, so unrelated texts get 0.5. */
+export function upstashStyleScore(query: string, text: string): number {
+  return (1 + bigramCosine(query, text)) / 2;
+}
+
 export class InMemoryFactStore implements FactStore {
   readonly calls: Record<string, number> = {};
   readonly #facts = new Map<string, Map<string, Fact>>();
   readonly #failures: Failures<FactMethod> = {};
 
-  constructor(readonly similarity: (query: string, text: string) => number = bigramSimilarity) {}
+  constructor(readonly similarity: (query: string, text: string) => number = upstashStyleScore) {}
 
   failNext(method: FactMethod, error: unknown = new Error(`${method} failed`)): void {
     this.#failures[method] = error;

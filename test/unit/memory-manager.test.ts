@@ -1,0 +1,354 @@
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ExtractiveSummarizer } from "../../src/memory/extractive.ts";
+import { factId } from "../../src/memory/facts.ts";
+import { MemoryManager, type MemoryLogger, type MemoryManagerDeps } from "../../src/memory/manager.ts";
+import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
+import type { Summarizer, TokenCounter } from "../../src/memory/ports.ts";
+import { loadTokenCounter } from "../../src/memory/tokens.ts";
+import type { SessionRef } from "../../src/memory/types.ts";
+import { InMemoryFactStore, InMemorySessionStore, joinSummary, ScriptedSummarizer } from "../support/memory-fakes.ts";
+
+let counter: TokenCounter;
+beforeAll(async () => {
+  counter = await loadTokenCounter();
+});
+
+const ref: SessionRef = { tenant: "acme", sessionId: "s1" };
+const scope = { tenant: "acme", userId: "u1" };
+let clock = Date.UTC(2026, 0, 1);
+let sessions: InMemorySessionStore;
+let facts: InMemoryFactStore;
+let logs: { level: string; message: string }[];
+
+const logger: MemoryLogger = {
+  info: (message) => logs.push({ level: "info", message }),
+  warn: (message) => logs.push({ level: "warn", message }),
+  error: (message) => logs.push({ level: "error", message }),
+};
+
+beforeEach(() => {
+  clock += 1000;
+  sessions = new InMemorySessionStore(() => clock);
+  facts = new InMemoryFactStore();
+  logs = [];
+});
+
+let nextId = 0;
+
+function manager(overrides: Partial<MemoryManagerDeps> & { options?: Partial<MemoryOptions> } = {}): MemoryManager {
+  const { options, ...rest } = overrides;
+  return new MemoryManager({
+    ref,
+    userId: "u1",
+    sessions,
+    facts,
+    summarizer: new ScriptedSummarizer(),
+    counter,
+    options: { ...DEFAULT_MEMORY_OPTIONS, ...options },
+    now: () => clock,
+    newId: () => `id${++nextId}`,
+    logger,
+    ...rest,
+  });
+}
+
+describe("add", () => {
+  it("appends in one round trip and returns stats and whether compression is due", async () => {
+    const result = await manager().add([
+      { role: "system", content: "你是客服小M" },
+      { role: "user", content: "你好" },
+    ]);
+    expect(sessions.calls).toEqual({ append: 1 });
+    expect(facts.calls).toEqual({});
+    expect(result.added.map((a) => a.duplicate)).toEqual([false, false]);
+    expect(result.stats).toMatchObject({ messages: 2, windowMessages: 1, maxTokens: 2000 });
+    expect(result.compressionDue).toBe(false);
+    expect(result.degraded).toEqual([]);
+
+    const long = await manager({ options: { maxTokens: 50 } }).add([{ role: "user", content: "很长的消息。".repeat(40) }]);
+    expect(long.compressionDue).toBe(true);
+  });
+
+  it("persists user messages as facts with one upsert, in parallel with the append", async () => {
+    const result = await manager().add(
+      [
+        { role: "user", content: "我叫小明，喜欢蓝色" },
+        { role: "assistant", content: "记住了" },
+        { role: "user", content: "我叫小明，喜欢蓝色。" },
+      ],
+      { persist: true },
+    );
+    const id = await factId(scope, "我叫小明，喜欢蓝色");
+    expect(result.facts).toEqual([id]); // assistant text never becomes a fact; the restatement is the same fact
+    expect(facts.calls).toEqual({ upsert: 1 });
+    expect(sessions.calls).toEqual({ append: 1 });
+    expect(facts.all(scope)).toMatchObject([{ id, type: "preference", sourceSession: "s1", version: 1 }]);
+  });
+
+  it("persists per message when asked, and not at all without a user", async () => {
+    await manager().add([{ role: "user", content: "I prefer tea", persist: true }, { role: "user", content: "just chatting" }]);
+    expect(facts.all(scope).map((f) => f.text)).toEqual(["I prefer tea"]);
+    await manager({ userId: undefined }).add([{ role: "user", content: "I prefer coffee", persist: true }]);
+    expect(facts.calls.upsert).toBe(1);
+  });
+
+  it("keeps the messages and flags the facts as degraded when the upsert fails", async () => {
+    facts.failNext("upsert");
+    const result = await manager().add([{ role: "user", content: "I am vegetarian" }], { persist: true });
+    expect(result.degraded).toEqual(["facts"]);
+    expect(result.facts).toEqual([]);
+    expect((await sessions.read(ref)).window.map((m) => m.content)).toEqual(["I am vegetarian"]);
+    expect(logs.some((l) => l.level === "warn")).toBe(true);
+  });
+
+  it("fails when the append fails", async () => {
+    sessions.failNext("append", new Error("redis down"));
+    await expect(manager().add([{ role: "user", content: "hi" }])).rejects.toThrow("redis down");
+  });
+});
+
+describe("getContext", () => {
+  beforeEach(async () => {
+    await manager().add([{ role: "system", content: "你是客服小M" }]);
+    await manager().add([{ role: "user", content: "我叫小明，喜欢蓝色" }], { persist: true });
+    await manager().add([
+      { role: "assistant", content: "你好小明" },
+      { role: "user", content: "推荐一本书" },
+    ]);
+    sessions.calls.append = 0;
+  });
+
+  it("reads once, queries facts once in parallel, and splices facts between system and window", async () => {
+    const readsBefore = sessions.calls.read ?? 0;
+    const context = await manager().getContext({ query: "用户叫什么名字？小明" });
+    expect((sessions.calls.read ?? 0) - readsBefore).toBe(1);
+    expect(facts.calls.query).toBe(1);
+    expect(context.degraded).toEqual([]);
+    expect(context.messages[0]).toEqual({ role: "system", content: "你是客服小M" });
+    expect(context.messages[1]?.role).toBe("system");
+    expect(context.messages[1]?.content).toContain(DEFAULT_MEMORY_OPTIONS.factsLabel);
+    expect(context.messages[1]?.content).toContain("我叫小明");
+    expect(context.messages.slice(2).map((m) => m.content)).toEqual(["我叫小明，喜欢蓝色", "你好小明", "推荐一本书"]);
+    expect(context.facts).toHaveLength(1);
+    expect(context.stats.windowMessages).toBe(3);
+  });
+
+  it("never writes recalled facts back: repeated reads do not accumulate", async () => {
+    const before = await sessions.read(ref);
+    for (let i = 0; i < 3; i++) await manager().getContext({ query: "小明喜欢什么" });
+    expect(await sessions.read(ref)).toEqual(before);
+    expect(sessions.calls.append).toBe(0);
+    expect(facts.calls.upsert).toBe(1);
+    expect(facts.calls.patch).toBeUndefined();
+    const again = await manager().getContext({ query: "小明喜欢什么" });
+    expect(again.messages.filter((m) => m.content.startsWith(DEFAULT_MEMORY_OPTIONS.factsLabel))).toHaveLength(1);
+  });
+
+  it("answers without facts, flagged as degraded, when the fact query fails", async () => {
+    facts.failNext("query", new Error("vector down"));
+    const context = await manager().getContext({ query: "小明" });
+    expect(context.degraded).toEqual(["facts"]);
+    expect(context.facts).toEqual([]);
+    expect(context.messages.map((m) => m.content)).toEqual(["你是客服小M", "我叫小明，喜欢蓝色", "你好小明", "推荐一本书"]);
+  });
+
+  it("does not query facts without a query, a user or a fact store", async () => {
+    await manager().getContext();
+    await manager({ userId: undefined }).getContext({ query: "小明" });
+    await manager({ facts: null }).getContext({ query: "小明" });
+    expect(facts.calls.query).toBeUndefined();
+  });
+
+  it("fails when the session read fails", async () => {
+    sessions.failNext("read", new Error("redis down"));
+    await expect(manager().getContext({ query: "小明" })).rejects.toThrow("redis down");
+  });
+
+  it("applies the session's own window setting", async () => {
+    await sessions.putSettings(ref, { window: 1 });
+    const context = await manager().getContext();
+    expect(context.messages.map((m) => m.content)).toEqual(["你是客服小M", "推荐一本书"]);
+  });
+});
+
+describe("recall and touchRecalled", () => {
+  it("ranks facts by score and records access on request", async () => {
+    await manager().add([{ role: "user", content: "我喜欢蓝色" }, { role: "user", content: "我住在上海" }], { persist: true });
+    const recalled = await manager().recall("用户喜欢什么颜色？蓝色", 1);
+    expect(recalled.map((r) => r.fact.text)).toEqual(["我喜欢蓝色"]);
+    await manager().touchRecalled(recalled);
+    expect(facts.all(scope).find((f) => f.text === "我喜欢蓝色")).toMatchObject({ accessCount: 1, lastAccessedAt: clock });
+  });
+});
+
+describe("maybeCompress", () => {
+  async function fill(rounds: number, filler = ""): Promise<void> {
+    for (let i = 0; i < rounds; i++) {
+      await manager().add([
+        { role: "user", content: `第${i + 1}轮问题${filler}` },
+        { role: "assistant", content: `第${i + 1}轮回答${filler}` },
+      ]);
+    }
+  }
+
+  it("does nothing under the threshold: 20 short rounds are not a reason to compress", async () => {
+    await fill(20);
+    const summarizer = new ScriptedSummarizer();
+    expect(await manager({ summarizer }).maybeCompress()).toEqual({ compressed: false, reason: "below_threshold" });
+    expect(summarizer.requests).toHaveLength(0);
+    expect(sessions.calls.acquireLock).toBeUndefined();
+  });
+
+  it("folds all but the newest `keep` messages into the one rolling summary", async () => {
+    await fill(5, "。详细的说明".repeat(30));
+    const before = await sessions.read(ref);
+    const summarizer = new ScriptedSummarizer(joinSummary);
+    const result = await manager({ summarizer, options: { maxTokens: 300 } }).maybeCompress();
+    expect(result).toMatchObject({ compressed: true, reason: "over_threshold", removed: 6, version: 1, method: "llm" });
+    expect(summarizer.requests[0]?.messages.map((m) => m.id)).toEqual(before.window.slice(0, 6).map((m) => m.id));
+    expect(summarizer.requests[0]?.maxTokens).toBe(500);
+
+    const after = await sessions.read(ref);
+    expect(after.window.map((m) => m.id)).toEqual(before.window.slice(6).map((m) => m.id));
+    expect(after.summary).toMatchObject({ version: 1, covered: 6, method: "llm" });
+    if (!result.compressed || !after.summary) throw new Error("expected a summary");
+    expect(after.summary.tokens).toBe(counter.count(after.summary.text));
+    expect(result.ratio).toBeCloseTo(after.summary.tokens / before.window.slice(0, 6).reduce((n, m) => n + m.tokens, 0), 10);
+    expect(sessions.isLocked(ref)).toBe(false);
+
+    // a second compression merges into the same summary
+    await fill(3, "。更多内容".repeat(40));
+    const second = await manager({ summarizer, options: { maxTokens: 300 } }).maybeCompress();
+    expect(second).toMatchObject({ compressed: true, version: 2 });
+    expect(summarizer.requests[1]?.previous?.version).toBe(1);
+    expect((await sessions.read(ref)).summary?.covered).toBe(6 + (4 + 6 - 4));
+  });
+
+  it("leaves the session unchanged when the summarizer fails or returns nothing", async () => {
+    await fill(5, "。详细的说明".repeat(30));
+    const before = await sessions.read(ref);
+    const failing: Summarizer = { summarize: () => Promise.reject(new Error("LLM timeout")) };
+    expect(await manager({ summarizer: failing, options: { maxTokens: 300 } }).maybeCompress()).toEqual({
+      compressed: false,
+      reason: "summarizer_failed",
+      error: "LLM timeout",
+    });
+    const empty = new ScriptedSummarizer(() => ({ text: "   " }));
+    expect(await manager({ summarizer: empty, options: { maxTokens: 300 } }).maybeCompress()).toMatchObject({
+      compressed: false,
+      reason: "summarizer_failed",
+    });
+    expect(await sessions.read(ref)).toEqual(before);
+    expect(sessions.calls.commitCompression).toBeUndefined();
+    expect(sessions.isLocked(ref)).toBe(false);
+    expect(logs.filter((l) => l.level === "error")).toHaveLength(2);
+  });
+
+  it("backs off when another worker holds the lock", async () => {
+    await fill(5, "。详细的说明".repeat(30));
+    await sessions.acquireLock(ref, "someone-else", 60_000);
+    const summarizer = new ScriptedSummarizer();
+    expect(await manager({ summarizer, options: { maxTokens: 300 } }).maybeCompress()).toEqual({ compressed: false, reason: "locked" });
+    expect(summarizer.requests).toHaveLength(0);
+    expect(sessions.isLocked(ref)).toBe(true);
+  });
+
+  it("keeps messages appended while the summarizer runs", async () => {
+    await fill(5, "。详细的说明".repeat(30));
+    const summarizer = new ScriptedSummarizer(async (request) => {
+      await sessions.append(ref, [{ id: "late", role: "user", content: "during", tokens: 5, importance: 0.5, ts: clock }], { ttlSeconds: 60 });
+      return joinSummary(request);
+    });
+    const result = await manager({ summarizer, options: { maxTokens: 300 } }).maybeCompress();
+    expect(result.compressed).toBe(true);
+    const after = await sessions.read(ref);
+    expect(after.window.at(-1)?.id).toBe("late");
+    expect(after.window).toHaveLength(4 + 1);
+  });
+
+  it("does not commit over a reset or a concurrent compression", async () => {
+    await fill(5, "。详细的说明".repeat(30));
+    const resetting = new ScriptedSummarizer(async (request) => {
+      await sessions.reset(ref, { keepSystem: true });
+      return joinSummary(request);
+    });
+    expect(await manager({ summarizer: resetting, options: { maxTokens: 300 } }).maybeCompress()).toEqual({ compressed: false, reason: "reset" });
+    expect((await sessions.read(ref)).summary).toBeNull();
+
+    await fill(5, "。详细的说明".repeat(30));
+    const racing = new ScriptedSummarizer(async (request) => {
+      const snapshot = await sessions.read(ref);
+      await sessions.commitCompression(ref, {
+        epoch: snapshot.meta!.epoch,
+        expectedVersion: 0,
+        prefixIds: [snapshot.window[0]!.id],
+        summary: { text: "other", tokens: 1, version: 1, covered: 1, method: "llm", updatedAt: clock, lastRatio: 1 },
+        archiveLimit: 10,
+        ttlSeconds: 60,
+      });
+      return joinSummary(request);
+    });
+    expect(await manager({ summarizer: racing, options: { maxTokens: 300 } }).maybeCompress()).toEqual({ compressed: false, reason: "version_changed" });
+    expect((await sessions.read(ref)).summary?.text).toBe("other");
+  });
+
+  it("condenses a summary that is too long once, then cuts it to fit", async () => {
+    await fill(5, "。详细的说明".repeat(30));
+    const tooLong = "很长的摘要句子。".repeat(200);
+    const condensing = new ScriptedSummarizer(() => ({ text: tooLong }), () => ({ text: "简短的摘要。" }));
+    const result = await manager({ summarizer: condensing, options: { maxTokens: 300, summaryMaxTokens: 100 } }).maybeCompress();
+    expect(result).toMatchObject({ compressed: true });
+    expect(condensing.requests).toHaveLength(2);
+    expect(condensing.requests[1]?.messages).toEqual([]);
+    expect(condensing.requests[1]?.previous?.text).toBe(tooLong);
+    expect((await sessions.read(ref)).summary?.text).toBe("简短的摘要。");
+
+    await fill(5, "。详细的说明".repeat(30));
+    const stubborn = new ScriptedSummarizer(() => ({ text: tooLong }));
+    const cut = await manager({ summarizer: stubborn, options: { maxTokens: 300, summaryMaxTokens: 100 } }).maybeCompress();
+    expect(stubborn.requests).toHaveLength(2);
+    const summary = (await sessions.read(ref)).summary!;
+    expect(cut).toMatchObject({ compressed: true, summaryTokens: summary.tokens });
+    expect(summary.tokens).toBeLessThanOrEqual(100);
+    expect(counter.count(summary.text)).toBe(summary.tokens);
+  });
+
+  it("can be forced under the threshold", async () => {
+    await fill(4);
+    expect(await manager().maybeCompress({ force: true })).toMatchObject({ compressed: true, reason: "forced", removed: 4 });
+  });
+});
+
+describe("seed 000 acceptance, offline", () => {
+  it("remembers across 20 rounds, compresses only over the threshold, and survives a restart", async () => {
+    const offline = () => new ExtractiveSummarizer(counter);
+    const at = (maxTokens: number) => manager({ summarizer: offline(), options: { maxTokens, window: 8 } });
+
+    await at(2000).add([{ role: "system", content: "你是客服小M" }]);
+    await at(2000).add([{ role: "user", content: "我叫小明喜欢蓝色" }], { persist: true });
+    for (let i = 0; i < 20; i++) {
+      await at(2000).add([
+        { role: "user", content: `第${i + 1}轮：随便聊聊` },
+        { role: "assistant", content: `好的，第${i + 1}轮` },
+      ]);
+      expect(await at(2000).maybeCompress()).toMatchObject({ compressed: false, reason: "below_threshold" });
+    }
+    const context = await at(2000).getContext({ query: "用户叫什么名字?小明" });
+    expect(context.messages.map((m) => m.content).join("\n")).toContain("小明");
+    expect(context.messages[0]).toEqual({ role: "system", content: "你是客服小M" });
+    const stored = await sessions.read(ref);
+    expect(stored.window.some((m) => m.content.includes(DEFAULT_MEMORY_OPTIONS.factsLabel))).toBe(false);
+    expect(stored.summary).toBeNull();
+
+    // a lower threshold: now the same conversation is over it, and there is exactly one summary
+    for (let i = 0; i < 3; i++) await at(300).maybeCompress();
+    const compressed = await sessions.read(ref);
+    expect(compressed.summary).toMatchObject({ method: "extractive" });
+    expect(compressed.window.length).toBeLessThanOrEqual(4);
+    expect(compressed.system.map((m) => m.content)).toEqual(["你是客服小M"]);
+
+    // restart: a new manager over the same stores still recalls the fact
+    const recalled = await manager({ summarizer: offline() }).recall("用户喜欢什么颜色?蓝色");
+    expect(recalled.map((r) => r.fact.text)).toContain("我叫小明喜欢蓝色");
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { BudgetLedger, planBudget } from "../../src/memory/budget.ts";
+import { DEFAULT_MEMORY_OPTIONS, resolveSessionOptions, validateMemoryOptions } from "../../src/memory/options.ts";
+
+describe("memory options", () => {
+  it("has documented, valid defaults whose shares sum to 1", () => {
+    const d = DEFAULT_MEMORY_OPTIONS;
+    expect(validateMemoryOptions(d)).toEqual([]);
+    expect(d).toMatchObject({ window: 0, maxTokens: 2000, keep: 4, budget: 8000, importanceThreshold: 0.3, summaryMaxTokens: 500 });
+    expect(d.shares).toEqual({ system: 0.15, summary: 0.1, facts: 0.3, window: 0.4, reply: 0.05 });
+    const sum = Object.values(d.shares).reduce((a, b) => a + b, 0);
+    expect(sum).toBeCloseTo(1, 9);
+    expect(d.factPolicies.temporary).toEqual({ ttlSeconds: 3600, decayPerDay: 0.5 });
+    expect(d.factPolicies.fact.ttlSeconds).toBe(365 * 86_400);
+  });
+
+  it("rejects shares over 1 and impossible values", () => {
+    expect(validateMemoryOptions({ ...DEFAULT_MEMORY_OPTIONS, shares: { ...DEFAULT_MEMORY_OPTIONS.shares, facts: 0.5 } })).toEqual([
+      "shares must sum to at most 1, got 1.200",
+    ]);
+    expect(validateMemoryOptions({ ...DEFAULT_MEMORY_OPTIONS, keep: -1, importanceThreshold: 2 })).toEqual([
+      "keep must be a non-negative integer",
+      "importanceThreshold must be within 0..1",
+    ]);
+  });
+
+  it("lays a session's own settings over the defaults", () => {
+    const resolved = resolveSessionOptions(DEFAULT_MEMORY_OPTIONS, { window: 20, keep: 6, ttlSeconds: 60 });
+    expect(resolved).toMatchObject({ window: 20, keep: 6, maxTokens: 2000, sessionTtlSeconds: 60 });
+    expect(resolveSessionOptions(DEFAULT_MEMORY_OPTIONS, {})).toEqual(DEFAULT_MEMORY_OPTIONS);
+  });
+});
+
+describe("budget", () => {
+  it("turns shares into caps and holds back the reply reserve", () => {
+    expect(planBudget(8000, DEFAULT_MEMORY_OPTIONS.shares)).toEqual({
+      total: 8000,
+      reserve: 400,
+      available: 7600,
+      caps: { system: 1200, summary: 800, facts: 2400, window: 3200 },
+    });
+  });
+
+  it("gives capped sections at most their cap and never more than what is left", () => {
+    const ledger = new BudgetLedger(planBudget(1000, DEFAULT_MEMORY_OPTIONS.shares));
+    expect(ledger.allowance("facts")).toBe(300);
+    ledger.spend(800); // e.g. a long system prompt
+    expect(ledger.allowance("facts")).toBe(150);
+    expect(ledger.allowance("summary")).toBe(100);
+    ledger.spend(500);
+    expect(ledger.remaining).toBe(0);
+    expect(ledger.report(0, 1300)).toMatchObject({ used: 1300, overBudget: true });
+  });
+});
