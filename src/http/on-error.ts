@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, upstreamUnavailable } from "./errors.ts";
+import { MemoryError } from "../memory/errors.ts";
 import { UpstreamError } from "../upstream.ts";
 
 /** Renders every failure as `{"error": {...}}`; nothing escapes as a bare 500. */
@@ -15,6 +16,11 @@ export function renderError(err: Error, c: Context): Response {
 function toApiError(err: Error): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof UpstreamError) return upstreamUnavailable(err.upstream, err);
+  if (err instanceof MemoryError) {
+    if (err.kind === "conflict") return new ApiError(409, "conflict", err.message, { cause: err });
+    if (err.kind === "not_found") return new ApiError(404, "not_found", err.message, { cause: err });
+    return new ApiError(400, "bad_request", err.message, { cause: err });
+  }
   if (err instanceof HTTPException) {
     const status = err.status;
     if (status === 400 && /malformed json/i.test(err.message)) {
