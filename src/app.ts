@@ -6,9 +6,11 @@ import { configuredBodyLimit } from "./http/middleware/body-limit.ts";
 import { configMiddleware } from "./http/middleware/config.ts";
 import { renderError } from "./http/on-error.ts";
 import { mountDocs } from "./http/routes/docs.ts";
+import { factRoutes } from "./http/routes/facts.ts";
 import { healthRoutes } from "./http/routes/health.ts";
 import { messageRoutes } from "./http/routes/messages.ts";
 import { sessionRoutes } from "./http/routes/sessions.ts";
+import { userRoutes } from "./http/routes/users.ts";
 import { workingMemoryRoutes } from "./http/routes/working.ts";
 
 /** Builds the HTTP app: middleware and route modules, nothing else. */
@@ -25,5 +27,7 @@ export function buildApp(): OpenAPIHono<AppEnv> {
   app.route("/", messageRoutes());
   app.route("/", sessionRoutes());
   app.route("/", workingMemoryRoutes());
+  app.route("/", factRoutes());
+  app.route("/", userRoutes());
   return app;
 }

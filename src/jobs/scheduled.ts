@@ -1,8 +1,41 @@
+import { createDeps } from "../deps.ts";
 import { loadConfig } from "../config.ts";
 import type { Bindings } from "../env.ts";
+import { runCleanup, type CleanupCursor, type CleanupReport } from "../memory/cleanup.ts";
+import { sweepSessionIndex } from "../stores/session-index.ts";
 
-/** The cron entry point: sweeps expired and decayed memories, bounded per run. */
-export async function runScheduled(env: Bindings, scheduledTime: number): Promise<void> {
+/** Where the cleanup resumes; `_system` cannot collide with a tenant (ids start alphanumeric). */
+export const CLEANUP_CURSOR_KEY = "am:_system:cleanup";
+
+/**
+ * The cron entry point: one bounded sweep of expired and decayed facts and of the session index,
+ * resuming from the cursor the previous run saved. Logs what it did.
+ */
+export async function runScheduled(env: Bindings, scheduledTime: number): Promise<CleanupReport | null> {
   const config = loadConfig(env);
-  console.log(JSON.stringify({ level: "info", msg: "cleanup run", at: scheduledTime, tenants: config.apiKeys.length }));
+  const deps = createDeps(config, undefined);
+  const redis = deps.clients.redis;
+  if (!redis) {
+    console.warn(JSON.stringify({ level: "warn", msg: "cleanup skipped: Redis is not configured" }));
+    return null;
+  }
+  const tenants = [...new Set(config.apiKeys.map((k) => k.tenant))];
+  const started = Date.now();
+  const report = await runCleanup({
+    facts: deps.facts,
+    tenants,
+    sweepSessions: (tenant, cursor) => sweepSessionIndex(redis, tenant, { cursor }),
+    loadCursor: async () => {
+      const raw = await redis.get<CleanupCursor>(CLEANUP_CURSOR_KEY);
+      return raw && typeof raw === "object" ? raw : null;
+    },
+    saveCursor: async (cursor) => {
+      await redis.set(CLEANUP_CURSOR_KEY, JSON.stringify(cursor));
+    },
+    options: config.memory,
+    batch: config.cleanupBatch,
+    now: scheduledTime,
+  });
+  console.log(JSON.stringify({ level: "info", msg: "cleanup run", ms: Date.now() - started, ...report }));
+  return report;
 }

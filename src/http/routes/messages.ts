@@ -60,7 +60,7 @@ export function messageRoutes() {
     checkLimits(c, body.messages);
     const memory = await memoryFor(c, sessionId, body.userId);
     const result = await memory.add(body.messages);
-    scheduleAfterAppend(c, memory, sessionId, result);
+    scheduleAfterAppend(c, memory, { sessionId, userId: body.userId, incoming: body.messages, result });
     return c.json(
       {
         sessionId,

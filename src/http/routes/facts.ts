@@ -1,0 +1,133 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env.ts";
+import { FactService } from "../../memory/fact-service.ts";
+import type { FactStore } from "../../memory/ports.ts";
+import { ApiError } from "../errors.ts";
+import { createRouter } from "../router.ts";
+import { IdSchema, UserParams, errorResponses, queryInt } from "../schemas/common.ts";
+import { FactTypeList, FactTypeSchema } from "../schemas/facts.ts";
+
+const json = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
+const anyObject = z.object({}).passthrough();
+const security = [{ bearer: [] }];
+const MAX_FACT_CHARS = 4000;
+
+const Metadata = z.record(z.string().max(64), z.unknown()).refine((m) => JSON.stringify(m).length <= 4096, "metadata must serialize to at most 4096 characters");
+const NewFact = z
+  .object({
+    text: z.string().trim().min(1).max(MAX_FACT_CHARS),
+    type: FactTypeSchema.optional(),
+    importance: z.number().min(0).max(1).optional(),
+    metadata: Metadata.optional(),
+  })
+  .strict()
+  .openapi("NewFact");
+const FactPatch = z
+  .object({
+    text: z.string().trim().min(1).max(MAX_FACT_CHARS).optional(),
+    type: FactTypeSchema.optional(),
+    importance: z.number().min(0).max(1).optional(),
+    metadata: Metadata.optional(),
+  })
+  .strict()
+  .refine((p) => Object.keys(p).length > 0, "name at least one field to change");
+const FactParams = UserParams.extend({ factId: IdSchema.openapi({ param: { name: "factId", in: "path" } }) });
+
+const factsPath = "/v1/users/{userId}/facts";
+const routes = {
+  add: createRoute({
+    method: "post",
+    path: factsPath,
+    summary: "Store a fact (the same text twice is one fact)",
+    security,
+    request: { params: UserParams, body: { content: { "application/json": { schema: NewFact } }, required: true } },
+    responses: { 201: json(anyObject, "Created"), 200: json(anyObject, "Already known; refreshed"), ...errorResponses },
+  }),
+  search: createRoute({
+    method: "get",
+    path: factsPath,
+    summary: "Recall with ?query= (ranked by similarity, importance, recency), or list with a cursor",
+    security,
+    request: {
+      params: UserParams,
+      query: z.object({
+        query: z.string().max(4000).optional(),
+        k: queryInt(1, 50).optional(),
+        types: FactTypeList.optional(),
+        type: FactTypeList.optional(),
+        minScore: z.string().regex(/^(0(\.\d+)?|1(\.0+)?)$/, "must be a number from 0 to 1").transform(Number).optional(),
+        cursor: z.string().max(64).regex(/^[A-Za-z0-9_-]*$/, "invalid cursor").optional(),
+        limit: queryInt(1, 1000).optional(),
+      }),
+    },
+    responses: { 200: json(anyObject, "Facts"), ...errorResponses },
+  }),
+  get: createRoute({ method: "get", path: `${factsPath}/{factId}`, summary: "One fact", security, request: { params: FactParams }, responses: { 200: json(anyObject, "The fact"), ...errorResponses } }),
+  patch: createRoute({
+    method: "patch",
+    path: `${factsPath}/{factId}`,
+    summary: "Change a fact (a new text keeps the old one in history)",
+    security,
+    request: { params: FactParams, body: { content: { "application/json": { schema: FactPatch } }, required: true } },
+    responses: { 200: json(anyObject, "The changed fact"), ...errorResponses },
+  }),
+  delete: createRoute({ method: "delete", path: `${factsPath}/{factId}`, summary: "Delete a fact", security, request: { params: FactParams }, responses: { 200: json(anyObject, "Deleted"), ...errorResponses } }),
+};
+
+/** Long-term memory is optional; without Vector these routes answer 503. */
+export function requireFacts(c: Context<AppEnv>): FactStore {
+  const facts = c.get("deps").facts;
+  if (!facts) throw new ApiError(503, "upstream_unavailable", "long-term memory is not configured (UPSTASH_VECTOR_REST_URL / _TOKEN)");
+  return facts;
+}
+
+const serviceFor = (c: Context<AppEnv>, userId: string) =>
+  new FactService({ facts: requireFacts(c), scope: { tenant: c.get("tenant"), userId }, options: c.get("config").memory });
+
+export function factRoutes() {
+  const app = createRouter();
+
+  app.openapi(routes.add, async (c) => {
+    const { userId } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const { fact, created } = await serviceFor(c, userId).remember({ text: body.text, type: body.type ?? "fact", importance: body.importance ?? 0.5, metadata: body.metadata });
+    return c.json({ id: fact.id, created, fact }, created ? 201 : 200);
+  });
+
+  app.openapi(routes.search, async (c) => {
+    const { userId } = c.req.valid("param");
+    const q = c.req.valid("query");
+    const types = q.types ?? q.type;
+    if (q.query !== undefined && q.query.trim() !== "") {
+      const recalled = await serviceFor(c, userId).recall(q.query, { k: q.k ?? c.get("config").memory.recallK, types, minScore: q.minScore });
+      return c.json({ userId, query: q.query, facts: recalled.map((r) => ({ ...r.fact, score: r.score, similarity: r.similarity })) }, 200);
+    }
+    const page = await requireFacts(c).list({ tenant: c.get("tenant"), userId }, q.cursor ?? "", q.limit ?? 100);
+    const facts = types ? page.facts.filter((f) => types.includes(f.type)) : page.facts;
+    return c.json({ userId, facts, nextCursor: page.nextCursor }, 200);
+  });
+
+  app.openapi(routes.get, async (c) => {
+    const { userId, factId } = c.req.valid("param");
+    const [fact] = await requireFacts(c).get({ tenant: c.get("tenant"), userId }, [factId]);
+    if (!fact) throw new ApiError(404, "not_found", `no fact ${factId}`);
+    return c.json(fact, 200);
+  });
+
+  app.openapi(routes.patch, async (c) => {
+    const { userId, factId } = c.req.valid("param");
+    const fact = await serviceFor(c, userId).update(factId, c.req.valid("json"));
+    if (!fact) throw new ApiError(404, "not_found", `no fact ${factId}`);
+    return c.json(fact, 200);
+  });
+
+  app.openapi(routes.delete, async (c) => {
+    const { userId, factId } = c.req.valid("param");
+    const deleted = await requireFacts(c).delete({ tenant: c.get("tenant"), userId }, [factId]);
+    if (deleted === 0) throw new ApiError(404, "not_found", `no fact ${factId}`);
+    return c.json({ id: factId, deleted: true }, 200);
+  });
+
+  return app;
+}
