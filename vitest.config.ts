@@ -36,6 +36,8 @@ export default defineConfig({
           name: "workers",
           include: ["test/worker/**/*.test.ts"],
           globalSetup: ["./test/support/global-setup.ts"],
+          // Files share the emulators and the fake LLM, whose faults and modes are global: one at a time.
+          fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
