@@ -22,7 +22,7 @@ export interface BudgetReport extends BudgetPlan {
 }
 
 export function planBudget(total: number, shares: BudgetShares): BudgetPlan {
-  const budget = Math.max(0, Math.floor(total));
+  const budget = Number.isFinite(total) ? Math.max(0, Math.floor(total)) : 0;
   const cap = (share: number) => Math.floor(budget * share);
   const reserve = cap(shares.reply);
   return {

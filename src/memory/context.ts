@@ -1,8 +1,7 @@
 import { BudgetLedger, planBudget, type BudgetReport } from "./budget.ts";
+import { factsSection, summarySection } from "./context-sections.ts";
 import type { MemoryOptions } from "./options.ts";
 import type { ChatMessage, TokenCounter } from "./ports.ts";
-import { fitTextHead } from "./text-fit.ts";
-import { MESSAGE_OVERHEAD_TOKENS } from "./tokens.ts";
 import { selectWindow } from "./trim.ts";
 import type { RecalledFact, StoredMessage, Summary, SummaryMethod } from "./types.ts";
 import { sumTokens } from "./window.ts";
@@ -42,31 +41,6 @@ export function toChatMessage(m: StoredMessage): ChatMessage {
   return chat;
 }
 
-function summaryPart(summary: Summary, label: string, allowance: number, counter: TokenCounter) {
-  const head = `${label}\n`;
-  const frame = MESSAGE_OVERHEAD_TOKENS + counter.count(head);
-  if (frame + summary.tokens <= allowance) return { content: head + summary.text, tokens: frame + summary.tokens, truncated: false };
-  // Only when a small budget squeezes the summary below its stored size.
-  const fitted = fitTextHead(summary.text, allowance - frame, counter);
-  if (fitted.text.trim() === "") return null;
-  return { content: head + fitted.text, tokens: frame + fitted.tokens, truncated: true };
-}
-
-function factsPart(facts: readonly RecalledFact[], label: string, allowance: number, counter: TokenCounter) {
-  let content = label;
-  let tokens = MESSAGE_OVERHEAD_TOKENS + counter.count(label);
-  const included: RecalledFact[] = [];
-  for (const recalled of facts) {
-    const line = `\n- ${recalled.fact.text.replace(/\s+/g, " ").trim()}`;
-    const lineTokens = counter.count(line);
-    if (tokens + lineTokens > allowance) continue; // a shorter, lower-ranked fact may still fit
-    content += line;
-    tokens += lineTokens;
-    included.push(recalled);
-  }
-  return included.length > 0 ? { content, tokens, included } : null;
-}
-
 /** Builds the context of one request within its token budget. Pure: nothing is written. */
 export function assembleContext(input: ContextInput): AssembledContext {
   const { options, counter } = input;
@@ -79,7 +53,7 @@ export function assembleContext(input: ContextInput): AssembledContext {
   let summaryTokens = 0;
   let summaryInfo: AssembledContext["summary"] = null;
   if (input.summary && input.summary.text.trim() !== "") {
-    const part = summaryPart(input.summary, options.summaryLabel, ledger.allowance("summary"), counter);
+    const part = summarySection(input.summary, options.summaryLabel, ledger.allowance("summary"), counter);
     if (part) {
       messages.push({ role: "system", content: part.content });
       summaryTokens = part.tokens;
@@ -89,7 +63,7 @@ export function assembleContext(input: ContextInput): AssembledContext {
     }
   }
 
-  const factPart = facts.length > 0 ? factsPart(facts, options.factsLabel, ledger.allowance("facts"), counter) : null;
+  const factPart = facts.length > 0 ? factsSection(facts, options.factsLabel, ledger.allowance("facts"), counter) : null;
   if (factPart) {
     messages.push({ role: "system", content: factPart.content });
     ledger.spend(factPart.tokens);

@@ -1,86 +1,24 @@
-import { compressionRatio, planCompression } from "./compress.ts";
-import { assembleContext, type AssembledContext } from "./context.ts";
-import { createFact, factId, isSalient, rankRecalled } from "./facts.ts";
+import { planCompression } from "./compress.ts";
+import { assembleContext } from "./context.ts";
+import { rankRecalled } from "./facts.ts";
 import { recordAccess } from "./lifecycle.ts";
-import { resolveSessionOptions, type MemoryOptions } from "./options.ts";
-import type { AppendResult, FactScope, FactStore, SessionStore, Summarizer, TokenCounter } from "./ports.ts";
-import { fitTextHead } from "./text-fit.ts";
-import type { Fact, FactType, IncomingMessage, RecalledFact, SessionRef, SessionSnapshot, StoredMessage, Summary, SummaryMethod } from "./types.ts";
-import { toStoredMessage, windowStats, type WindowStats } from "./window.ts";
+import type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded, MemoryLogger, MemoryManagerDeps } from "./manager-types.ts";
+import { resolveSessionOptions } from "./options.ts";
+import { factsToPersist } from "./persist.ts";
+import type { FactScope } from "./ports.ts";
+import { produceSummary } from "./rolling-summary.ts";
+import type { FactType, IncomingMessage, RecalledFact } from "./types.ts";
+import { toStoredMessage, windowStats } from "./window.ts";
 
-export interface MemoryLogger {
-  info(message: string, data?: Record<string, unknown>): void;
-  warn(message: string, data?: Record<string, unknown>): void;
-  error(message: string, data?: Record<string, unknown>): void;
-}
-
-export interface MemoryManagerDeps {
-  ref: SessionRef;
-  /** The user the request acts for; needed to persist and recall facts. */
-  userId?: string | undefined;
-  sessions: SessionStore;
-  /** Null when long-term memory is not configured. */
-  facts: FactStore | null;
-  summarizer: Summarizer;
-  counter: TokenCounter;
-  options: MemoryOptions;
-  /** Clock in ms. Default `Date.now`. */
-  now?: (() => number) | undefined;
-  /** Ids of messages without one, and lock tokens. Default `crypto.randomUUID`. */
-  newId?: (() => string) | undefined;
-  logger?: MemoryLogger | undefined;
-}
-
-/** Parts that failed without failing the request. */
-export type Degraded = "facts";
-
-export interface AddResult {
-  added: AppendResult["added"];
-  stats: WindowStats;
-  compressionDue: boolean;
-  /** Ids of the facts written for persisted user messages. */
-  facts: string[];
-  degraded: Degraded[];
-}
-
-export interface ContextRequest {
-  query?: string | undefined;
-  budget?: number | undefined;
-  /** Facts to recall. Default `options.recallK`. */
-  k?: number | undefined;
-  types?: FactType[] | undefined;
-}
-
-export interface ContextResult extends AssembledContext {
-  stats: WindowStats;
-  degraded: Degraded[];
-}
-
-export type CompressResult =
-  | {
-      compressed: true;
-      reason: "over_threshold" | "forced";
-      removed: number;
-      removedTokens: number;
-      summaryTokens: number;
-      ratio: number;
-      version: number;
-      method: SummaryMethod;
-    }
-  | {
-      compressed: false;
-      reason: "below_threshold" | "nothing_to_compress" | "locked" | "summarizer_failed" | "reset" | "version_changed" | "prefix_changed" | "missing";
-      error?: string | undefined;
-    };
+export type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded, MemoryLogger, MemoryManagerDeps } from "./manager-types.ts";
 
 const silent: MemoryLogger = { info() {}, warn() {}, error() {} };
-
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * One request's view of a session's memory. It decides when and with whom: the stores hold the
- * state, the pure modules (window, context, compress, facts) do the work. Nothing is kept between
- * requests.
+ * One request's view of a session's memory. It decides when and with whom; the stores hold the
+ * state and the pure modules (window, context, compress, facts) do the work. Nothing is kept
+ * between requests.
  */
 export class MemoryManager {
   readonly #d: MemoryManagerDeps;
@@ -95,27 +33,34 @@ export class MemoryManager {
     this.#log = deps.logger ?? silent;
   }
 
+  /** Where this request's facts live; null without a user or a fact store. */
   get #scope(): FactScope | null {
     return this.#d.facts && this.#d.userId ? { tenant: this.#d.ref.tenant, userId: this.#d.userId } : null;
   }
 
-  /** Appends in one round trip; persisted user messages also become facts (one upsert, in parallel). */
+  /**
+   * One append (one round trip, returning the snapshot); persisted user messages also become facts
+   * in one upsert, in parallel. A failed upsert keeps the messages and reports `degraded`.
+   */
   async add(messages: IncomingMessage[], options: { persist?: boolean | undefined } = {}): Promise<AddResult> {
-    const { counter, sessions, ref } = this.#d;
+    const { counter, sessions, ref, facts: factStore } = this.#d;
     const now = this.#now();
     const stored = messages.map((m) => toStoredMessage(m, { counter, now, newId: this.#newId }));
-    const facts = await this.#factsToPersist(messages, stored, options.persist === true, now);
     const scope = this.#scope;
+    const facts = scope
+      ? await factsToPersist({ scope, incoming: messages, stored, persistAll: options.persist === true, sessionId: ref.sessionId, now })
+      : [];
     const [appended, upserted] = await Promise.allSettled([
       sessions.append(ref, stored, { userId: this.#d.userId, ttlSeconds: this.#d.options.sessionTtlSeconds, withSnapshot: true }),
-      facts.length > 0 && scope && this.#d.facts ? this.#d.facts.upsert(scope, facts) : Promise.resolve(),
+      scope && factStore && facts.length > 0 ? factStore.upsert(scope, facts) : Promise.resolve(),
     ]);
     if (appended.status === "rejected") throw appended.reason;
     const degraded: Degraded[] = [];
     if (upserted.status === "rejected") {
       degraded.push("facts");
-      this.#log.warn("fact upsert failed", { session: ref.sessionId, error: errorText(upserted.reason) });
+      this.#log.warn("fact upsert failed; messages were stored", { session: ref.sessionId, error: errorText(upserted.reason) });
     }
+    // A store that ignores withSnapshot costs a second round trip here.
     const snapshot = appended.value.snapshot ?? (await sessions.read(ref));
     const resolved = resolveSessionOptions(this.#d.options, snapshot.settings);
     return {
@@ -127,28 +72,10 @@ export class MemoryManager {
     };
   }
 
-  async #factsToPersist(incoming: IncomingMessage[], stored: StoredMessage[], persistAll: boolean, now: number): Promise<Fact[]> {
-    const scope = this.#scope;
-    if (!scope) return [];
-    const facts = new Map<string, Fact>();
-    for (const [i, m] of incoming.entries()) {
-      const text = m.content.trim();
-      if (m.role !== "user" || !(persistAll || m.persist) || text === "") continue;
-      const salience = isSalient(text);
-      const id = await factId(scope, text);
-      const draft = {
-        text,
-        type: salience.salient ? salience.type : ("fact" as const),
-        importance: m.importance ?? (salience.salient ? salience.importance : 0.5),
-        sourceSession: this.#d.ref.sessionId,
-        sourceMessage: stored[i]?.id,
-      };
-      facts.set(id, createFact(id, draft, now));
-    }
-    return [...facts.values()];
-  }
-
-  /** One session read, in parallel with one fact query when there is a query and a user. */
+  /**
+   * One session read, in parallel with one fact query when there is a query and a user. Recalled
+   * facts go into the returned messages only. A failed fact query still answers, flagged `degraded`.
+   */
   async getContext(request: ContextRequest = {}): Promise<ContextResult> {
     const { sessions, ref, options, counter } = this.#d;
     const query = request.query?.trim() ?? "";
@@ -177,7 +104,7 @@ export class MemoryManager {
     return { ...context, stats: windowStats(snapshot, resolved), degraded };
   }
 
-  /** Long-term search, ranked by similarity, value and recency. Empty without a user or a fact store. */
+  /** Long-term search ranked by similarity, value and recency. Empty without a user or a fact store. */
   async recall(query: string, k = this.#d.options.recallK, types?: FactType[]): Promise<RecalledFact[]> {
     const scope = this.#scope;
     if (!scope || !this.#d.facts || k <= 0) return [];
@@ -197,8 +124,8 @@ export class MemoryManager {
 
   /**
    * Folds the window prefix into the rolling summary when the window is over its token threshold
-   * (or when forced). A lock saves duplicate summarizer calls; the compare-and-set commit is what
-   * keeps every message: if anything changed meanwhile, nothing is committed.
+   * (or when forced). The lock only saves duplicate summarizer calls; the compare-and-set commit
+   * is what keeps every message: if the session changed meanwhile, nothing is committed.
    */
   async maybeCompress(flags: { force?: boolean | undefined } = {}): Promise<CompressResult> {
     const { sessions, ref, options } = this.#d;
@@ -211,7 +138,16 @@ export class MemoryManager {
     const token = this.#newId();
     if (!(await sessions.acquireLock(ref, token, options.lockTtlMs))) return { compressed: false, reason: "locked" };
     try {
-      const summary = await this.#summarize(snapshot, plan.prefix, resolved.summaryMaxTokens, plan.tokensBefore);
+      const summary = await produceSummary({
+        summarizer: this.#d.summarizer,
+        counter: this.#d.counter,
+        previous: snapshot.summary,
+        prefix: plan.prefix,
+        maxTokens: resolved.summaryMaxTokens,
+        tokensBefore: plan.tokensBefore,
+        now: this.#now(),
+        onWarning: (message, data) => this.#log.warn(message, { session: ref.sessionId, ...data }),
+      });
       if ("error" in summary) {
         this.#log.error("summarizer failed; session unchanged", { session: ref.sessionId, error: summary.error });
         return { compressed: false, reason: "summarizer_failed", error: summary.error };
@@ -243,49 +179,5 @@ export class MemoryManager {
         this.#log.warn("lock release failed; it expires on its own", { session: ref.sessionId, error: errorText(error) });
       });
     }
-  }
-
-  /** The new summary within `maxTokens`: as written, else condensed once more, else cut. */
-  async #summarize(
-    snapshot: SessionSnapshot,
-    prefix: StoredMessage[],
-    maxTokens: number,
-    tokensBefore: number,
-  ): Promise<Summary | { error: string }> {
-    const { summarizer, counter } = this.#d;
-    const previous = snapshot.summary;
-    const now = this.#now();
-    const build = (text: string, tokens: number, method: SummaryMethod): Summary => ({
-      text,
-      tokens,
-      method,
-      version: (previous?.version ?? 0) + 1,
-      covered: (previous?.covered ?? 0) + prefix.length,
-      updatedAt: now,
-      lastRatio: compressionRatio(tokens, tokensBefore),
-    });
-    let draft: Summary;
-    try {
-      const first = await summarizer.summarize({ previous, messages: prefix, maxTokens });
-      const text = first.text.trim();
-      if (text === "") return { error: "the summarizer returned an empty summary" };
-      draft = build(text, counter.count(text), first.method);
-    } catch (error) {
-      return { error: errorText(error) };
-    }
-    if (draft.tokens <= maxTokens) return draft;
-
-    try {
-      const again = await summarizer.summarize({ previous: draft, messages: [], maxTokens });
-      const text = again.text.trim();
-      if (text !== "") draft = build(text, counter.count(text), again.method);
-    } catch (error) {
-      this.#log.warn("re-condensing the summary failed; cutting it instead", { error: errorText(error) });
-    }
-    if (draft.tokens <= maxTokens) return draft;
-    const cut = fitTextHead(draft.text, maxTokens, counter);
-    this.#log.warn("summary over its limit was cut", { tokens: draft.tokens, maxTokens });
-    if (cut.text.trim() === "") return { error: "the summary does not fit summaryMaxTokens" };
-    return build(cut.text, cut.tokens, draft.method);
   }
 }

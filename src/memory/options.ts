@@ -69,7 +69,13 @@ export interface MemoryOptions {
 
 const DAY = 86_400;
 
-export const DEFAULT_MEMORY_OPTIONS: MemoryOptions = {
+function deepFreeze<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) if (typeof inner === "object" && inner !== null) deepFreeze(inner);
+  return Object.freeze(value);
+}
+
+/** The documented defaults, frozen: copy before changing (`{ ...DEFAULT_MEMORY_OPTIONS, keep: 6 }`). */
+export const DEFAULT_MEMORY_OPTIONS: MemoryOptions = deepFreeze({
   window: 0,
   maxTokens: 2000,
   keep: 4,
@@ -93,7 +99,7 @@ export const DEFAULT_MEMORY_OPTIONS: MemoryOptions = {
   factsLabel: "Known long-term facts about the user:",
   summaryLabel: "Summary of the earlier conversation:",
   lockTtlMs: 60_000,
-};
+});
 
 /** Problems with `options`, empty when they are usable. */
 export function validateMemoryOptions(options: MemoryOptions): string[] {

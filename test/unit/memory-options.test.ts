@@ -12,6 +12,8 @@ describe("memory options", () => {
     expect(sum).toBeCloseTo(1, 9);
     expect(d.factPolicies.temporary).toEqual({ ttlSeconds: 3600, decayPerDay: 0.5 });
     expect(d.factPolicies.fact.ttlSeconds).toBe(365 * 86_400);
+    // shared by every request of an isolate, so nobody may change them in place
+    expect(Object.isFrozen(d) && Object.isFrozen(d.shares) && Object.isFrozen(d.factPolicies.fact)).toBe(true);
   });
 
   it("rejects shares over 1 and impossible values", () => {
@@ -39,6 +41,11 @@ describe("budget", () => {
       available: 7600,
       caps: { system: 1200, summary: 800, facts: 2400, window: 3200 },
     });
+  });
+
+  it("treats an unusable budget as 0", () => {
+    expect(planBudget(Number.NaN, DEFAULT_MEMORY_OPTIONS.shares)).toMatchObject({ total: 0, available: 0 });
+    expect(planBudget(-5, DEFAULT_MEMORY_OPTIONS.shares)).toMatchObject({ total: 0, available: 0 });
   });
 
   it("gives capped sections at most their cap and never more than what is left", () => {
