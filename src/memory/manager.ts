@@ -39,37 +39,70 @@ export class MemoryManager {
   }
 
   /**
-   * One append (one round trip, returning the snapshot); persisted user messages also become facts
-   * in one upsert, in parallel. A failed upsert keeps the messages and reports `degraded`.
+   * One append (one round trip, returning the snapshot). Persisted user messages become facts in
+   * one upsert that runs first: if long-term memory is down the request fails before anything is
+   * written (no partial write), and a retry with the same ids converges (fact ids are content
+   * hashes, message ids are idempotent).
    */
   async add(messages: IncomingMessage[], options: { persist?: boolean | undefined } = {}): Promise<AddResult> {
+    const { snapshot, added, facts } = await this.#append(messages, options.persist === true);
+    const resolved = resolveSessionOptions(this.#d.options, snapshot.settings);
+    return {
+      added,
+      stats: windowStats(snapshot, resolved),
+      compressionDue: planCompression(snapshot, resolved).due,
+      facts,
+      degraded: [],
+    };
+  }
+
+  /**
+   * A chat turn's first step: the append and the context it needs come back from the same Redis
+   * round trip, with the fact recall running in parallel.
+   */
+  async addWithContext(messages: IncomingMessage[], request: ContextRequest = {}): Promise<{ add: AddResult; context: ContextResult }> {
+    const { ref, options, counter } = this.#d;
+    const query = request.query?.trim() ?? "";
+    const k = request.k ?? options.recallK;
+    const [appended, recalled] = await Promise.allSettled([
+      this.#append(messages, false),
+      query !== "" && k > 0 ? this.recall(query, k, request.types) : Promise.resolve([]),
+    ]);
+    if (appended.status === "rejected") throw appended.reason;
+    const degraded: Degraded[] = [];
+    if (recalled.status === "rejected") {
+      degraded.push("facts");
+      this.#log.warn("fact recall failed; answering without facts", { session: ref.sessionId, error: errorText(recalled.reason) });
+    }
+    const { snapshot, added, facts } = appended.value;
+    const resolved = resolveSessionOptions(options, snapshot.settings);
+    const stats = windowStats(snapshot, resolved);
+    const context = assembleContext({
+      system: snapshot.system,
+      summary: snapshot.summary,
+      facts: recalled.status === "fulfilled" ? recalled.value : [],
+      window: snapshot.window,
+      options: resolved,
+      budget: request.budget,
+      counter,
+    });
+    return {
+      add: { added, stats, compressionDue: planCompression(snapshot, resolved).due, facts, degraded: [] },
+      context: { ...context, stats, degraded },
+    };
+  }
+
+  async #append(messages: IncomingMessage[], persistAll: boolean) {
     const { counter, sessions, ref, facts: factStore } = this.#d;
     const now = this.#now();
     const stored = messages.map((m) => toStoredMessage(m, { counter, now, newId: this.#newId }));
     const scope = this.#scope;
-    const facts = scope
-      ? await factsToPersist({ scope, incoming: messages, stored, persistAll: options.persist === true, sessionId: ref.sessionId, now })
-      : [];
-    const [appended, upserted] = await Promise.allSettled([
-      sessions.append(ref, stored, { userId: this.#d.userId, ttlSeconds: this.#d.options.sessionTtlSeconds, withSnapshot: true }),
-      scope && factStore && facts.length > 0 ? factStore.upsert(scope, facts) : Promise.resolve(),
-    ]);
-    if (appended.status === "rejected") throw appended.reason;
-    const degraded: Degraded[] = [];
-    if (upserted.status === "rejected") {
-      degraded.push("facts");
-      this.#log.warn("fact upsert failed; messages were stored", { session: ref.sessionId, error: errorText(upserted.reason) });
-    }
+    const facts = scope ? await factsToPersist({ scope, incoming: messages, stored, persistAll, sessionId: ref.sessionId, now }) : [];
+    if (scope && factStore && facts.length > 0) await factStore.upsert(scope, facts);
+    const appended = await sessions.append(ref, stored, { userId: this.#d.userId, ttlSeconds: this.#d.options.sessionTtlSeconds, withSnapshot: true });
     // A store that ignores withSnapshot costs a second round trip here.
-    const snapshot = appended.value.snapshot ?? (await sessions.read(ref));
-    const resolved = resolveSessionOptions(this.#d.options, snapshot.settings);
-    return {
-      added: appended.value.added,
-      stats: windowStats(snapshot, resolved),
-      compressionDue: planCompression(snapshot, resolved).due,
-      facts: degraded.length > 0 ? [] : facts.map((f) => f.id),
-      degraded,
-    };
+    const snapshot = appended.snapshot ?? (await sessions.read(ref));
+    return { snapshot, added: appended.added, facts: facts.map((f) => f.id) };
   }
 
   /**

@@ -5,6 +5,11 @@ import { Index } from "@upstash/vector";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startVectorEmulator, type VectorEmulator } from "../../tools/upstash-local/vector/standalone.ts";
 
+type VectorUpsert = Parameters<Index["upsert"]>[0];
+/** The REST API stores `data` next to a vector; the client's types do not say so, the protocol does. */
+const withData = (items: { id: string; vector: number[]; metadata?: Record<string, unknown>; data?: string }[]): VectorUpsert =>
+  items as unknown as VectorUpsert;
+
 /** A deterministic 384-dim vector (mulberry32 PRNG), so failures are reproducible. */
 function seededVector(seed: number, dim = 384): number[] {
   let a = seed >>> 0;
@@ -103,11 +108,11 @@ describe("upsert and query", () => {
 
 describe("fetch", () => {
   beforeEach(async () => {
-    await index.upsert([
+    await index.upsert(withData([
       { id: "p-1", vector: seededVector(21), metadata: { n: 1 } },
       { id: "p-2", vector: seededVector(22), data: "two" },
       { id: "other", vector: seededVector(23) },
-    ]);
+    ]));
   });
 
   it("returns ids in order with null for missing ones", async () => {
@@ -331,10 +336,10 @@ describe("persistence", () => {
     try {
       const first = await startVectorEmulator({ dataDir });
       const a = new Index({ url: first.url, token: first.token });
-      await a.upsert([
+      await a.upsert(withData([
         { id: "keep-1", vector: seededVector(1), metadata: { m: "x" }, data: "hello" },
         { id: "keep-2", vector: seededVector(2) },
-      ]);
+      ]));
       await a.namespace("empty").upsert({ id: "tmp", vector: seededVector(3) });
       await a.namespace("empty").reset();
       await first.close();

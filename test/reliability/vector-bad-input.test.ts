@@ -12,7 +12,8 @@ interface Answer {
 async function send(path: string, body: string | Uint8Array | undefined, auth: string | null = `Bearer ${emu.token}`, method = "POST"): Promise<Answer> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (auth !== null) headers.authorization = auth;
-  const res = await fetch(`${emu.url}${path}`, { method, headers, body });
+  // Bytes go out exactly as given (split multi-byte sequences included).
+  const res = await fetch(`${emu.url}${path}`, { method, headers, body: body as BodyInit | undefined });
   const text = await res.text();
   let json: unknown;
   try {

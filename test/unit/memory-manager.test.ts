@@ -35,7 +35,7 @@ beforeEach(() => {
 
 let nextId = 0;
 
-function manager(overrides: Partial<MemoryManagerDeps> & { options?: Partial<MemoryOptions> } = {}): MemoryManager {
+function manager(overrides: Omit<Partial<MemoryManagerDeps>, "options"> & { options?: Partial<MemoryOptions> } = {}): MemoryManager {
   const { options, ...rest } = overrides;
   return new MemoryManager({
     ref,
@@ -92,13 +92,13 @@ describe("add", () => {
     expect(facts.calls.upsert).toBe(1);
   });
 
-  it("keeps the messages and flags the facts as degraded when the upsert fails", async () => {
+  it("writes nothing when a persisted message cannot become a fact (no partial write)", async () => {
     facts.failNext("upsert");
-    const result = await manager().add([{ role: "user", content: "I am vegetarian" }], { persist: true });
-    expect(result.degraded).toEqual(["facts"]);
-    expect(result.facts).toEqual([]);
+    await expect(manager().add([{ role: "user", content: "I am vegetarian" }], { persist: true })).rejects.toThrow();
+    expect((await sessions.read(ref)).window).toEqual([]);
+    const retried = await manager().add([{ role: "user", content: "I am vegetarian" }], { persist: true });
+    expect(retried.facts).toHaveLength(1);
     expect((await sessions.read(ref)).window.map((m) => m.content)).toEqual(["I am vegetarian"]);
-    expect(logs.some((l) => l.level === "warn")).toBe(true);
   });
 
   it("fails when the append fails", async () => {

@@ -7,12 +7,15 @@ import { LUA_EXTEND, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
  * ARGV: now ttl userId('' = none) withSnapshot('1'/'0') sessionId userPrefix userSuffix,
  *       then per message: id kind('s' system / 'w' window) tokens json
  *
+ * `ttl` is the default idle TTL; a per-session `set:ttlSeconds` override stored in meta wins.
  * The owner check runs before any write, so a mismatch changes nothing. The user index key is
  * built here from the stored owner (validated when it was first written).
  */
 export const APPEND_LUA = `${LUA_SNAPSHOT}${LUA_TOUCH}${LUA_EXTEND}
 local now, ttl, uid = ARGV[1], tonumber(ARGV[2]), ARGV[3]
 local owner = redis.call('HGET', KEYS[4], 'userId')
+local override = tonumber(redis.call('HGET', KEYS[4], 'set:ttlSeconds'))
+if override and override > 0 then ttl = override end
 if uid ~= '' and owner and owner ~= uid then
   return cjson.encode({ err = 'owner_mismatch' })
 end
