@@ -1,17 +1,14 @@
 import { ReplyError, type Args, type Reply } from "../reply.ts";
-import { fromMock, toReplyError } from "./convert.ts";
-import { expire, expireat, pexpire, pexpireat } from "./expire.ts";
+import { toReplyError } from "./convert.ts";
 import { checkCommand, wrongArity } from "./guards.ts";
-import { info, keys, scan } from "./keys.ts";
 import { normalizeKeywords } from "./keywords.ts";
 import { runLua } from "./lua.ts";
+import { mockHandler } from "./mock-commands.ts";
 import { createMockStore } from "./mock.ts";
+import { OVERRIDES } from "./overrides.ts";
 import { scriptCommands } from "./scripts.ts";
-import { decr, decrby, hincrby, hincrbyfloat, incr, incrby, incrbyfloat, mget, set } from "./strings.ts";
 import { COMMANDS, keyArgs, type CommandSpec } from "./table.ts";
 import type { CommandHandler, EngineContext } from "./types.ts";
-import { zrange, zrangebylex, zrangebyscore, zrevrange, zrevrangebylex, zrevrangebyscore } from "./zrange.ts";
-import { zadd, zcount, zincrby, zmscore, zremrangebyscore, zscore } from "./zset.ts";
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
@@ -32,16 +29,6 @@ export interface Engine {
   dispose(): void;
 }
 
-// Commands ioredis-mock gets wrong in ways clients notice (case-sensitive options, integer-only
-// score ranges, no overflow or type checks, missing options) are implemented here instead.
-const OVERRIDES: [string, CommandHandler][] = Object.entries({
-  set, mget, incr, decr, incrby, decrby, incrbyfloat, hincrby, hincrbyfloat,
-  expire, pexpire, expireat, pexpireat, keys, scan, info,
-  zadd, zincrby, zscore, zmscore, zcount, zremrangebyscore,
-  zrange, zrevrange, zrangebyscore, zrevrangebyscore, zrangebylex, zrevrangebylex,
-});
-/** Mock commands that return doubles as JS numbers where Redis sends bulk strings. */
-const FLOAT_REPLIES = new Set(["zpopmin", "zpopmax"]);
 const NOT_IN_SCRIPTS = new Set(["eval", "evalsha", "eval_ro", "evalsha_ro", "script", "save", "bgsave"]);
 
 function unknownCommand(args: string[]): ReplyError {
@@ -83,9 +70,7 @@ export function createEngine(options: EngineOptions): Engine {
   };
   const handlers = new Map<string, CommandHandler>([...OVERRIDES, ...scriptCommands(runScript), ["save", save], ["bgsave", save]]);
   for (const name of COMMANDS.keys()) {
-    if (handlers.has(name) || !store.has(name)) continue;
-    const floats = FLOAT_REPLIES.has(name);
-    handlers.set(name, (_ctx, args) => fromMock(store.call(name, args.slice(1)), floats));
+    if (!handlers.has(name) && store.has(name)) handlers.set(name, mockHandler(store, name));
   }
 
   // ioredis-mock leaves empty lists, hashes and sorted sets behind; Redis deletes them.
@@ -101,7 +86,7 @@ export function createEngine(options: EngineOptions): Engine {
     const handler = handlers.get(name);
     if (spec === undefined || handler === undefined) throw unknownCommand(input);
     const args = normalizeKeywords(name, input);
-    checkCommand(ctx, name, spec, args);
+    checkCommand(ctx, name, spec, args, OVERRIDES.has(name));
     try {
       return handler(ctx, args);
     } catch (err) {

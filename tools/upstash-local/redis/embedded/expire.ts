@@ -41,3 +41,18 @@ export const expire = expireCommand({ ms: 1000, absolute: false });
 export const pexpire = expireCommand({ ms: 1, absolute: false });
 export const expireat = expireCommand({ ms: 1000, absolute: true });
 export const pexpireat = expireCommand({ ms: 1, absolute: true });
+
+/** TTL / PTTL: -2 for a missing key, -1 without expiry; TTL rounds to the nearest second as Redis does. */
+function ttlCommand(unitMs: number): CommandHandler {
+  return (ctx, args) => {
+    const key = args[1] ?? "";
+    if (!ctx.data.has(key)) return -2;
+    const at = ctx.expires.get(key);
+    if (at === undefined) return -1;
+    const left = Math.max(0, at - Date.now());
+    return unitMs === 1 ? left : Math.floor((left + 500) / 1000);
+  };
+}
+
+export const ttl = ttlCommand(1000);
+export const pttl = ttlCommand(1);

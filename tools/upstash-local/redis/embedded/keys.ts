@@ -1,5 +1,5 @@
 import { ReplyError, type Reply } from "../reply.ts";
-import { parseInteger, SYNTAX_ERROR, typeOfValue, type CommandHandler } from "./types.ts";
+import { keyType, parseInteger, SYNTAX_ERROR, typeOfValue, type CommandHandler } from "./types.ts";
 
 /** Compiles a Redis glob (`*`, `?`, `[a-z]`, `[^x]`, `\` escapes) to an anchored RegExp. */
 export function globToRegExp(text: string): RegExp {
@@ -96,3 +96,26 @@ export const info: CommandHandler = (ctx): Reply => {
     "",
   ].join("\r\n");
 };
+
+/** RENAME keeps the source's TTL (or none) and is a no-op onto itself; ioredis-mock deletes the key. */
+export const rename: CommandHandler = (ctx, args) => {
+  const from = args[1] ?? "";
+  const to = args[2] ?? "";
+  if (from === to) return "OK";
+  const value = ctx.data.get(from);
+  const expiresAt = ctx.expires.get(from);
+  ctx.data.delete(to);
+  ctx.data.set(to, value);
+  if (expiresAt !== undefined) ctx.expires.set(to, expiresAt);
+  ctx.data.delete(from);
+  return "OK";
+};
+
+export const renamenx: CommandHandler = (ctx, args) => {
+  if (ctx.data.has(args[2] ?? "")) return 0;
+  rename(ctx, args);
+  return 1;
+};
+
+/** TYPE, also for values held as raw bytes (ioredis-mock answers nothing for those). */
+export const type: CommandHandler = (ctx, args) => keyType(ctx, args[1] ?? "");

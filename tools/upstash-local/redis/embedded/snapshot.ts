@@ -3,6 +3,7 @@ import { typeOfValue, type EngineContext, type ZEntry } from "./types.ts";
 /** One key in `redis.json`. Expiry is an absolute epoch-ms time, so it survives restarts. */
 export type SnapshotEntry = { key: string; expiresAt?: number } & (
   | { type: "string"; value: string }
+  | { type: "bytes"; value: string } // a string that is not valid UTF-8, base64-encoded
   | { type: "hash"; value: [string, string][] }
   | { type: "list"; value: string[] }
   | { type: "set"; value: string[] }
@@ -25,7 +26,8 @@ export function takeSnapshot(ctx: EngineContext): Snapshot {
     const expiresAt = ctx.expires.get(key);
     const base = expiresAt === undefined ? { key } : { key, expiresAt };
     const type = typeOfValue(value);
-    if (type === "string") entries.push({ ...base, type, value: asText(value) });
+    if (Buffer.isBuffer(value)) entries.push({ ...base, type: "bytes", value: value.toString("base64") });
+    else if (type === "string") entries.push({ ...base, type, value: asText(value) });
     else if (type === "list" && Array.isArray(value)) entries.push({ ...base, type, value: value.map(asText) });
     else if (type === "set" && value instanceof Set) entries.push({ ...base, type, value: [...value].map(asText) });
     else if (type === "zset" && value instanceof Map) {
@@ -49,6 +51,7 @@ const isPairs = (v: unknown, second: (x: unknown) => boolean): v is [string, unk
 
 function decodeValue(type: unknown, value: unknown): unknown {
   if (type === "string" && typeof value === "string") return value;
+  if (type === "bytes" && typeof value === "string") return Buffer.from(value, "base64");
   if (type === "list" && isStringArray(value)) return value;
   if (type === "set" && isStringArray(value)) return new Set(value);
   if (type === "hash" && isPairs(value, (x) => typeof x === "string")) return Object.fromEntries(value);

@@ -1,5 +1,5 @@
 import { ReplyError, type Reply } from "../reply.ts";
-import { inScoreRange, parseScoreBound } from "./zrange.ts";
+import { inScoreRange, parseScoreBound } from "./zbounds.ts";
 import { formatDouble, parseDouble, readZset, SYNTAX_ERROR, type CommandHandler, type EngineContext, type ZEntry } from "./types.ts";
 
 interface AddFlags {
