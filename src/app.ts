@@ -6,6 +6,8 @@ import { configuredBodyLimit } from "./http/middleware/body-limit.ts";
 import { configMiddleware } from "./http/middleware/config.ts";
 import { renderError } from "./http/on-error.ts";
 import { mountDocs } from "./http/routes/docs.ts";
+import { chatRoutes } from "./http/routes/chat.ts";
+import { completionRoutes } from "./http/routes/completions.ts";
 import { factRoutes } from "./http/routes/facts.ts";
 import { healthRoutes } from "./http/routes/health.ts";
 import { messageRoutes } from "./http/routes/messages.ts";
@@ -29,5 +31,7 @@ export function buildApp(): OpenAPIHono<AppEnv> {
   app.route("/", workingMemoryRoutes());
   app.route("/", factRoutes());
   app.route("/", userRoutes());
+  app.route("/", chatRoutes());
+  app.route("/", completionRoutes());
   return app;
 }

@@ -1,0 +1,71 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { createRouter } from "../router.ts";
+import { IdSchema, SessionParams, errorResponses } from "../schemas/common.ts";
+import { completeTurn, memoryHeaders, prepareTurn, streamTurn, type StreamFormat } from "../chat-turn.ts";
+
+const json = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
+
+const ChatBody = z
+  .object({
+    message: z.string().trim().min(1).max(32_000),
+    messageId: IdSchema.optional().openapi({ description: "Client id of the user message; a retried turn does not duplicate it" }),
+    userId: IdSchema.optional(),
+    persist: z.boolean().optional(),
+    stream: z.boolean().optional(),
+    model: z.string().min(1).max(128).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    maxTokens: z.number().int().min(1).max(100_000).optional(),
+  })
+  .strict()
+  .openapi("ChatTurn");
+
+const chatRoute = createRoute({
+  method: "post",
+  path: "/v1/sessions/{sessionId}/chat",
+  summary: "One chat turn: store the message, build the context, call the LLM, store the reply",
+  security: [{ bearer: [] }],
+  request: { params: SessionParams, body: { content: { "application/json": { schema: ChatBody } }, required: true } },
+  responses: {
+    200: json(z.object({}).passthrough(), "The reply and what memory injected (or text/event-stream with stream: true)"),
+    ...errorResponses,
+    502: json(z.object({}).passthrough(), "The LLM failed; the user message is stored"),
+  },
+});
+
+const sse = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** `event: delta` per chunk, then `event: done` with the stored reply, or `event: error`. */
+const chatStreamFormat = (replyId: string): StreamFormat => ({
+  delta: (content) => sse("delta", { content }),
+  done: (content, memory) => sse("done", { reply: { id: replyId, role: "assistant", content }, memory }),
+  error: (err) => sse("error", err.toJSON()),
+});
+
+export function chatRoutes() {
+  const app = createRouter();
+  app.openapi(chatRoute, async (c) => {
+    const { sessionId } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const messageId = body.messageId ?? crypto.randomUUID();
+    const replyId = `${messageId}.reply`;
+    const turn = await prepareTurn(c, {
+      sessionId,
+      userId: body.userId,
+      messages: [{ id: messageId, role: "user", content: body.message, persist: body.persist }],
+      query: body.message,
+      replyId,
+      model: body.model,
+      temperature: body.temperature,
+      maxTokens: body.maxTokens,
+    });
+    // A raw event stream is outside the typed JSON responses the route declares.
+    if (body.stream) return streamTurn(c, turn, chatStreamFormat(replyId), memoryHeaders(turn.info)) as never;
+    const answer = await completeTurn(c, turn);
+    return c.json(
+      { reply: { id: replyId, role: "assistant", content: answer.content }, model: answer.model, usage: answer.usage, memory: answer.info },
+      200,
+      memoryHeaders(answer.info),
+    );
+  });
+  return app;
+}
