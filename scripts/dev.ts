@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { CONFIG_VARS } from "../src/config-vars.ts";
 import { startUpstashLocal, type UpstashLocal } from "../tools/upstash-local/index.ts";
 
@@ -32,9 +33,11 @@ mkdirSync(DATA_DIR, { recursive: true });
 const envFile = `${DATA_DIR}/dev.env`;
 writeFileSync(envFile, Object.entries(forwarded).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join("\n") + "\n", { mode: 0o600 });
 
+// Run wrangler's own entry with this Node (no npx layer), so signals reach it directly.
+const wranglerBin = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js");
 const wrangler = spawn(
-  "npx",
-  ["wrangler", "dev", "--ip", "127.0.0.1", "--port", env.PORT ?? "8787", "--test-scheduled", "--env-file", envFile, "--show-interactive-dev-session=false"],
+  process.execPath,
+  [wranglerBin, "dev", "--ip", "127.0.0.1", "--port", env.PORT ?? "8787", "--test-scheduled", "--env-file", envFile, "--show-interactive-dev-session=false"],
   { stdio: "inherit", env: { ...env, WRANGLER_SEND_METRICS: "false" } },
 );
 console.log(`agent-memory: http://127.0.0.1:${env.PORT ?? "8787"}  (API key: ${forwarded.API_KEYS === "dev:dev-key" ? "dev-key, tenant dev" : "from API_KEYS"})`);
@@ -43,7 +46,12 @@ let stopping = false;
 const stop = async (code: number): Promise<void> => {
   if (stopping) return;
   stopping = true;
-  if (wrangler.exitCode === null) wrangler.kill("SIGINT");
+  if (wrangler.exitCode === null) {
+    wrangler.kill("SIGINT");
+    const forced = setTimeout(() => wrangler.kill("SIGKILL"), 5000);
+    await new Promise((resolve) => wrangler.once("exit", resolve));
+    clearTimeout(forced);
+  }
   await local?.close();
   process.exit(code);
 };
