@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { FactService } from "../memory/fact-service.ts";
+import { isSalient } from "../memory/facts.ts";
 import type { AddResult, MemoryManager } from "../memory/manager.ts";
 import type { IncomingMessage, StoredMessage } from "../memory/types.ts";
 import { jsonLogger } from "./memory.ts";
@@ -27,11 +28,12 @@ export function scheduleAfterAppend(c: Context<AppEnv>, memory: MemoryManager, t
   }
   const extractor = deps.extractor;
   if (!extractor || !deps.facts || !userId) return;
-  // Persisted messages are facts already; duplicates were learned from the first time.
+  // Persisted messages are facts already; duplicates were learned from the first time. The
+  // salience gate keeps small talk from costing a Vector query or an LLM call.
   const fresh: StoredMessage[] = [];
   incoming.forEach((m, i) => {
     const added = result.added[i];
-    if (m.role !== "user" || m.persist || !added || added.duplicate) return;
+    if (m.role !== "user" || m.persist || !added || added.duplicate || !isSalient(m.content).salient) return;
     fresh.push({ id: added.id, role: m.role, content: m.content, tokens: added.tokens, importance: m.importance ?? 0.5, ts: Date.now() });
   });
   if (fresh.length === 0) return;
