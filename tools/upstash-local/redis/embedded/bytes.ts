@@ -67,6 +67,9 @@ function takeString(ctx: EngineContext, key: string): Reply {
   return readString(ctx, key) ?? null;
 }
 
+/** GET keeps raw bytes (ioredis-mock turns them into text). */
+export const get: CommandHandler = (ctx, args) => takeString(ctx, args[1] ?? "");
+
 export const getdel: CommandHandler = (ctx, args) => {
   const old = takeString(ctx, args[1] ?? "");
   ctx.data.delete(args[1] ?? "");
@@ -86,4 +89,26 @@ export const hstrlen: CommandHandler = (ctx, args) => {
   const hash = readHash(ctx, args[1] ?? "");
   const field = args[2] ?? "";
   return hash !== undefined && Object.prototype.hasOwnProperty.call(hash, field) ? Buffer.byteLength(hash[field] ?? "", "utf8") : 0;
+};
+
+/** GETEX key [EX s | PX ms | EXAT s | PXAT ms | PERSIST], options in any case. */
+export const getex: CommandHandler = (ctx, args) => {
+  const key = args[1] ?? "";
+  const option = (args[2] ?? "").toUpperCase();
+  let expireAt: number | undefined;
+  if (["EX", "PX", "EXAT", "PXAT"].includes(option) && args.length === 4) {
+    const amount = parseInteger(args[3]);
+    if (amount <= 0) throw new ReplyError("ERR invalid expire time in 'getex' command");
+    const ms = option === "EX" || option === "EXAT" ? amount * 1000 : amount;
+    expireAt = option.endsWith("AT") ? ms : Date.now() + ms;
+  } else if (!(args.length === 2 || (option === "PERSIST" && args.length === 3))) {
+    throw new ReplyError("ERR syntax error");
+  }
+  const value = takeString(ctx, key);
+  if (value === null) return null;
+  if (expireAt !== undefined) {
+    if (expireAt <= Date.now()) ctx.data.delete(key);
+    else ctx.expires.set(key, expireAt);
+  } else if (option === "PERSIST") ctx.expires.delete(key);
+  return value;
 };

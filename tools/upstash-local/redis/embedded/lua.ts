@@ -41,6 +41,9 @@ function setStringArray(L: LuaState, name: string, values: string[]): void {
   lua.lua_setglobal(L, to_luastring(name));
 }
 
+// Redis hands status replies to Lua as {ok = "..."} tables; these commands answer with one.
+const STATUS_REPLIES = new Set(["set", "mset", "hmset", "ltrim", "lset", "rename", "flushdb", "flushall", "ping", "type", "setex", "psetex"]);
+
 function redisCall(run: LuaRun, raise: boolean) {
   return (L: LuaState): number => {
     const count = lua.lua_gettop(L);
@@ -63,7 +66,12 @@ function redisCall(run: LuaRun, raise: boolean) {
       pushErrorTable(L, reply.message);
       return lua.lua_error(L);
     }
-    pushReply(L, reply);
+    const name = (args[0] ?? "").toLowerCase();
+    if (typeof reply === "string" && STATUS_REPLIES.has(name) && !(name === "set" && reply !== "OK")) {
+      lua.lua_createtable(L, 0, 1);
+      lua.lua_pushstring(L, to_luastring(reply));
+      lua.lua_setfield(L, -2, to_luastring("ok"));
+    } else pushReply(L, reply);
     return 1;
   };
 }

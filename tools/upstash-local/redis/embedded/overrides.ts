@@ -1,4 +1,4 @@
-import { append, getdel, getrange, getset, hstrlen, setrange, strlen } from "./bytes.ts";
+import { append, get, getdel, getex, getrange, getset, hstrlen, setrange, strlen } from "./bytes.ts";
 import { expire, expireat, pexpire, pexpireat, pttl, ttl } from "./expire.ts";
 import { info, keys, rename, renamenx, scan, type } from "./keys.ts";
 import { lset } from "./lists.ts";
@@ -14,7 +14,7 @@ import { zadd, zcount, zincrby, zmscore, zremrangebyscore, zscore } from "./zset
  */
 export const OVERRIDES: ReadonlyMap<string, CommandHandler> = new Map(
   Object.entries({
-    set, mget, getdel, getset, append, strlen, hstrlen, getrange, substr: getrange, setrange,
+    set, get, mget, getdel, getex, getset, append, strlen, hstrlen, getrange, substr: getrange, setrange,
     incr, decr, incrby, decrby, incrbyfloat, hincrby, hincrbyfloat, lset,
     expire, pexpire, expireat, pexpireat, ttl, pttl, keys, scan, info, rename, renamenx, type,
     zadd, zincrby, zscore, zmscore, zcount, zremrangebyscore,

@@ -49,6 +49,7 @@ export const set: CommandHandler = (ctx, args) => {
 export const mget: CommandHandler = (ctx, args) =>
   args.slice(1).map((key) => {
     const value = ctx.data.get(key);
+    if (Buffer.isBuffer(value)) return value;
     return typeOfValue(value) === "string" ? String(value) : null;
   });
 
