@@ -7,7 +7,7 @@ import { resolveSessionOptions } from "./options.ts";
 import { factsToPersist } from "./persist.ts";
 import type { FactScope } from "./ports.ts";
 import { produceSummary } from "./rolling-summary.ts";
-import type { FactType, IncomingMessage, RecalledFact } from "./types.ts";
+import type { FactType, IncomingMessage, RecalledFact, SessionSnapshot } from "./types.ts";
 import { toStoredMessage, windowStats } from "./window.ts";
 
 export type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded, MemoryLogger, MemoryManagerDeps } from "./manager-types.ts";
@@ -61,34 +61,12 @@ export class MemoryManager {
    * round trip, with the fact recall running in parallel.
    */
   async addWithContext(messages: IncomingMessage[], request: ContextRequest = {}): Promise<{ add: AddResult; context: ContextResult }> {
-    const { ref, options, counter } = this.#d;
-    const query = request.query?.trim() ?? "";
-    const k = request.k ?? options.recallK;
-    const [appended, recalled] = await Promise.allSettled([
-      this.#append(messages, false),
-      query !== "" && k > 0 ? this.recall(query, k, request.types) : Promise.resolve([]),
-    ]);
-    if (appended.status === "rejected") throw appended.reason;
-    const degraded: Degraded[] = [];
-    if (recalled.status === "rejected") {
-      degraded.push("facts");
-      this.#log.warn("fact recall failed; answering without facts", { session: ref.sessionId, error: errorText(recalled.reason) });
-    }
-    const { snapshot, added, facts } = appended.value;
-    const resolved = resolveSessionOptions(options, snapshot.settings);
-    const stats = windowStats(snapshot, resolved);
-    const context = assembleContext({
-      system: snapshot.system,
-      summary: snapshot.summary,
-      facts: recalled.status === "fulfilled" ? recalled.value : [],
-      window: snapshot.window,
-      options: resolved,
-      budget: request.budget,
-      counter,
-    });
+    const [appended, context] = await this.#withRecall(this.#append(messages, false), (r) => r.snapshot, request);
+    const { snapshot, added, facts } = appended;
+    const resolved = resolveSessionOptions(this.#d.options, snapshot.settings);
     return {
-      add: { added, stats, compressionDue: planCompression(snapshot, resolved).due, facts, degraded: [] },
-      context: { ...context, stats, degraded },
+      add: { added, stats: context.stats, compressionDue: planCompression(snapshot, resolved).due, facts, degraded: [] },
+      context,
     };
   }
 
@@ -110,20 +88,30 @@ export class MemoryManager {
    * facts go into the returned messages only. A failed fact query still answers, flagged `degraded`.
    */
   async getContext(request: ContextRequest = {}): Promise<ContextResult> {
-    const { sessions, ref, options, counter } = this.#d;
+    const [, context] = await this.#withRecall(this.#d.sessions.read(this.#d.ref), (snapshot) => snapshot, request);
+    return context;
+  }
+
+  /** Runs a session round trip and the fact recall in parallel, then assembles the context. */
+  async #withRecall<T>(
+    roundTrip: Promise<T>,
+    snapshotOf: (value: T) => SessionSnapshot,
+    request: ContextRequest,
+  ): Promise<[T, ContextResult]> {
+    const { ref, options, counter } = this.#d;
     const query = request.query?.trim() ?? "";
     const k = request.k ?? options.recallK;
-    const [read, recalled] = await Promise.allSettled([
-      sessions.read(ref),
+    const [session, recalled] = await Promise.allSettled([
+      roundTrip,
       query !== "" && k > 0 ? this.recall(query, k, request.types) : Promise.resolve([]),
     ]);
-    if (read.status === "rejected") throw read.reason;
+    if (session.status === "rejected") throw session.reason;
     const degraded: Degraded[] = [];
     if (recalled.status === "rejected") {
       degraded.push("facts");
       this.#log.warn("fact recall failed; answering without facts", { session: ref.sessionId, error: errorText(recalled.reason) });
     }
-    const snapshot = read.value;
+    const snapshot = snapshotOf(session.value);
     const resolved = resolveSessionOptions(options, snapshot.settings);
     const context = assembleContext({
       system: snapshot.system,
@@ -134,7 +122,7 @@ export class MemoryManager {
       budget: request.budget,
       counter,
     });
-    return { ...context, stats: windowStats(snapshot, resolved), degraded };
+    return [session.value, { ...context, stats: windowStats(snapshot, resolved), degraded }];
   }
 
   /** Long-term search ranked by similarity, value and recency. Empty without a user or a fact store. */
