@@ -45,31 +45,79 @@ function generator(random: () => number, keys: string[]): () => string[] {
   ];
   const commands: (() => string[])[] = [
     () => ["set", key(), word(), ...opt(["nx"], ["xx"], ["ex", "100"], ["get"], ["keepttl"], ["px", "0"])],
-    () => ["get", key()], () => ["getdel", key()], () => ["getset", key(), word()], () => ["append", key(), word()],
-    () => ["strlen", key()], () => ["getrange", key(), num(), num()], () => ["setrange", key(), pick(["0", "2"]), word()],
-    () => ["incr", key()], () => ["incrby", key(), num()], () => ["decrby", key(), num()], () => ["incrbyfloat", key(), num()],
-    () => ["mset", key(), word(), key(), num()], () => ["mget", key(), key()], () => ["setnx", key(), word()],
-    () => ["hset", key(), word(), word(), ...opt([word(), num()])], () => ["hget", key(), word()], () => ["hgetall", key()],
-    () => ["hdel", key(), word()], () => ["hincrby", key(), word(), num()], () => ["hincrbyfloat", key(), word(), num()],
-    () => ["hlen", key()], () => ["hmget", key(), word(), word()], () => ["hexists", key(), word()], () => ["hstrlen", key(), word()],
-    () => ["rpush", key(), word(), word()], () => ["lpush", key(), word()], () => ["lrange", key(), num(), num()],
-    () => ["ltrim", key(), num(), num()], () => ["lrem", key(), num(), word()], () => ["llen", key()], () => ["lpop", key(), ...opt(["2"])],
-    () => ["rpop", key()], () => ["lindex", key(), num()], () => ["lset", key(), num(), word()], () => ["lpos", key(), word()],
-    () => ["linsert", key(), pick(["before", "after"]), word(), word()], () => ["rpoplpush", key(), key()],
+    () => ["get", key()],
+    () => ["getdel", key()],
+    () => ["getset", key(), word()],
+    () => ["append", key(), word()],
+    () => ["strlen", key()],
+    () => ["getrange", key(), num(), num()],
+    () => ["setrange", key(), pick(["0", "2"]), word()],
+    () => ["incr", key()],
+    () => ["incrby", key(), num()],
+    () => ["decrby", key(), num()],
+    () => ["incrbyfloat", key(), num()],
+    () => ["mset", key(), word(), key(), num()],
+    () => ["mget", key(), key()],
+    () => ["setnx", key(), word()],
+    () => ["hset", key(), word(), word(), ...opt([word(), num()])],
+    () => ["hget", key(), word()],
+    () => ["hgetall", key()],
+    () => ["hdel", key(), word()],
+    () => ["hincrby", key(), word(), num()],
+    () => ["hincrbyfloat", key(), word(), num()],
+    () => ["hlen", key()],
+    () => ["hmget", key(), word(), word()],
+    () => ["hexists", key(), word()],
+    () => ["hstrlen", key(), word()],
+    () => ["rpush", key(), word(), word()],
+    () => ["lpush", key(), word()],
+    () => ["lrange", key(), num(), num()],
+    () => ["ltrim", key(), num(), num()],
+    () => ["lrem", key(), num(), word()],
+    () => ["llen", key()],
+    () => ["lpop", key(), ...opt(["2"])],
+    () => ["rpop", key()],
+    () => ["lindex", key(), num()],
+    () => ["lset", key(), num(), word()],
+    () => ["lpos", key(), word()],
+    () => ["linsert", key(), pick(["before", "after"]), word(), word()],
+    () => ["rpoplpush", key(), key()],
     () => ["zadd", key(), ...opt(["nx"], ["xx"], ["gt"], ["lt", "ch"], ["incr"]), num(), word()],
     () => ["zadd", key(), num(), word(), num(), word()],
     () => ["zrange", key(), num(), num(), ...opt(["withscores"], ["rev"], ["rev", "withscores"])],
-    () => ["zrange", key(), pick(["-inf", "(1", "0", "1.5"]), pick(["+inf", "(2", "2"]), "byscore", ...opt(["withscores"], ["limit", "0", "2"])],
+    () => [
+      "zrange",
+      key(),
+      pick(["-inf", "(1", "0", "1.5"]),
+      pick(["+inf", "(2", "2"]),
+      "byscore",
+      ...opt(["withscores"], ["limit", "0", "2"]),
+    ],
     () => ["zrangebyscore", key(), pick(["-inf", "(1", "0"]), pick(["+inf", "(2", "2"]), ...opt(["withscores"])],
-    () => ["zrevrangebyscore", key(), pick(["+inf", "2"]), pick(["-inf", "(1"])], () => ["zscore", key(), word()],
-    () => ["zrem", key(), word()], () => ["zincrby", key(), num(), word()], () => ["zcard", key()], () => ["zrank", key(), word()],
-    () => ["zcount", key(), pick(["-inf", "(1"]), pick(["+inf", "2"])], () => ["zremrangebyscore", key(), "-inf", pick(["1", "+inf"])],
-    () => ["zpopmin", key()], () => ["zmscore", key(), word(), word()],
-    () => ["sadd", key(), word(), word()], () => ["srem", key(), word()], () => ["scard", key()], () => ["sismember", key(), word()],
-    () => ["smove", key(), key(), word()], () => ["sinterstore", key(), key(), key()],
-    () => ["expire", key(), pick(["100", "200", "-1"]), ...opt(["nx"], ["xx"], ["gt"], ["lt"])], () => ["ttl", key()],
-    () => ["persist", key()], () => ["exists", key(), key()], () => ["type", key()], () => ["del", key()],
-    () => ["rename", key(), key()], () => ["renamenx", key(), key()],
+    () => ["zrevrangebyscore", key(), pick(["+inf", "2"]), pick(["-inf", "(1"])],
+    () => ["zscore", key(), word()],
+    () => ["zrem", key(), word()],
+    () => ["zincrby", key(), num(), word()],
+    () => ["zcard", key()],
+    () => ["zrank", key(), word()],
+    () => ["zcount", key(), pick(["-inf", "(1"]), pick(["+inf", "2"])],
+    () => ["zremrangebyscore", key(), "-inf", pick(["1", "+inf"])],
+    () => ["zpopmin", key()],
+    () => ["zmscore", key(), word(), word()],
+    () => ["sadd", key(), word(), word()],
+    () => ["srem", key(), word()],
+    () => ["scard", key()],
+    () => ["sismember", key(), word()],
+    () => ["smove", key(), key(), word()],
+    () => ["sinterstore", key(), key(), key()],
+    () => ["expire", key(), pick(["100", "200", "-1"]), ...opt(["nx"], ["xx"], ["gt"], ["lt"])],
+    () => ["ttl", key()],
+    () => ["persist", key()],
+    () => ["exists", key(), key()],
+    () => ["type", key()],
+    () => ["del", key()],
+    () => ["rename", key(), key()],
+    () => ["renamenx", key(), key()],
     () => ["eval", pick(scripts), "1", key(), num()],
   ];
   return () => pick(commands)();
@@ -83,12 +131,21 @@ function normalize(command: string, reply: Reply): string {
 }
 
 async function dump(backend: RedisBackend, keys: string[]): Promise<string> {
-  const read: Record<string, string[]> = { string: ["get"], hash: ["hgetall"], list: ["lrange", "0", "-1"], zset: ["zrange", "0", "-1", "withscores"], set: ["smembers"] };
+  const read: Record<string, string[]> = {
+    string: ["get"],
+    hash: ["hgetall"],
+    list: ["lrange", "0", "-1"],
+    zset: ["zrange", "0", "-1", "withscores"],
+    set: ["smembers"],
+  };
   const parts: string[] = [];
   for (const key of keys) {
     const type = String(await backend.exec(["type", key]));
     const [command, ...rest] = read[type] ?? [];
-    const value = command === undefined ? "" : normalize(command === "smembers" ? "hgetall" : command, await backend.exec([command, key, ...rest]));
+    const value =
+      command === undefined
+        ? ""
+        : normalize(command === "smembers" ? "hgetall" : command, await backend.exec([command, key, ...rest]));
     const ttl = Number(await backend.exec(["ttl", key]));
     parts.push(`${key}=${type}:${value}:${ttl > 0 ? "ttl" : ttl}`);
   }
@@ -111,7 +168,9 @@ describe("embedded engine snapshots", () => {
       for (let j = 0; j < 10; j++) source.run(next());
       const copy = createEngine(noop);
       restoreSnapshot(copy.ctx, JSON.parse(JSON.stringify(takeSnapshot(source.ctx))));
-      expect(await dump(asBackend(copy), keys), `after ${(i + 1) * 10} commands`).toBe(await dump(asBackend(source), keys));
+      expect(await dump(asBackend(copy), keys), `after ${(i + 1) * 10} commands`).toBe(
+        await dump(asBackend(source), keys),
+      );
       copy.dispose();
     }
     source.dispose();

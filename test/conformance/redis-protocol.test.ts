@@ -44,7 +44,9 @@ describe.each(variants)("Redis REST protocol details ($name)", ({ redisUrl }) =>
 
   it("encodes every string at any depth and keeps RESP2 shapes", async () => {
     await send(["hset", k, "f1", "v1", "f2", "值"]);
-    expect((await send(["hgetall", k], { base64: true })).json).toEqual({ result: [b64("f1"), b64("v1"), b64("f2"), b64("值")] });
+    expect((await send(["hgetall", k], { base64: true })).json).toEqual({
+      result: [b64("f1"), b64("v1"), b64("f2"), b64("值")],
+    });
     await send(["zadd", `${k}:z`, "1.5", "a"]);
     expect((await send(["zscore", `${k}:z`, "a"], { base64: true })).json).toEqual({ result: b64("1.5") });
     expect((await send(["incr", `${k}:n`], { base64: true })).json).toEqual({ result: 1 });
@@ -66,9 +68,18 @@ describe.each(variants)("Redis REST protocol details ($name)", ({ redisUrl }) =>
   });
 
   it("returns per-item results and errors from /pipeline", async () => {
-    const res = await send([["set", k, "x"], ["lpush", k, "y"], ["nosuchcommand", "a"], ["subscribe", "ch"], ["get", k]], {
-      path: "/pipeline",
-    });
+    const res = await send(
+      [
+        ["set", k, "x"],
+        ["lpush", k, "y"],
+        ["nosuchcommand", "a"],
+        ["subscribe", "ch"],
+        ["get", k],
+      ],
+      {
+        path: "/pipeline",
+      },
+    );
     expect(res.status).toBe(200);
     const items = res.json as { result?: unknown; error?: string }[];
     expect(items).toHaveLength(5);
@@ -80,7 +91,14 @@ describe.each(variants)("Redis REST protocol details ($name)", ({ redisUrl }) =>
   });
 
   it("runs /multi-exec with per-item runtime errors, and discards it whole on queueing errors", async () => {
-    const ok = await send([["set", k, "1"], ["lpush", k, "x"], ["incr", k]], { path: "/multi-exec" });
+    const ok = await send(
+      [
+        ["set", k, "1"],
+        ["lpush", k, "x"],
+        ["incr", k],
+      ],
+      { path: "/multi-exec" },
+    );
     expect(ok.status).toBe(200);
     const items = ok.json as { result?: unknown; error?: string }[];
     expect(items[0]).toEqual({ result: "OK" });
@@ -90,7 +108,13 @@ describe.each(variants)("Redis REST protocol details ($name)", ({ redisUrl }) =>
     expect(aborted.status).toBe(400);
     expect((aborted.json as { error: string }).error).toMatch(/^EXECABORT/);
     expect((await send(["exists", `${k}:b`])).json).toEqual({ result: 0 });
-    const rejected = await send([["set", `${k}:b`, "1"], ["watch", k]], { path: "/multi-exec" });
+    const rejected = await send(
+      [
+        ["set", `${k}:b`, "1"],
+        ["watch", k],
+      ],
+      { path: "/multi-exec" },
+    );
     expect(rejected.status).toBe(400);
     expect((await send(["exists", `${k}:b`])).json).toEqual({ result: 0 });
   });
@@ -133,21 +157,35 @@ describe.each(variants)("Redis REST protocol details ($name)", ({ redisUrl }) =>
 
   it("supports the path form, query arguments and ?_token", async () => {
     const path = (p: string, method = "GET", body?: string) =>
-      rawRequest(emu.url, { method, path: p, token: TOKEN, body: method === "GET" || method === "HEAD" ? undefined : body });
+      rawRequest(emu.url, {
+        method,
+        path: p,
+        token: TOKEN,
+        body: method === "GET" || method === "HEAD" ? undefined : body,
+      });
     expect((await path(`/set/${encodeURIComponent(k)}/hello%20world`)).json).toEqual({ result: "OK" });
     expect((await path(`/get/${encodeURIComponent(k)}`)).json).toEqual({ result: "hello world" });
-    expect((await path(`/set/${encodeURIComponent(k)}?EX=100`, "POST", "raw body, 原文")).json).toEqual({ result: "OK" });
+    expect((await path(`/set/${encodeURIComponent(k)}?EX=100`, "POST", "raw body, 原文")).json).toEqual({
+      result: "OK",
+    });
     expect((await path(`/get/${encodeURIComponent(k)}`)).json).toEqual({ result: "raw body, 原文" });
     expect((await path(`/ttl/${encodeURIComponent(k)}`)).json).toEqual({ result: 100 });
     expect((await path(`/set/${encodeURIComponent(k)}`, "PUT", "put")).json).toEqual({ result: "OK" });
     expect((await path(`/get/${encodeURIComponent(k)}`, "HEAD")).status).toBe(200);
     expect((await path(`/get/${encodeURIComponent(k)}`, "DELETE")).status).toBe(405);
-    const viaQuery = await rawRequest(emu.url, { method: "GET", path: `/get/${encodeURIComponent(k)}?_token=${TOKEN}` });
+    const viaQuery = await rawRequest(emu.url, {
+      method: "GET",
+      path: `/get/${encodeURIComponent(k)}?_token=${TOKEN}`,
+    });
     expect(viaQuery.json).toEqual({ result: "put" });
   });
 
   it("parses JSON whatever the Content-Type, and checks the token", async () => {
-    const plain = await rawRequest(emu.url, { token: TOKEN, body: JSON.stringify(["echo", "hi"]), headers: { "content-type": "text/plain" } });
+    const plain = await rawRequest(emu.url, {
+      token: TOKEN,
+      body: JSON.stringify(["echo", "hi"]),
+      headers: { "content-type": "text/plain" },
+    });
     expect(plain.json).toEqual({ result: "hi" });
     const missing = await rawRequest(emu.url, { body: JSON.stringify(["ping"]) });
     const wrong = await rawRequest(emu.url, { token: "nope", body: JSON.stringify(["ping"]) });

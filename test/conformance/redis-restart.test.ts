@@ -54,7 +54,9 @@ describe("embedded engine persistence", () => {
     const emu = await startRedisEmulator({ dataDir });
     try {
       await new Redis({ url: emu.url, token: emu.token }).set("early", "written");
-      await expect.poll(async () => readFile(join(dataDir, "redis.json"), "utf8"), { timeout: 3000 }).toContain("early");
+      await expect
+        .poll(async () => readFile(join(dataDir, "redis.json"), "utf8"), { timeout: 3000 })
+        .toContain("early");
     } finally {
       await emu.close();
     }
@@ -63,7 +65,10 @@ describe("embedded engine persistence", () => {
   it("is what startUpstashLocal serves on the Redis port", async () => {
     const local = await startUpstashLocal({ redisPort: 0, vectorPort: 0, dataDir });
     try {
-      const redis = new Redis({ url: local.env.UPSTASH_REDIS_REST_URL ?? "", token: local.env.UPSTASH_REDIS_REST_TOKEN ?? "" });
+      const redis = new Redis({
+        url: local.env.UPSTASH_REDIS_REST_URL ?? "",
+        token: local.env.UPSTASH_REDIS_REST_TOKEN ?? "",
+      });
       expect(await redis.get("early")).toBe("written");
       expect(await redis.ping()).toBe("PONG");
     } finally {

@@ -51,7 +51,13 @@ export interface RawResponse {
 /** Sends one raw HTTP request to the emulator and parses the JSON answer. */
 export async function rawRequest(
   url: string,
-  init: { method?: string; path?: string; token?: string | undefined; body?: string | Buffer; headers?: Record<string, string> },
+  init: {
+    method?: string;
+    path?: string;
+    token?: string | undefined;
+    body?: string | Buffer;
+    headers?: Record<string, string>;
+  },
 ): Promise<RawResponse> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
@@ -61,5 +67,9 @@ export async function rawRequest(
     body: typeof init.body === "string" || init.body === undefined ? init.body : new Uint8Array(init.body),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, json: text === "" ? undefined : (JSON.parse(text) as unknown) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: text === "" ? undefined : (JSON.parse(text) as unknown),
+  };
 }

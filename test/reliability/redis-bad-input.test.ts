@@ -30,7 +30,9 @@ function expectWellFormed(answer: Answer, path: string, context: string): void {
     const entries = path === "/pipeline" || path === "/multi-exec" ? answer.json : [answer.json];
     expect(Array.isArray(entries), context).toBe(true);
     for (const entry of entries as unknown[]) {
-      expect(typeof entry === "object" && entry !== null && ("result" in entry || "error" in entry), context).toBe(true);
+      expect(typeof entry === "object" && entry !== null && ("result" in entry || "error" in entry), context).toBe(
+        true,
+      );
     }
   } else {
     expect(answer.json, context).toEqual({ error: expect.any(String) });
@@ -41,8 +43,16 @@ describe.each(variants)("Redis REST emulator under bad input ($name)", ({ redisU
   let emu: RedisEmulator;
   const prefix = `rel:${randomUUID().slice(0, 8)}:`;
 
-  const post = async (path: string, body: string | Buffer, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }): Promise<Answer> => {
-    const res = await fetch(`${emu.url}${path}`, { method: "POST", headers, body: typeof body === "string" ? body : new Uint8Array(body) });
+  const post = async (
+    path: string,
+    body: string | Buffer,
+    headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` },
+  ): Promise<Answer> => {
+    const res = await fetch(`${emu.url}${path}`, {
+      method: "POST",
+      headers,
+      body: typeof body === "string" ? body : new Uint8Array(body),
+    });
     const text = await res.text();
     let json: unknown;
     try {
@@ -59,7 +69,8 @@ describe.each(variants)("Redis REST emulator under bad input ($name)", ({ redisU
   });
   afterAll(async () => {
     const keys = (await post("/", JSON.stringify(["keys", `${prefix}*`]))).json as { result: string[] };
-    for (let i = 0; i < keys.result.length; i += 10_000) await post("/", JSON.stringify(["del", ...keys.result.slice(i, i + 10_000)]));
+    for (let i = 0; i < keys.result.length; i += 10_000)
+      await post("/", JSON.stringify(["del", ...keys.result.slice(i, i + 10_000)]));
     await emu.close();
   });
 
@@ -93,7 +104,15 @@ describe.each(variants)("Redis REST emulator under bad input ($name)", ({ redisU
   });
 
   it("answers bad tokens with 401", async () => {
-    for (const authorization of [undefined, "", "Bearer", "Bearer wrong", `Basic ${TOKEN}`, `bearer${TOKEN}`, `Bearer  ${TOKEN}`]) {
+    for (const authorization of [
+      undefined,
+      "",
+      "Bearer",
+      "Bearer wrong",
+      `Basic ${TOKEN}`,
+      `bearer${TOKEN}`,
+      `Bearer  ${TOKEN}`,
+    ]) {
       const answer = await post("/", '["ping"]', authorization === undefined ? {} : { authorization });
       expect(answer).toEqual({ status: 401, json: { error: "WRONGPASS invalid or missing auth token" } });
     }
@@ -101,7 +120,10 @@ describe.each(variants)("Redis REST emulator under bad input ($name)", ({ redisU
   });
 
   it("answers unknown commands per command", async () => {
-    expect(await post("/", '["no-such-command", "a"]')).toMatchObject({ status: 400, json: { error: expect.stringMatching(/^ERR unknown command/) } });
+    expect(await post("/", '["no-such-command", "a"]')).toMatchObject({
+      status: 400,
+      json: { error: expect.stringMatching(/^ERR unknown command/) },
+    });
     const pipeline = await post("/pipeline", '[["nope1"], ["ping"], ["nope2", 1, true, null]]');
     expect(pipeline.status).toBe(200);
     expect((pipeline.json as unknown[])[1]).toEqual({ result: "PONG" });
@@ -115,12 +137,22 @@ describe.each(variants)("Redis REST emulator under bad input ($name)", ({ redisU
     const mget = await post("/", JSON.stringify(["mget", ...keys]));
     expect((mget.json as { result: unknown[] }).result).toHaveLength(100_000);
     expect((await post("/", JSON.stringify(["del", ...keys]))).json).toEqual({ result: 100_000 });
-    const many = Array.from({ length: 5_000 }, (_, i) => ["incr", `${prefix}counter`, ...(i % 2 === 0 ? [] : ["extra"])]);
+    const many = Array.from({ length: 5_000 }, (_, i) => [
+      "incr",
+      `${prefix}counter`,
+      ...(i % 2 === 0 ? [] : ["extra"]),
+    ]);
     const pipeline = await post("/pipeline", JSON.stringify(many));
     expect((pipeline.json as unknown[]).length).toBe(5_000);
-    expect((await post("/", JSON.stringify(["set", `${prefix}big`, "x".repeat(5_000_000)]))).json).toEqual({ result: "OK" });
+    expect((await post("/", JSON.stringify(["set", `${prefix}big`, "x".repeat(5_000_000)]))).json).toEqual({
+      result: "OK",
+    });
     expect((await post("/", JSON.stringify(["strlen", `${prefix}big`]))).json).toEqual({ result: 5_000_000 });
-    const invalid = Buffer.concat([Buffer.from(`["set","${prefix}bytes","`), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"]')]);
+    const invalid = Buffer.concat([
+      Buffer.from(`["set","${prefix}bytes","`),
+      Buffer.from([0xff, 0xfe, 0xc3]),
+      Buffer.from('"]'),
+    ]);
     expectWellFormed(await post("/", invalid), "/", "invalid utf-8");
     await alive();
   });
@@ -128,21 +160,38 @@ describe.each(variants)("Redis REST emulator under bad input ($name)", ({ redisU
   it("survives a few hundred generated bodies", async () => {
     const random = prng(20240611);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-    const names = ["get", "set", "hset", "hgetall", "lpush", "lrange", "zadd", "zrange", "incr", "expire", "ttl", "del", "eval", "bogus-cmd"];
+    const names = [
+      "get",
+      "set",
+      "hset",
+      "hgetall",
+      "lpush",
+      "lrange",
+      "zadd",
+      "zrange",
+      "incr",
+      "expire",
+      "ttl",
+      "del",
+      "eval",
+      "bogus-cmd",
+    ];
     const scalar = (): unknown =>
       pick([
         () => `${prefix}${Math.floor(random() * 20)}`,
         () => Math.floor(random() * 2000) - 1000,
         () => random() * 1e6,
         () => pick([true, false, null]),
-        () => pick(["", "-1", "inf", "nan", "1e400", "withscores", "ex", "💥", "\u0000", "a\"b\\c"]),
+        () => pick(["", "-1", "inf", "nan", "1e400", "withscores", "ex", "💥", "\u0000", 'a"b\\c']),
         () => "return redis.call('get', KEYS[1])",
       ])();
     const value = (depth: number): unknown => {
       const r = random();
       if (depth > 3 || r < 0.5) return scalar();
       if (r < 0.85) return Array.from({ length: Math.floor(random() * 5) }, () => value(depth + 1));
-      return Object.fromEntries(Array.from({ length: Math.floor(random() * 3) }, (_, i) => [`k${i}`, value(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 3) }, (_, i) => [`k${i}`, value(depth + 1)]),
+      );
     };
     const command = (): unknown[] => [pick(names), ...Array.from({ length: Math.floor(random() * 6) }, scalar)];
     const generators: (() => [string, string | Buffer])[] = [
@@ -154,7 +203,10 @@ describe.each(variants)("Redis REST emulator under bad input ($name)", ({ redisU
         const text = JSON.stringify(Array.from({ length: 3 }, command));
         return [pick(["/", "/pipeline"]), text.slice(0, Math.floor(random() * text.length))];
       },
-      () => [pick(["/", "/pipeline", "/multi-exec"]), Buffer.from(Array.from({ length: Math.floor(random() * 64) }, () => Math.floor(random() * 256)))],
+      () => [
+        pick(["/", "/pipeline", "/multi-exec"]),
+        Buffer.from(Array.from({ length: Math.floor(random() * 64) }, () => Math.floor(random() * 256))),
+      ],
     ];
     const statuses = new Map<number, number>();
     for (let i = 0; i < 400; i++) {

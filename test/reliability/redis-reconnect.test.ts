@@ -8,8 +8,12 @@ const realRedis = (await redisVariants()).filter((v) => v.redisUrl !== undefined
 
 describe("Redis URL problems", () => {
   it("fails at start, clearly, when nothing answers at the URL", async () => {
-    await expect(createRedisService({ token: "t", redisUrl: "redis://127.0.0.1:1" })).rejects.toThrow(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
-    await expect(createRedisService({ token: "t", redisUrl: "http://127.0.0.1:6379" })).rejects.toThrow(/unsupported Redis URL scheme/);
+    await expect(createRedisService({ token: "t", redisUrl: "redis://127.0.0.1:1" })).rejects.toThrow(
+      /cannot reach Redis at redis:\/\/127\.0\.0\.1:1/,
+    );
+    await expect(createRedisService({ token: "t", redisUrl: "http://127.0.0.1:6379" })).rejects.toThrow(
+      /unsupported Redis URL scheme/,
+    );
   });
 });
 

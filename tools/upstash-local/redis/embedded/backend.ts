@@ -10,6 +10,8 @@ export interface EmbeddedBackendOptions {
   dataDir?: string | undefined;
   /** Debounce of data file writes in ms. Default 200. */
   persistDebounceMs?: number | undefined;
+  /** Longest a Lua script may run before it is stopped, in ms. Default 5000. */
+  scriptTimeoutMs?: number | undefined;
 }
 
 /**
@@ -21,6 +23,7 @@ export async function createEmbeddedBackend(options: EmbeddedBackendOptions = {}
   const engine = createEngine({
     onWrite: () => persister?.markDirty(),
     onSave: () => void persister?.flush().catch(() => undefined),
+    scriptTimeoutMs: options.scriptTimeoutMs,
   });
   if (options.dataDir !== undefined) {
     persister = new Persister({
@@ -51,7 +54,9 @@ export async function createEmbeddedBackend(options: EmbeddedBackendOptions = {}
       for (const args of commands) {
         const error = engine.check(args);
         if (error !== undefined) {
-          return new ReplyError(`EXECABORT Transaction discarded because of previous errors. First error: ${error.message}`);
+          return new ReplyError(
+            `EXECABORT Transaction discarded because of previous errors. First error: ${error.message}`,
+          );
         }
       }
       return commands.map((args) => engine.run(args));

@@ -32,7 +32,10 @@ export interface Engine {
 const NOT_IN_SCRIPTS = new Set(["eval", "evalsha", "eval_ro", "evalsha_ro", "script", "save", "bgsave"]);
 
 function unknownCommand(args: string[]): ReplyError {
-  const shown = args.slice(1, 9).map((a) => `'${a.slice(0, 128)}' `).join("");
+  const shown = args
+    .slice(1, 9)
+    .map((a) => `'${a.slice(0, 128)}' `)
+    .join("");
   return new ReplyError(`ERR unknown command '${(args[0] ?? "").slice(0, 128)}', with args beginning with: ${shown}`);
 }
 
@@ -68,7 +71,12 @@ export function createEngine(options: EngineOptions): Engine {
     options.onSave();
     return "OK";
   };
-  const handlers = new Map<string, CommandHandler>([...OVERRIDES, ...scriptCommands(runScript), ["save", save], ["bgsave", save]]);
+  const handlers = new Map<string, CommandHandler>([
+    ...OVERRIDES,
+    ...scriptCommands(runScript),
+    ["save", save],
+    ["bgsave", save],
+  ]);
   for (const name of COMMANDS.keys()) {
     if (!handlers.has(name) && store.has(name)) handlers.set(name, mockHandler(store, name));
   }

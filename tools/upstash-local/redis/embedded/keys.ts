@@ -76,7 +76,8 @@ export const scan: CommandHandler = (ctx, args) => {
   const page = all.slice(cursor, cursor + count);
   const next = cursor + count >= all.length ? 0 : cursor + count;
   const found = page.filter(
-    (key) => (match === undefined || match.test(key)) && (type === undefined || typeOfValue(ctx.data.get(key)) === type),
+    (key) =>
+      (match === undefined || match.test(key)) && (type === undefined || typeOfValue(ctx.data.get(key)) === type),
   );
   return [String(next), found];
 };

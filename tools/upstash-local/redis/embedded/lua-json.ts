@@ -42,7 +42,9 @@ function readJson(L: LuaState, idx: number, depth: number): unknown {
     lua.lua_pop(L, 1);
   }
   // Like cjson: a table whose keys are exactly 1..n is an array; an empty table is an object.
-  const isArray = entries.length > 0 && entries.every(([k]) => typeof k === "number" && Number.isInteger(k) && k >= 1 && k <= entries.length);
+  const isArray =
+    entries.length > 0 &&
+    entries.every(([k]) => typeof k === "number" && Number.isInteger(k) && k >= 1 && k <= entries.length);
   if (isArray) {
     const out: unknown[] = new Array(entries.length);
     for (const [k, v] of entries) out[(k as number) - 1] = v;
@@ -64,7 +66,10 @@ export function installCjson(L: LuaState): void {
     try {
       value = JSON.parse(lua.lua_tojsstring(state, 1));
     } catch (err) {
-      return lauxlib.luaL_error(state, to_luastring(`cjson.decode: ${err instanceof Error ? err.message : "invalid JSON"}`));
+      return lauxlib.luaL_error(
+        state,
+        to_luastring(`cjson.decode: ${err instanceof Error ? err.message : "invalid JSON"}`),
+      );
     }
     pushJson(state, value, 0);
     return 1;

@@ -42,7 +42,20 @@ function setStringArray(L: LuaState, name: string, values: string[]): void {
 }
 
 // Redis hands status replies to Lua as {ok = "..."} tables; these commands answer with one.
-const STATUS_REPLIES = new Set(["set", "mset", "hmset", "ltrim", "lset", "rename", "flushdb", "flushall", "ping", "type", "setex", "psetex"]);
+const STATUS_REPLIES = new Set([
+  "set",
+  "mset",
+  "hmset",
+  "ltrim",
+  "lset",
+  "rename",
+  "flushdb",
+  "flushall",
+  "ping",
+  "type",
+  "setex",
+  "psetex",
+]);
 
 function redisCall(run: LuaRun, raise: boolean) {
   return (L: LuaState): number => {
@@ -58,9 +71,13 @@ function redisCall(run: LuaRun, raise: boolean) {
     }
     let reply: Reply;
     try {
-      reply = count === 0 ? new ReplyError("ERR Please specify at least one argument for this redis lib call") : run.call(args);
+      reply =
+        count === 0
+          ? new ReplyError("ERR Please specify at least one argument for this redis lib call")
+          : run.call(args);
     } catch (err) {
-      reply = err instanceof ReplyError ? err : new ReplyError(`ERR ${err instanceof Error ? err.message : String(err)}`);
+      reply =
+        err instanceof ReplyError ? err : new ReplyError(`ERR ${err instanceof Error ? err.message : String(err)}`);
     }
     if (reply instanceof ReplyError && raise) {
       pushErrorTable(L, reply.message);
@@ -89,7 +106,10 @@ function installRedis(L: LuaState, run: LuaRun): void {
   });
   lua.lua_setfield(L, -2, to_luastring("sha1hex"));
   lua.lua_setglobal(L, to_luastring("redis"));
-  if (lauxlib.luaL_loadbuffer(L, to_luastring(PRELUDE), null, to_luastring("=prelude")) !== lua.LUA_OK || lua.lua_pcall(L, 0, 0, 0) !== lua.LUA_OK) {
+  if (
+    lauxlib.luaL_loadbuffer(L, to_luastring(PRELUDE), null, to_luastring("=prelude")) !== lua.LUA_OK ||
+    lua.lua_pcall(L, 0, 0, 0) !== lua.LUA_OK
+  ) {
     throw new Error(`Lua prelude failed: ${lua.lua_tojsstring(L, -1)}`);
   }
 }
@@ -124,7 +144,10 @@ export function runLua(run: LuaRun): Reply {
       L,
       (state) => {
         if (Date.now() > deadline) {
-          lauxlib.luaL_error(state, to_luastring(`BUSY script ran longer than ${run.timeoutMs} ms and was stopped`));
+          lauxlib.luaL_error(
+            state,
+            to_luastring(`script killed after running longer than ${run.timeoutMs} ms (the embedded engine limit)`),
+          );
         }
       },
       lua.LUA_MASKCOUNT,

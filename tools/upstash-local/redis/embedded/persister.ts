@@ -59,20 +59,22 @@ export class Persister {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    this.writing = this.writing.catch(() => undefined).then(async () => {
-      if (!this.dirty) return;
-      this.dirty = false;
-      const content = JSON.stringify(this.options.snapshot());
-      const temp = `${this.file}.${process.pid}.tmp`;
-      try {
-        await mkdir(this.options.dataDir, { recursive: true });
-        await writeFile(temp, content, "utf8");
-        await rename(temp, this.file);
-      } catch (err) {
-        this.dirty = true;
-        throw err;
-      }
-    });
+    this.writing = this.writing
+      .catch(() => undefined)
+      .then(async () => {
+        if (!this.dirty) return;
+        this.dirty = false;
+        const content = JSON.stringify(this.options.snapshot());
+        const temp = `${this.file}.${process.pid}.tmp`;
+        try {
+          await mkdir(this.options.dataDir, { recursive: true });
+          await writeFile(temp, content, "utf8");
+          await rename(temp, this.file);
+        } catch (err) {
+          this.dirty = true;
+          throw err;
+        }
+      });
     return this.writing;
   }
 }

@@ -57,7 +57,10 @@ function decodeValue(type: unknown, value: unknown): unknown {
   if (type === "hash" && isPairs(value, (x) => typeof x === "string")) return Object.fromEntries(value);
   if (type === "zset" && isPairs(value, (x) => typeof x === "number" || x === "inf" || x === "-inf")) {
     return new Map(
-      value.map(([member, score]) => [member, { value: member, score: score === "inf" ? Infinity : score === "-inf" ? -Infinity : Number(score) }]),
+      value.map(([member, score]) => [
+        member,
+        { value: member, score: score === "inf" ? Infinity : score === "-inf" ? -Infinity : Number(score) },
+      ]),
     );
   }
   return undefined;

@@ -43,6 +43,7 @@ export class RespConnection {
 
   send(commands: Args[]): Promise<Reply[]> {
     if (this.closed) return Promise.reject(new BackendUnavailableError("ERR backend is closed"));
+    if (commands.length === 0) return Promise.resolve([]);
     const socket = this.socket ?? this.open();
     return new Promise((resolve, reject) => {
       const replies: Reply[] = [];
@@ -111,7 +112,8 @@ export class RespConnection {
   private handshake(socket: Socket): void {
     const { username, password, db } = this.target;
     const commands: Args[] = [];
-    if (password !== undefined) commands.push(username !== undefined ? ["AUTH", username, password] : ["AUTH", password]);
+    if (password !== undefined)
+      commands.push(username !== undefined ? ["AUTH", username, password] : ["AUTH", password]);
     if (db !== 0) commands.push(["SELECT", String(db)]);
     for (const args of commands) {
       this.waiters.push({
