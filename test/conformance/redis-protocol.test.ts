@@ -119,6 +119,28 @@ describe.each(variants)("Redis REST protocol details ($name)", ({ redisUrl }) =>
     expect((await send(["exists", `${k}:b`])).json).toEqual({ result: 0 });
   });
 
+  it("keeps /multi-exec blocks atomic under concurrent requests", async () => {
+    const blocks = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        send(
+          [
+            ["incr", k],
+            ["incr", k],
+            ["incr", k],
+          ],
+          { path: "/multi-exec" },
+        ),
+      ),
+    );
+    const values = blocks.map((res) => (res.json as { result: number }[]).map((item) => item.result));
+    // Each block saw three consecutive values: nothing ran between its commands.
+    for (const [a = 0, b, c] of values) expect([b, c]).toEqual([a + 1, a + 2]);
+    expect(values.map(([a = 0]) => a).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => 1 + 3 * i));
+    const singles = await Promise.all(Array.from({ length: 60 }, () => send(["incr", k])));
+    expect(singles.every((res) => res.status === 200)).toBe(true);
+    expect((await send(["get", k])).json).toEqual({ result: String(120 + 60) });
+  });
+
   it("caches EVAL scripts for EVALSHA and reports NOSCRIPT", async () => {
     const script = `return '${k}'`;
     const sha = createHash("sha1").update(script).digest("hex");
