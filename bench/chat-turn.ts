@@ -1,0 +1,197 @@
+/**
+ * Latency of one chat turn (`POST /v1/sessions/{id}/chat`) in the real Worker (wrangler's
+ * `unstable_startWorker`, local workerd) against upstash-local with 20 ms added to every upstream
+ * request and the fake OpenAI-compatible server answering after a fixed 100 ms.
+ *
+ * Per turn it measures, from the timestamps of a small proxy in front of the fake LLM and of the
+ * emulators' request logs: the time before the LLM call, the LLM call itself, the time after it
+ * until the response is complete, and the sequential upstream round trips ("waves": requests that
+ * start together count once) before and after the LLM call.
+ *
+ * Run with `npx tsx bench/chat-turn.ts` (REDIS_URL=redis://... forwards to a real Redis; otherwise
+ * the embedded engine). Prints figures only.
+ */
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { unstable_startWorker } from "wrangler";
+import { startFakeOpenAI, type FakeOpenAI } from "../test/support/fake-openai.ts";
+import { startUpstashLocal } from "../tools/upstash-local/index.ts";
+import type { RequestLogEntry } from "../tools/upstash-local/listener.ts";
+
+const UPSTREAM_DELAY_MS = 20;
+const LLM_DELAY_MS = 100;
+const WARMUP = 3;
+const TURNS = 30;
+const API_KEY = "bench-key";
+const REPLY = "Noted, thanks for telling me.";
+
+interface LlmCall {
+  at: number;
+  doneAt: number;
+  body: string;
+}
+
+/** Forwards to the fake LLM and records when each chat request arrived and when its answer ended. */
+async function startTimingProxy(target: FakeOpenAI): Promise<{ url: string; calls: LlmCall[]; close(): Promise<void> }> {
+  const calls: LlmCall[] = [];
+  const origin = new URL(target.url);
+  const server: Server = createServer((req, res) => {
+    const at = Date.now();
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const upstream = httpRequest(
+        { host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: { ...req.headers, host: origin.host } },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+          up.on("end", () => {
+            if ((req.url ?? "").endsWith("/chat/completions")) calls.push({ at, doneAt: Date.now(), body: body.toString("utf8") });
+          });
+        },
+      );
+      upstream.on("error", () => res.destroy());
+      upstream.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Sequential round trips among requests: one that starts within half the upstream delay of the wave's first joins it. */
+function waves(entries: readonly RequestLogEntry[]): number {
+  let count = 0;
+  let start = Number.NEGATIVE_INFINITY;
+  for (const at of entries.map((e) => e.at).sort((a, b) => a - b)) {
+    if (at - start >= UPSTREAM_DELAY_MS / 2) {
+      count += 1;
+      start = at;
+    }
+  }
+  return count;
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[mid] ?? NaN) : ((s[mid - 1] ?? NaN) + (s[mid] ?? NaN)) / 2;
+};
+
+interface Sample {
+  total: number;
+  before: number;
+  llm: number;
+  after: number;
+  rtBefore: number;
+  rtAfter: number;
+  redisBefore: number;
+  vectorBefore: number;
+}
+
+const upstash = await startUpstashLocal({ delayMs: UPSTREAM_DELAY_MS, redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined });
+const fake = await startFakeOpenAI({ port: 0 });
+fake.setMode({ mode: "fixed", text: REPLY, delayMs: LLM_DELAY_MS, chunkDelayMs: 2 });
+const proxy = await startTimingProxy(fake);
+
+const worker = await unstable_startWorker({
+  config: "wrangler.toml",
+  entrypoint: "src/index.ts",
+  bindings: {
+    ...Object.fromEntries(Object.entries(upstash.env).map(([name, value]) => [name, { type: "plain_text" as const, value }])),
+    OPENAI_BASE_URL: { type: "plain_text", value: `${proxy.url}/v1` },
+    OPENAI_API_KEY: { type: "plain_text", value: "bench" },
+    API_KEYS: { type: "plain_text", value: `bench:${API_KEY}` },
+    // No compression during the measured turns: it would add background requests to the logs.
+    MEMORY_MAX_TOKENS: { type: "plain_text", value: "1000000" },
+  },
+  dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: false, watch: false, logLevel: "error" },
+});
+await worker.ready;
+const base = await worker.url;
+
+async function turn(sessionId: string, userId: string, i: number, options: { persist?: boolean; stream?: boolean }): Promise<Sample> {
+  const message = `turn ${i} of session ${sessionId}: what should we plan next`;
+  upstash.redis.resetLog();
+  upstash.vector.resetLog();
+  const callsBefore = proxy.calls.length;
+  const t0 = Date.now();
+  const res = await fetch(new URL(`/v1/sessions/${sessionId}/chat`, base), {
+    method: "POST",
+    headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
+    body: JSON.stringify({ message, messageId: `m-${i}`, userId, persist: options.persist ?? false, stream: options.stream ?? false }),
+  });
+  const text = await res.text();
+  const tEnd = Date.now();
+  if (res.status !== 200) throw new Error(`turn ${i}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  if (options.stream && !text.includes("event: done")) throw new Error(`turn ${i}: the stream did not finish: ${text.slice(0, 300)}`);
+  const llm = proxy.calls.slice(callsBefore).find((c) => c.body.includes(`turn ${i} of session`));
+  if (!llm) throw new Error(`turn ${i}: the LLM call was not seen`);
+  const redis = [...upstash.redis.log];
+  // Access stats of recalled facts (`/update`) are written in waitUntil, next to the LLM call.
+  const vector = upstash.vector.log.filter((e) => !e.path.startsWith("/update/"));
+  const all = [...redis, ...vector];
+  const inWindow = (from: number, to: number) => (e: RequestLogEntry) => e.at >= from && e.at <= to;
+  return {
+    total: tEnd - t0,
+    before: llm.at - t0,
+    llm: llm.doneAt - llm.at,
+    after: tEnd - llm.doneAt,
+    rtBefore: waves(all.filter(inWindow(t0, llm.at))),
+    rtAfter: waves(all.filter(inWindow(llm.doneAt, tEnd))),
+    redisBefore: redis.filter(inWindow(t0, llm.at)).length,
+    vectorBefore: vector.filter(inWindow(t0, llm.at)).length,
+  };
+}
+
+async function scenario(label: string, options: { persist?: boolean; stream?: boolean }): Promise<string> {
+  const sessionId = `bench-${label.replace(/\W+/g, "-")}-${Date.now()}`;
+  const userId = `bench-user-${Date.now()}`;
+  const samples: Sample[] = [];
+  for (let i = 0; i < WARMUP + TURNS; i++) {
+    const sample = await turn(sessionId, userId, i, options);
+    if (i >= WARMUP) samples.push(sample);
+    // Let background work (access stats, fact extraction) finish before the next turn's logs start.
+    await new Promise((r) => setTimeout(r, 4 * UPSTREAM_DELAY_MS));
+  }
+  const m = (pick: (s: Sample) => number): string => median(samples.map(pick)).toFixed(0);
+  return [
+    label.padEnd(26),
+    String(samples.length).padStart(3),
+    m((s) => s.total).padStart(7),
+    m((s) => s.before).padStart(11),
+    m((s) => s.llm).padStart(6),
+    m((s) => s.after).padStart(10),
+    `${m((s) => s.rtBefore)} (${m((s) => s.redisBefore)}R+${m((s) => s.vectorBefore)}V)`.padStart(14),
+    m((s) => s.rtAfter).padStart(9),
+  ].join("  ");
+}
+
+try {
+  const rows = [
+    await scenario("chat, recall", {}),
+    await scenario("chat, recall + persist", { persist: true }),
+    await scenario("chat, recall, stream", { stream: true }),
+  ];
+  console.log(`chat turn in workerd (wrangler unstable_startWorker); upstream delay ${UPSTREAM_DELAY_MS} ms per request, LLM ${LLM_DELAY_MS} ms; medians in ms`);
+  console.log(
+    ["scenario".padEnd(26), "  n", "  total", "before LLM", "   LLM", " after LLM", "  RTs before", "RTs after"].join("  "),
+  );
+  for (const row of rows) console.log(row);
+  console.log("RTs = sequential upstream round trips on the critical path (R/V = Redis/Vector requests before the LLM call;");
+  console.log("      background access-stat updates of recalled facts excluded)");
+} finally {
+  await worker.dispose();
+  await proxy.close();
+  await fake.close();
+  await upstash.close();
+}
