@@ -1,6 +1,8 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
+import { ID_MAX_LENGTH } from "../ids.ts";
 import { LlmError } from "../llm/errors.ts";
+import { sha256Hex } from "../memory/hash.ts";
 import type { ContextResult, MemoryManager } from "../memory/manager.ts";
 import type { ChatModel, ChatRequest, ChatUsage } from "../memory/ports.ts";
 import type { IncomingMessage } from "../memory/types.ts";
@@ -33,6 +35,8 @@ export interface MemoryInfo {
 }
 
 export interface PreparedTurn {
+  /** The reply a retried turn already got; it is answered again instead of calling the LLM. */
+  stored: string | null;
   chat: ChatModel;
   memory: MemoryManager;
   request: ChatRequest;
@@ -42,12 +46,22 @@ export interface PreparedTurn {
 
 const round = (x: number): number => Math.round(x * 10_000) / 10_000;
 
+/**
+ * The stored reply's id, derived from the user message id so a retried turn maps to the same reply:
+ * `<id>.reply`, or for ids too long for that, a prefix plus a hash of the whole id.
+ */
+export async function replyIdFor(messageId: string): Promise<string> {
+  if (messageId.length <= ID_MAX_LENGTH - ".reply".length) return `${messageId}.reply`;
+  return `${messageId.slice(0, ID_MAX_LENGTH - 23)}.reply.${await sha256Hex(messageId, 8)}`;
+}
+
 /** One Redis round trip stores the user's message and returns the context (recall in parallel). */
 export async function prepareTurn(c: Context<AppEnv>, input: TurnInput): Promise<PreparedTurn> {
   const chat = c.get("deps").chat;
   if (!chat) throw new ApiError(503, "llm_not_configured", "no LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL");
   const memory = await memoryFor(c, input.sessionId, input.userId);
-  const { add, context } = await memory.addWithContext(input.messages, { query: input.query });
+  const { add, context, snapshot } = await memory.addWithContext(input.messages, { query: input.query });
+  const stored = snapshot.window.find((m) => m.id === input.replyId)?.content ?? null;
   scheduleAfterAppend(c, memory, { sessionId: input.sessionId, userId: input.userId, incoming: input.messages, result: { ...add, compressionDue: false } });
   if (context.facts.length > 0) c.get("deps").background(memory.touchRecalled(context.facts));
   const info: MemoryInfo = {
@@ -59,7 +73,7 @@ export async function prepareTurn(c: Context<AppEnv>, input: TurnInput): Promise
     ...(context.degraded.length > 0 ? { degraded: context.degraded } : {}),
   };
   const request: ChatRequest = { messages: context.messages, model: input.model, temperature: input.temperature, maxTokens: input.maxTokens };
-  return { chat, memory, request, info, input };
+  return { stored, chat, memory, request, info, input };
 }
 
 /** Stores the reply (idempotent on its id) and schedules compression when the turn made it due. */
@@ -79,6 +93,7 @@ export function llmFailure(err: unknown): ApiError {
 }
 
 export async function completeTurn(c: Context<AppEnv>, turn: PreparedTurn): Promise<{ content: string; model: string; usage: ChatUsage | null; info: MemoryInfo }> {
+  if (turn.stored !== null) return { content: turn.stored, model: turn.request.model ?? c.get("config").llm?.model ?? "", usage: null, info: turn.info };
   let answer;
   try {
     answer = await turn.chat.complete(turn.request);
@@ -113,6 +128,12 @@ export function streamTurn(c: Context<AppEnv>, turn: PreparedTurn, format: Strea
     });
   };
   const pump = (async () => {
+    if (turn.stored !== null) {
+      send(format.delta(turn.stored));
+      send(format.done(turn.stored, turn.info));
+      await writer.close().catch(() => undefined);
+      return;
+    }
     let content = "";
     try {
       for await (const delta of turn.chat.stream(turn.request)) {

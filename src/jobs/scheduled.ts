@@ -21,21 +21,29 @@ export async function runScheduled(env: Bindings, scheduledTime: number): Promis
   }
   const tenants = [...new Set(config.apiKeys.map((k) => k.tenant))];
   const started = Date.now();
-  const report = await runCleanup({
-    facts: deps.facts,
-    tenants,
-    sweepSessions: (tenant, cursor) => sweepSessionIndex(redis, tenant, { cursor }),
-    loadCursor: async () => {
-      const raw = await redis.get<CleanupCursor>(CLEANUP_CURSOR_KEY);
-      return raw && typeof raw === "object" ? raw : null;
-    },
-    saveCursor: async (cursor) => {
-      await redis.set(CLEANUP_CURSOR_KEY, JSON.stringify(cursor));
-    },
-    options: config.memory,
-    batch: config.cleanupBatch,
-    now: scheduledTime,
-  });
-  console.log(JSON.stringify({ level: "info", msg: "cleanup run", ms: Date.now() - started, ...report }));
+  let report: CleanupReport;
+  try {
+    report = await runCleanup({
+      facts: deps.facts,
+      tenants,
+      sweepSessions: (tenant, cursor) => sweepSessionIndex(redis, tenant, { cursor }),
+      loadCursor: async () => {
+        const raw = await redis.get<CleanupCursor>(CLEANUP_CURSOR_KEY);
+        return raw && typeof raw === "object" ? raw : null;
+      },
+      saveCursor: async (cursor) => {
+        await redis.set(CLEANUP_CURSOR_KEY, JSON.stringify(cursor));
+      },
+      options: config.memory,
+      batch: config.cleanupBatch,
+      now: scheduledTime,
+    });
+  } catch (err) {
+    // Only loading or saving the cursor (Redis) gets here; the next run starts from the last saved one.
+    console.error(JSON.stringify({ level: "error", msg: "cleanup run failed", ms: Date.now() - started, error: String(err) }));
+    return null;
+  }
+  const level = report.errors.length > 0 ? "warn" : "info";
+  console.log(JSON.stringify({ level, msg: "cleanup run", ms: Date.now() - started, ...report }));
   return report;
 }

@@ -32,6 +32,8 @@ export interface CleanupReport {
   sessionEntriesRemoved: number;
   /** True when the fact sweep reached the end of the last scope (the next run starts over). */
   completedPass: boolean;
+  /** Parts that failed this run (e.g. Vector down); the others still ran and the cursor was saved. */
+  errors: string[];
 }
 
 const orderKey = (s: FactScope): string => `${s.tenant}\u0000${s.userId}`;
@@ -42,47 +44,59 @@ const orderKey = (s: FactScope): string => `${s.tenant}\u0000${s.userId}`;
  */
 export async function runCleanup(deps: CleanupDeps): Promise<CleanupReport> {
   const cursor: CleanupCursor = (await deps.loadCursor()) ?? { scope: "", factCursor: "", sessions: {} };
-  const report: CleanupReport = { factsExamined: 0, factsDeleted: 0, scopesVisited: 0, sessionEntriesRemoved: 0, completedPass: false };
+  const report: CleanupReport = { factsExamined: 0, factsDeleted: 0, scopesVisited: 0, sessionEntriesRemoved: 0, completedPass: false, errors: [] };
+  const attempt = async (part: string, work: () => Promise<void>): Promise<void> => {
+    try {
+      await work();
+    } catch (err) {
+      report.errors.push(`${part}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
 
   for (const tenant of deps.tenants) {
-    const page = await deps.sweepSessions(tenant, cursor.sessions[tenant] ?? "");
-    cursor.sessions[tenant] = page.nextCursor;
-    report.sessionEntriesRemoved += page.removed.length;
+    await attempt(`sessions of ${tenant}`, async () => {
+      const page = await deps.sweepSessions(tenant, cursor.sessions[tenant] ?? "");
+      cursor.sessions[tenant] = page.nextCursor;
+      report.sessionEntriesRemoved += page.removed.length;
+    });
   }
 
-  if (deps.facts) {
-    const facts = deps.facts;
-    const scopes = (await facts.scopes()).sort((a, b) => (orderKey(a) < orderKey(b) ? -1 : orderKey(a) > orderKey(b) ? 1 : 0));
-    let index = scopes.findIndex((s) => orderKey(s) >= cursor.scope);
-    if (index < 0) index = scopes.length;
-    // The scope we stopped in is gone (erased): its range cursor means nothing elsewhere.
-    const resumeAt = scopes[index];
-    if (!resumeAt || orderKey(resumeAt) !== cursor.scope) cursor.factCursor = "";
-    while (index < scopes.length && report.factsExamined < deps.batch) {
-      const scope = scopes[index]!;
-      cursor.scope = orderKey(scope);
-      report.scopesVisited += 1;
-      const limit = Math.max(1, Math.min(1000, deps.batch - report.factsExamined));
-      const page = await facts.list(scope, cursor.factCursor, limit);
-      report.factsExamined += page.facts.length;
-      const drop = page.facts.filter((f) => !shouldRetain(f, deps.now, deps.options)).map((f) => f.id);
-      if (drop.length > 0) report.factsDeleted += await facts.delete(scope, drop);
-      if (page.nextCursor === "" || page.facts.length === 0) {
-        index += 1;
-        cursor.factCursor = "";
-        const next = scopes[index];
-        cursor.scope = next ? orderKey(next) : "";
-      } else {
-        // The range cursor marks a position, not an offset, so deleting behind it skips nothing.
-        cursor.factCursor = page.nextCursor;
-      }
-    }
-    report.completedPass = index >= scopes.length;
-    if (report.completedPass) {
-      cursor.scope = "";
-      cursor.factCursor = "";
-    }
-  }
+  const facts = deps.facts;
+  if (facts) await attempt("facts", () => sweepFacts(facts, cursor, report, deps));
   await deps.saveCursor(cursor);
   return report;
+}
+
+/** Sweeps facts scope by scope until the batch is used up; `cursor` records where it stopped. */
+async function sweepFacts(facts: FactStore, cursor: CleanupCursor, report: CleanupReport, deps: CleanupDeps): Promise<void> {
+  const scopes = (await facts.scopes()).sort((a, b) => (orderKey(a) < orderKey(b) ? -1 : orderKey(a) > orderKey(b) ? 1 : 0));
+  let index = scopes.findIndex((s) => orderKey(s) >= cursor.scope);
+  if (index < 0) index = scopes.length;
+  // The scope we stopped in is gone (erased): its range cursor means nothing elsewhere.
+  const resumeAt = scopes[index];
+  if (!resumeAt || orderKey(resumeAt) !== cursor.scope) cursor.factCursor = "";
+  while (index < scopes.length && report.factsExamined < deps.batch) {
+    const scope = scopes[index]!;
+    cursor.scope = orderKey(scope);
+    report.scopesVisited += 1;
+    const limit = Math.max(1, Math.min(1000, deps.batch - report.factsExamined));
+    const page = await facts.list(scope, cursor.factCursor, limit);
+    report.factsExamined += page.facts.length;
+    const drop = page.facts.filter((f) => !shouldRetain(f, deps.now, deps.options)).map((f) => f.id);
+    if (drop.length > 0) report.factsDeleted += await facts.delete(scope, drop);
+    if (page.nextCursor === "" || page.facts.length === 0) {
+      index += 1;
+      cursor.factCursor = "";
+      const next = scopes[index];
+      cursor.scope = next ? orderKey(next) : "";
+    } else {
+      // The range cursor marks a position, not an offset, so deleting behind it skips nothing.
+      cursor.factCursor = page.nextCursor;
+    }
+  }
+  report.completedPass = index >= scopes.length;
+  if (report.completedPass) {
+    cursor.scope = "";
+    cursor.factCursor = "";
+  }
 }

@@ -1,4 +1,4 @@
-import { createFact, factId, mergeFact, normalizeFactText, rankRecalled, type FactDraft } from "./facts.ts";
+import { MAX_FACT_HISTORY, createFact, factId, mergeFact, normalizeFactText, rankRecalled, type FactDraft } from "./facts.ts";
 import type { MemoryOptions } from "./options.ts";
 import type { FactExtractor, FactScope, FactStore } from "./ports.ts";
 import type { Fact, FactType, RecalledFact, StoredMessage } from "./types.ts";
@@ -46,13 +46,15 @@ export class FactService {
     return { fact, created: !existing };
   }
 
-  /** Applies changes; a new text re-embeds the fact and keeps the old text in its history. */
+  /**
+   * Applies changes. A new text moves the fact to the id of that text (same text, same id), keeps
+   * the old text in its history and folds into a fact that already holds the new text.
+   */
   async update(id: string, changes: FactChanges): Promise<Fact | null> {
     const { facts, scope } = this.#d;
     const [existing] = await facts.get(scope, [id]);
     if (!existing) return null;
     const now = this.#now();
-    const textChanged = changes.text !== undefined && normalizeFactText(changes.text) !== normalizeFactText(existing.text);
     let next = mergeFact(
       existing,
       { text: changes.text ?? existing.text, type: changes.type ?? existing.type, importance: existing.importance, metadata: changes.metadata },
@@ -61,9 +63,24 @@ export class FactService {
     // An explicit importance replaces the old one (merging keeps the higher of the two).
     if (changes.importance !== undefined) next = { ...next, importance: changes.importance };
     if (changes.type !== undefined) next = { ...next, type: changes.type };
-    if (textChanged) await facts.upsert(scope, [next]);
-    else await facts.patch(scope, [next]);
-    return next;
+    if (changes.text === undefined || normalizeFactText(changes.text) === normalizeFactText(existing.text)) {
+      await facts.patch(scope, [next]);
+      return next;
+    }
+    return this.#rekey(next, id);
+  }
+
+  /** Stores `fact` under the id of its (new) text, merged into any fact already there, and drops `oldId`. */
+  async #rekey(fact: Fact, oldId: string): Promise<Fact> {
+    const { facts, scope } = this.#d;
+    const newId = await factId(scope, fact.text);
+    const [holder] = newId === oldId ? [null] : await facts.get(scope, [newId]);
+    const moved: Fact = holder
+      ? { ...mergeFact(holder, fact, this.#now()), history: [...(holder.history ?? []), ...(fact.history ?? [])].slice(-MAX_FACT_HISTORY) }
+      : { ...fact, id: newId };
+    await facts.upsert(scope, [moved]);
+    if (newId !== oldId) await facts.delete(scope, [oldId]);
+    return moved;
   }
 
   async recall(query: string, options: { k: number; types?: FactType[] | undefined; minScore?: number | undefined }): Promise<RecalledFact[]> {
@@ -106,8 +123,8 @@ export class FactService {
           report.skipped += 1;
           continue;
         }
-        await facts.upsert(scope, [mergeFact(current, draft, this.#now())]);
-        report.updated.push(op.id);
+        const moved = await this.#rekey(mergeFact(current, draft, this.#now()), current.id);
+        report.updated.push(moved.id);
       } else {
         const { fact } = await this.remember(draft);
         report.added.push(fact.id);

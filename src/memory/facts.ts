@@ -1,3 +1,4 @@
+import { sha256Hex } from "./hash.ts";
 import type { FactScope } from "./ports.ts";
 import type { Fact, FactType } from "./types.ts";
 
@@ -17,19 +18,13 @@ export function normalizeFactText(text: string): string {
   return text.normalize("NFKC").replace(/\s+/gu, " ").trim().toLowerCase().replace(TRAILING_PUNCTUATION, "");
 }
 
-const encoder = new TextEncoder();
-
 /**
  * Content id of a fact within (tenant, user): "f" + 24 hex digits of SHA-256 over
  * `tenant \0 user \0 normalized text`. The same statement always gets the same id, in any process,
  * so writing it twice is one fact.
  */
 export async function factId(scope: FactScope, text: string): Promise<string> {
-  const data = encoder.encode(`${scope.tenant}\u0000${scope.userId}\u0000${normalizeFactText(text)}`);
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
-  let hex = "";
-  for (let i = 0; i < 12; i++) hex += digest[i]!.toString(16).padStart(2, "0");
-  return `f${hex}`;
+  return `f${await sha256Hex(`${scope.tenant}\u0000${scope.userId}\u0000${normalizeFactText(text)}`, 12)}`;
 }
 
 /** A fact as a writer proposes it; the timestamps and counters are the domain's business. */

@@ -1,6 +1,6 @@
 import { planCompression } from "./compress.ts";
 import { assembleContext } from "./context.ts";
-import { rankRecalled } from "./facts.ts";
+import { mergeFact, rankRecalled } from "./facts.ts";
 import { recordAccess } from "./lifecycle.ts";
 import type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded, MemoryLogger, MemoryManagerDeps } from "./manager-types.ts";
 import { resolveSessionOptions } from "./options.ts";
@@ -60,13 +60,17 @@ export class MemoryManager {
    * A chat turn's first step: the append and the context it needs come back from the same Redis
    * round trip, with the fact recall running in parallel.
    */
-  async addWithContext(messages: IncomingMessage[], request: ContextRequest = {}): Promise<{ add: AddResult; context: ContextResult }> {
+  async addWithContext(
+    messages: IncomingMessage[],
+    request: ContextRequest = {},
+  ): Promise<{ add: AddResult; context: ContextResult; snapshot: SessionSnapshot }> {
     const [appended, context] = await this.#withRecall(this.#append(messages, false), (r) => r.snapshot, request);
     const { snapshot, added, facts } = appended;
     const resolved = resolveSessionOptions(this.#d.options, snapshot.settings);
     return {
       add: { added, stats: context.stats, compressionDue: planCompression(snapshot, resolved).due, facts, degraded: [] },
       context,
+      snapshot,
     };
   }
 
@@ -75,8 +79,16 @@ export class MemoryManager {
     const now = this.#now();
     const stored = messages.map((m) => toStoredMessage(m, { counter, now, newId: this.#newId }));
     const scope = this.#scope;
-    const facts = scope ? await factsToPersist({ scope, incoming: messages, stored, persistAll, sessionId: ref.sessionId, now }) : [];
-    if (scope && factStore && facts.length > 0) await factStore.upsert(scope, facts);
+    let facts = scope ? await factsToPersist({ scope, incoming: messages, stored, persistAll, sessionId: ref.sessionId, now }) : [];
+    if (scope && factStore && facts.length > 0) {
+      // A restatement refreshes the stored fact (creation time, use count, history survive).
+      const existing = await factStore.get(scope, facts.map((f) => f.id));
+      facts = facts.map((fact, i) => {
+        const current = existing[i];
+        return current ? mergeFact(current, fact, now) : fact;
+      });
+      await factStore.upsert(scope, facts);
+    }
     const appended = await sessions.append(ref, stored, { userId: this.#d.userId, ttlSeconds: this.#d.options.sessionTtlSeconds, withSnapshot: true });
     // A store that ignores withSnapshot costs a second round trip here.
     const snapshot = appended.snapshot ?? (await sessions.read(ref));

@@ -31,23 +31,29 @@ describe("facts API: list, get, patch, delete", () => {
     expect(fact?.createdAt).toBeGreaterThan(0);
   });
 
-  it("patches text (the old one goes to history, the id stays) and importance", async () => {
+  it("patches text (the fact moves to the id of its new text, the old text goes to history) and importance", async () => {
     const uid = uniqueId("patch");
     const added = await addFact(uid, { text: "works at a bank", importance: 0.6 });
     const res = await call<FactView>("PATCH", `${factsPath(uid)}/${added.id}`, { body: { text: "works at a hospital" } });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ id: added.id, text: "works at a hospital", importance: 0.6 });
+    expect(res.json).toMatchObject({ text: "works at a hospital", importance: 0.6 });
+    expect(res.json.id).not.toBe(added.id);
     expect(res.json.history?.map((h) => h.text)).toEqual(["works at a bank"]);
     expect(res.json.version).toBe(2);
+    // same text, same id: adding the new text again names the patched fact
+    const again = await addFact(uid, { text: "works at a hospital" });
+    expect(again.id).toBe(res.json.id);
+    expect((await getFact(uid, added.id)).status).toBe(404);
 
-    const lower = await call<FactView>("PATCH", `${factsPath(uid)}/${added.id}`, { body: { importance: 0.2 } });
+    const newId = res.json.id;
+    const lower = await call<FactView>("PATCH", `${factsPath(uid)}/${newId}`, { body: { importance: 0.2 } });
     expect(lower.status, lower.text).toBe(200);
-    const stored = await findFact(uid, added.id);
+    const stored = await findFact(uid, newId);
     expect(stored).toMatchObject({ text: "works at a hospital", importance: 0.2 });
     expect(stored?.history?.map((h) => h.text)).toEqual(["works at a bank"]);
     // the new text is what recall finds now
     const hits = await recall(uid, "works at a hospital", { k: "1" });
-    expect(hits.map((h) => [h.id, h.text])).toEqual([[added.id, "works at a hospital"]]);
+    expect(hits.map((h) => [h.id, h.text])).toEqual([[newId, "works at a hospital"]]);
   });
 
   it("answers 404 for a patch or get of an unknown fact", async () => {

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../router.ts";
 import { IdSchema, SessionParams, errorResponses } from "../schemas/common.ts";
-import { completeTurn, memoryHeaders, prepareTurn, streamTurn, type StreamFormat } from "../chat-turn.ts";
+import { completeTurn, memoryHeaders, prepareTurn, replyIdFor, streamTurn, type StreamFormat } from "../chat-turn.ts";
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
 
@@ -47,7 +47,7 @@ export function chatRoutes() {
     const { sessionId } = c.req.valid("param");
     const body = c.req.valid("json");
     const messageId = body.messageId ?? crypto.randomUUID();
-    const replyId = `${messageId}.reply`;
+    const replyId = await replyIdFor(messageId);
     const turn = await prepareTurn(c, {
       sessionId,
       userId: body.userId,

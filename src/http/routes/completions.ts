@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { IncomingMessage } from "../../memory/types.ts";
 import { isValidId } from "../../ids.ts";
-import { completeTurn, memoryHeaders, prepareTurn, streamTurn, type StreamFormat } from "../chat-turn.ts";
+import { sha256Hex } from "../../memory/hash.ts";
+import { completeTurn, memoryHeaders, prepareTurn, replyIdFor, streamTurn, type StreamFormat } from "../chat-turn.ts";
 import { ApiError } from "../errors.ts";
 import { createRouter } from "../router.ts";
 import { errorResponses } from "../schemas/common.ts";
@@ -36,10 +37,7 @@ const route = createRoute({
 const textOf = (content: z.infer<typeof Content> | undefined): string =>
   typeof content === "string" ? content : Array.isArray(content) ? content.map((p) => p.text).join("") : "";
 
-async function shortHash(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  return [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
+const shortHash = (text: string): Promise<string> => sha256Hex(text, 12);
 
 function pick(header: string | undefined, user: string | undefined, what: string): string | undefined {
   const value = header ?? user;
@@ -74,7 +72,7 @@ export function completionRoutes() {
       userId,
       messages: incoming,
       query: question,
-      replyId: `${messageId}.reply`,
+      replyId: await replyIdFor(messageId),
       model: body.model,
       temperature: body.temperature,
       maxTokens: body.max_completion_tokens ?? body.max_tokens,
