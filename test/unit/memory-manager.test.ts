@@ -69,7 +69,7 @@ describe("add", () => {
     expect(long.compressionDue).toBe(true);
   });
 
-  it("persists user messages as facts with one upsert, in parallel with the append", async () => {
+  it("persists user messages as facts: one read to merge restatements, one upsert, then the append", async () => {
     const result = await manager().add(
       [
         { role: "user", content: "我叫小明，喜欢蓝色" },
@@ -80,9 +80,14 @@ describe("add", () => {
     );
     const id = await factId(scope, "我叫小明，喜欢蓝色");
     expect(result.facts).toEqual([id]); // assistant text never becomes a fact; the restatement is the same fact
-    expect(facts.calls).toEqual({ upsert: 1 });
+    expect(facts.calls).toEqual({ get: 1, upsert: 1 });
     expect(sessions.calls).toEqual({ append: 1 });
     expect(facts.all(scope)).toMatchObject([{ id, type: "preference", sourceSession: "s1", version: 1 }]);
+
+    // Saying it again refreshes the same fact instead of resetting it.
+    const createdAt = facts.all(scope)[0]?.createdAt;
+    await manager().add([{ role: "user", content: "我叫小明，喜欢蓝色！" }], { persist: true });
+    expect(facts.all(scope)).toMatchObject([{ id, version: 2, createdAt }]);
   });
 
   it("persists per message when asked, and not at all without a user", async () => {
