@@ -1,9 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../router.ts";
-import { IdSchema, SessionParams, errorResponses } from "../schemas/common.ts";
+import { IdSchema, SessionParams, errorResponses, jsonResponse, security } from "../schemas/common.ts";
 import { completeTurn, memoryHeaders, prepareTurn, replyIdFor, streamTurn, type StreamFormat } from "../chat-turn.ts";
 
-const json = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
 
 const ChatBody = z
   .object({
@@ -23,12 +22,12 @@ const chatRoute = createRoute({
   method: "post",
   path: "/v1/sessions/{sessionId}/chat",
   summary: "One chat turn: store the message, build the context, call the LLM, store the reply",
-  security: [{ bearer: [] }],
+  security,
   request: { params: SessionParams, body: { content: { "application/json": { schema: ChatBody } }, required: true } },
   responses: {
-    200: json(z.object({}).passthrough(), "The reply and what memory injected (or text/event-stream with stream: true)"),
+    200: jsonResponse(z.object({}).passthrough(), "The reply and what memory injected (or text/event-stream with stream: true)"),
     ...errorResponses,
-    502: json(z.object({}).passthrough(), "The LLM failed; the user message is stored"),
+    502: jsonResponse(z.object({}).passthrough(), "The LLM failed; the user message is stored"),
   },
 });
 

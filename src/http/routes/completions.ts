@@ -5,7 +5,7 @@ import { sha256Hex } from "../../memory/hash.ts";
 import { completeTurn, memoryHeaders, prepareTurn, replyIdFor, streamTurn, type StreamFormat } from "../chat-turn.ts";
 import { ApiError } from "../errors.ts";
 import { createRouter } from "../router.ts";
-import { errorResponses } from "../schemas/common.ts";
+import { AnyObject, errorResponses, jsonResponse, security } from "../schemas/common.ts";
 
 const TextPart = z.object({ type: z.literal("text"), text: z.string() }).passthrough();
 const Content = z.union([z.string(), z.array(TextPart), z.null()]);
@@ -29,9 +29,9 @@ const route = createRoute({
   method: "post",
   path: "/v1/chat/completions",
   summary: "OpenAI-compatible chat completions with memory (session from X-Memory-Session or `user`)",
-  security: [{ bearer: [] }],
+  security,
   request: { body: { content: { "application/json": { schema: CompletionBody } }, required: true } },
-  responses: { 200: { description: "A chat.completion (or chat.completion.chunk events when streaming)", content: { "application/json": { schema: z.object({}).passthrough() } } }, ...errorResponses },
+  responses: { 200: jsonResponse(AnyObject, "A chat.completion (or chat.completion.chunk events when streaming)"), ...errorResponses },
 });
 
 const textOf = (content: z.infer<typeof Content> | undefined): string =>

@@ -5,12 +5,9 @@ import { FactService } from "../../memory/fact-service.ts";
 import type { FactStore } from "../../memory/ports.ts";
 import { ApiError } from "../errors.ts";
 import { createRouter } from "../router.ts";
-import { IdSchema, UserParams, errorResponses, queryInt } from "../schemas/common.ts";
+import { IdSchema, UserParams, errorResponses, queryInt, jsonResponse, AnyObject, security } from "../schemas/common.ts";
 import { FactTypeList, FactTypeSchema } from "../schemas/facts.ts";
 
-const json = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
-const anyObject = z.object({}).passthrough();
-const security = [{ bearer: [] }];
 const MAX_FACT_CHARS = 4000;
 
 const Metadata = z.record(z.string().max(64), z.unknown()).refine((m) => JSON.stringify(m).length <= 4096, "metadata must serialize to at most 4096 characters");
@@ -42,7 +39,7 @@ const routes = {
     summary: "Store a fact (the same text twice is one fact)",
     security,
     request: { params: UserParams, body: { content: { "application/json": { schema: NewFact } }, required: true } },
-    responses: { 201: json(anyObject, "Created"), 200: json(anyObject, "Already known; refreshed"), ...errorResponses },
+    responses: { 201: jsonResponse(AnyObject, "Created"), 200: jsonResponse(AnyObject, "Already known; refreshed"), ...errorResponses },
   }),
   search: createRoute({
     method: "get",
@@ -61,18 +58,18 @@ const routes = {
         limit: queryInt(1, 1000).optional(),
       }),
     },
-    responses: { 200: json(anyObject, "Facts"), ...errorResponses },
+    responses: { 200: jsonResponse(AnyObject, "Facts"), ...errorResponses },
   }),
-  get: createRoute({ method: "get", path: `${factsPath}/{factId}`, summary: "One fact", security, request: { params: FactParams }, responses: { 200: json(anyObject, "The fact"), ...errorResponses } }),
+  get: createRoute({ method: "get", path: `${factsPath}/{factId}`, summary: "One fact", security, request: { params: FactParams }, responses: { 200: jsonResponse(AnyObject, "The fact"), ...errorResponses } }),
   patch: createRoute({
     method: "patch",
     path: `${factsPath}/{factId}`,
     summary: "Change a fact (a new text keeps the old one in history)",
     security,
     request: { params: FactParams, body: { content: { "application/json": { schema: FactPatch } }, required: true } },
-    responses: { 200: json(anyObject, "The changed fact"), ...errorResponses },
+    responses: { 200: jsonResponse(AnyObject, "The changed fact"), ...errorResponses },
   }),
-  delete: createRoute({ method: "delete", path: `${factsPath}/{factId}`, summary: "Delete a fact", security, request: { params: FactParams }, responses: { 200: json(anyObject, "Deleted"), ...errorResponses } }),
+  delete: createRoute({ method: "delete", path: `${factsPath}/{factId}`, summary: "Delete a fact", security, request: { params: FactParams }, responses: { 200: jsonResponse(AnyObject, "Deleted"), ...errorResponses } }),
 };
 
 /** Long-term memory is optional; without Vector these routes answer 503. */

@@ -5,27 +5,26 @@ import type { IncomingMessage } from "../../memory/types.ts";
 import { ApiError } from "../errors.ts";
 import { memoryFor } from "../memory.ts";
 import { createRouter } from "../router.ts";
-import { IdSchema, SessionParams, errorResponses, queryInt } from "../schemas/common.ts";
+import { IdSchema, SessionParams, errorResponses, queryInt, jsonResponse, security } from "../schemas/common.ts";
 import { AppendBodySchema } from "../schemas/messages.ts";
 import { FactTypeList } from "../schemas/facts.ts";
 import { scheduleAfterAppend } from "../background.ts";
 
-const json = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
 
 const appendRoute = createRoute({
   method: "post",
   path: "/v1/sessions/{sessionId}/messages",
   summary: "Append messages (one Redis round trip); schedules compression when due",
-  security: [{ bearer: [] }],
+  security,
   request: { params: SessionParams, body: { content: { "application/json": { schema: AppendBodySchema } }, required: true } },
-  responses: { 201: json(z.object({}).passthrough(), "Appended"), ...errorResponses, 409: json(z.object({}).passthrough(), "Session owned by another user") },
+  responses: { 201: jsonResponse(z.object({}).passthrough(), "Appended"), ...errorResponses, 409: jsonResponse(z.object({}).passthrough(), "Session owned by another user") },
 });
 
 const contextRoute = createRoute({
   method: "get",
   path: "/v1/sessions/{sessionId}/context",
   summary: "Assembled context within a token budget: system -> summary -> recalled facts -> window",
-  security: [{ bearer: [] }],
+  security,
   request: {
     params: SessionParams,
     query: z.object({
@@ -36,7 +35,7 @@ const contextRoute = createRoute({
       types: FactTypeList.optional(),
     }),
   },
-  responses: { 200: json(z.object({}).passthrough(), "The context and what went into it"), ...errorResponses },
+  responses: { 200: jsonResponse(z.object({}).passthrough(), "The context and what went into it"), ...errorResponses },
 });
 
 /** Per-deployment limits the static schema cannot know. */

@@ -4,12 +4,9 @@ import { resolveSessionOptions } from "../../memory/options.ts";
 import { windowStats } from "../../memory/window.ts";
 import { memoryFor, sessionRef } from "../memory.ts";
 import { createRouter } from "../router.ts";
-import { QueryBool, SessionParams, errorResponses, queryInt } from "../schemas/common.ts";
+import { QueryBool, SessionParams, errorResponses, queryInt, jsonResponse, AnyObject, security } from "../schemas/common.ts";
 import type { Context } from "hono";
 
-const json = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
-const anyObject = z.object({}).passthrough();
-const security = [{ bearer: [] }];
 
 /** `null` clears an override (back to the configured default). */
 const SettingsBody = z
@@ -28,7 +25,7 @@ const getRoute = createRoute({
   summary: "Session state: settings, stats, summary, pinned system messages, window",
   security,
   request: { params: SessionParams },
-  responses: { 200: json(anyObject, "Session state"), ...errorResponses },
+  responses: { 200: jsonResponse(AnyObject, "Session state"), ...errorResponses },
 });
 
 const putRoute = createRoute({
@@ -37,7 +34,7 @@ const putRoute = createRoute({
   summary: "Per-session settings: window, maxTokens, keep, ttlSeconds",
   security,
   request: { params: SessionParams, body: { content: { "application/json": { schema: SettingsBody } }, required: true } },
-  responses: { 200: json(anyObject, "Effective settings"), ...errorResponses },
+  responses: { 200: jsonResponse(AnyObject, "Effective settings"), ...errorResponses },
 });
 
 const deleteRoute = createRoute({
@@ -46,7 +43,7 @@ const deleteRoute = createRoute({
   summary: "Reset the session (like /clear); keepSystem keeps the pinned system messages",
   security,
   request: { params: SessionParams, query: z.object({ keepSystem: QueryBool.optional() }) },
-  responses: { 200: json(anyObject, "What was removed"), ...errorResponses },
+  responses: { 200: jsonResponse(AnyObject, "What was removed"), ...errorResponses },
 });
 
 const compressRoute = createRoute({
@@ -55,7 +52,7 @@ const compressRoute = createRoute({
   summary: "Compress now (below the threshold nothing happens unless force=true)",
   security,
   request: { params: SessionParams, query: z.object({ force: QueryBool.optional() }) },
-  responses: { 200: json(anyObject, "What happened"), ...errorResponses },
+  responses: { 200: jsonResponse(AnyObject, "What happened"), ...errorResponses },
 });
 
 const historyRoute = createRoute({
@@ -64,7 +61,7 @@ const historyRoute = createRoute({
   summary: "The summary and the archived originals it replaced",
   security,
   request: { params: SessionParams, query: z.object({ offset: queryInt(0, 1_000_000).optional(), limit: queryInt(1, 1000).optional() }) },
-  responses: { 200: json(anyObject, "Summary and archived messages"), ...errorResponses },
+  responses: { 200: jsonResponse(AnyObject, "Summary and archived messages"), ...errorResponses },
 });
 
 async function sessionState(c: Context<AppEnv>, sessionId: string) {

@@ -1,12 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Fact } from "../../memory/types.ts";
 import { createRouter } from "../router.ts";
-import { UserParams, errorResponses } from "../schemas/common.ts";
+import { UserParams, errorResponses, jsonResponse, AnyObject, security } from "../schemas/common.ts";
 import { requireFacts } from "./facts.ts";
 
-const json = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
-const anyObject = z.object({}).passthrough();
-const security = [{ bearer: [] }];
 
 const exportRoute = createRoute({
   method: "get",
@@ -14,7 +11,7 @@ const exportRoute = createRoute({
   summary: "Everything stored about a user: facts and sessions (window, summary, archive, notes)",
   security,
   request: { params: UserParams },
-  responses: { 200: json(anyObject, "The user's data"), ...errorResponses },
+  responses: { 200: jsonResponse(AnyObject, "The user's data"), ...errorResponses },
 });
 
 const eraseRoute = createRoute({
@@ -23,7 +20,7 @@ const eraseRoute = createRoute({
   summary: "Erase a user everywhere: sessions, archives, working memory, facts",
   security,
   request: { params: UserParams },
-  responses: { 200: json(anyObject, "Counts of what was removed"), ...errorResponses },
+  responses: { 200: jsonResponse(AnyObject, "Counts of what was removed"), ...errorResponses },
 });
 
 /** Archived originals read per history page when exporting. */

@@ -2,11 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError } from "../errors.ts";
 import { sessionRef } from "../memory.ts";
 import { createRouter } from "../router.ts";
-import { IdSchema, SessionParams, errorResponses } from "../schemas/common.ts";
+import { IdSchema, SessionParams, errorResponses, jsonResponse, AnyObject, security } from "../schemas/common.ts";
 
-const json = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
-const anyObject = z.object({}).passthrough();
-const security = [{ bearer: [] }];
 
 /** Working memory is small by design: a note or a scratchpad entry holds at most 8 KB. */
 const MAX_VALUE_CHARS = 8192;
@@ -18,7 +15,7 @@ const NoteBody = z.object({ value: z.string().min(1).max(MAX_VALUE_CHARS) }).str
 const ScratchBody = z.object({ entry: z.string().min(1).max(MAX_VALUE_CHARS) }).strict();
 
 const route = <P extends typeof SessionParams | typeof NoteParams>(method: "get" | "delete", path: string, summary: string, params: P) =>
-  createRoute({ method, path, summary, security, request: { params }, responses: { 200: json(anyObject, "OK"), ...errorResponses } });
+  createRoute({ method, path, summary, security, request: { params }, responses: { 200: jsonResponse(AnyObject, "OK"), ...errorResponses } });
 
 const withBody = <B extends z.ZodType>(method: "put" | "post", path: string, summary: string, params: typeof SessionParams | typeof NoteParams, body: B) =>
   createRoute({
@@ -27,7 +24,7 @@ const withBody = <B extends z.ZodType>(method: "put" | "post", path: string, sum
     summary,
     security,
     request: { params, body: { content: { "application/json": { schema: body } }, required: true } },
-    responses: { 200: json(anyObject, "OK"), ...errorResponses },
+    responses: { 200: jsonResponse(AnyObject, "OK"), ...errorResponses },
   });
 
 /** Seed 003's working memory: per-session notes (key/value) and a scratchpad, with their own TTL. */

@@ -40,3 +40,12 @@ export const errorResponses = {
   401: { description: "Missing or invalid API key", content: { "application/json": { schema: ErrorSchema } } },
   503: { description: "An upstream is unavailable; retry after Retry-After", content: { "application/json": { schema: ErrorSchema } } },
 } as const;
+
+/** A JSON response entry of a route's `responses`. */
+export const jsonResponse = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
+
+/** Responses whose shape is documented by example rather than schema. */
+export const AnyObject = z.object({}).passthrough();
+
+/** Every `/v1` route takes `Authorization: Bearer <key>`. */
+export const security = [{ bearer: [] }];
