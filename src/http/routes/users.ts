@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Fact } from "../../memory/types.ts";
 import { createRouter } from "../router.ts";
 import { UserParams, errorResponses, jsonResponse, AnyObject, security } from "../schemas/common.ts";
