@@ -6,6 +6,7 @@ export type ErrorCode =
   | "invalid_json"
   | "validation_failed"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "unauthorized"
   | "forbidden"
   | "not_found"

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { ApiError, upstreamUnavailable } from "./errors.ts";
+import { ApiError, upstreamUnavailable, type ErrorCode } from "./errors.ts";
 import { MemoryError } from "../memory/errors.ts";
 import { UpstreamError } from "../upstream.ts";
 
@@ -26,8 +26,9 @@ function toApiError(err: Error): ApiError {
     if (status === 400 && /malformed json/i.test(err.message)) {
       return new ApiError(400, "invalid_json", "request body is not valid JSON", { cause: err });
     }
-    const code = status === 401 ? "unauthorized" : status === 404 ? "not_found" : status === 413 ? "payload_too_large" : "bad_request";
-    return new ApiError(status, code, err.message || "request failed", { cause: err });
+    const codes: Partial<Record<number, ErrorCode>> = { 401: "unauthorized", 404: "not_found", 413: "payload_too_large", 415: "unsupported_media_type" };
+    const message = status === 415 ? "send the body as JSON (content-type: application/json)" : err.message || "request failed";
+    return new ApiError(status, codes[status] ?? "bad_request", message, { cause: err });
   }
   return new ApiError(500, "internal", "internal error", { cause: err });
 }
