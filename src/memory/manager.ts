@@ -152,7 +152,13 @@ export class MemoryManager {
     const scope = this.#scope;
     if (!scope || !this.#d.facts || recalled.length === 0) return;
     const now = this.#now();
-    await this.#d.facts.patch(scope, recalled.map((r) => recordAccess(r.fact, now)));
+    await this.#d.facts.touch(
+      scope,
+      recalled.map((r) => {
+        const { id, accessCount, lastAccessedAt } = recordAccess(r.fact, now);
+        return { id, accessCount, lastAccessedAt };
+      }),
+    );
   }
 
   /**

@@ -101,6 +101,13 @@ export interface FactQuery {
   types?: FactType[] | undefined;
 }
 
+/** The access fields of one recalled fact. */
+export interface FactAccess {
+  id: string;
+  accessCount: number;
+  lastAccessedAt: number;
+}
+
 export interface FactPage {
   facts: Fact[];
   /** Empty when there are no more. */
@@ -114,6 +121,11 @@ export interface FactStore {
   get(scope: FactScope, ids: string[]): Promise<(Fact | null)[]>;
   /** Updates metadata only (no re-embedding). */
   patch(scope: FactScope, facts: Fact[]): Promise<void>;
+  /**
+   * Records recalls: sets only the access fields, so an edit made since the fact was read is never
+   * reverted. A fact deleted meanwhile stays deleted.
+   */
+  touch(scope: FactScope, accesses: FactAccess[]): Promise<void>;
   delete(scope: FactScope, ids: string[]): Promise<number>;
   list(scope: FactScope, cursor: string, limit: number): Promise<FactPage>;
   deleteAll(scope: FactScope): Promise<number>;

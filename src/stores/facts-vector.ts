@@ -1,10 +1,11 @@
 import type { RangeResult } from "@upstash/vector";
-import type { FactPage, FactQuery, FactScope, FactStore } from "../memory/ports.ts";
+import type { FactAccess, FactPage, FactQuery, FactScope, FactStore } from "../memory/ports.ts";
 import { FACT_TYPES, type Fact } from "../memory/types.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";
 import { typeFilter } from "./fact-filter.ts";
 import { orEmpty, UPSERT_BATCH, type EmbedFunction, type VectorIndex } from "./fact-index.ts";
 import { factFromMetadata, factToMetadata } from "./fact-metadata.ts";
+import { assertId } from "./keys.ts";
 import { namespaceToScope, scopeToNamespace } from "./fact-namespace.ts";
 
 /** Options of {@link VectorFactStore}. */
@@ -80,6 +81,20 @@ export class VectorFactStore implements FactStore {
     // OVERWRITE: the metadata always holds the whole fact, so no stale field can survive a patch.
     await Promise.all(
       facts.map((f) => this.#index.update({ id: f.id, metadata: factToMetadata(f), metadataUpdateMode: "OVERWRITE" }, { namespace })),
+    );
+  }
+
+  async touch(scope: FactScope, accesses: FactAccess[]): Promise<void> {
+    const namespace = scopeToNamespace(scope);
+    // PATCH (RFC 7396) merges just these fields; a missing id updates nothing and creates nothing.
+    await Promise.all(
+      accesses.map((a) => {
+        assertId("fact id", a.id);
+        return this.#index.update(
+          { id: a.id, metadata: { accessCount: a.accessCount, lastAccessedAt: a.lastAccessedAt }, metadataUpdateMode: "PATCH" },
+          { namespace },
+        );
+      }),
     );
   }
 

@@ -91,6 +91,21 @@ describe("VectorFactStore (index embeds the text)", () => {
     expect(await store.delete(s, [])).toBe(0);
   });
 
+  it("touch sets only the access fields: a concurrent edit survives and a deleted fact stays deleted", async () => {
+    const s = scope("u4t");
+    await store.upsert(s, [fact("t1", "likes tea"), fact("t2", "likes coffee")]);
+    const [stale] = await store.get(s, ["t1"]);
+    await store.patch(s, [{ ...stale!, text: "likes green tea", importance: 0.9, version: 2 }]);
+    await store.delete(s, ["t2"]);
+    await store.touch(s, [
+      { id: "t1", accessCount: 1, lastAccessedAt: 3000 },
+      { id: "t2", accessCount: 1, lastAccessedAt: 3000 },
+    ]);
+    const [t1, t2] = await store.get(s, ["t1", "t2"]);
+    expect(t1).toMatchObject({ text: "likes green tea", importance: 0.9, version: 2, accessCount: 1, lastAccessedAt: 3000 });
+    expect(t2).toBeNull();
+  });
+
   it("lists with a cursor until it is empty", async () => {
     const s = scope("u5");
     const facts = Array.from({ length: 7 }, (_, i) => fact(`l${i}`, `fact number ${i}`));

@@ -11,6 +11,7 @@ import type {
   AppendResult,
   CommitOutcome,
   CompressionCommit,
+  FactAccess,
   FactPage,
   FactQuery,
   FactScope,
@@ -298,6 +299,14 @@ export class InMemoryFactStore implements FactStore {
   async patch(scope: FactScope, facts: Fact[]): Promise<void> {
     this.#enter("patch");
     for (const f of facts) if (this.#scope(scope).has(f.id)) this.#scope(scope).set(f.id, clone(f));
+  }
+
+  async touch(scope: FactScope, accesses: FactAccess[]): Promise<void> {
+    this.#enter("touch");
+    for (const a of accesses) {
+      const f = this.#scope(scope).get(a.id);
+      if (f) this.#scope(scope).set(a.id, { ...f, accessCount: a.accessCount, lastAccessedAt: a.lastAccessedAt });
+    }
   }
 
   async delete(scope: FactScope, ids: string[]): Promise<number> {
