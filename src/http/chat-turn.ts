@@ -15,6 +15,8 @@ export interface TurnInput {
   userId: string | undefined;
   /** Messages to store before the LLM call: the user's message, and a system prompt to pin. */
   messages: IncomingMessage[];
+  /** The batch's system messages replace differing pinned ones (an OpenAI-style client owns its prompt). */
+  replaceSystem?: boolean | undefined;
   /** Text to recall facts for (the user's message). */
   query: string;
   /** Id of the stored reply: derived from the user message id so a retried turn stores it once. */
@@ -60,7 +62,7 @@ export async function prepareTurn(c: Context<AppEnv>, input: TurnInput): Promise
   const chat = c.get("deps").chat;
   if (!chat) throw new ApiError(503, "llm_not_configured", "no LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL");
   const memory = await memoryFor(c, input.sessionId, input.userId);
-  const { add, context, snapshot } = await memory.addWithContext(input.messages, { query: input.query });
+  const { add, context, snapshot } = await memory.addWithContext(input.messages, { query: input.query }, { replaceSystem: input.replaceSystem });
   const stored = snapshot.window.find((m) => m.id === input.replyId)?.content ?? null;
   scheduleAfterAppend(c, memory, { sessionId: input.sessionId, userId: input.userId, incoming: input.messages, result: { ...add, compressionDue: false } });
   if (context.facts.length > 0) c.get("deps").background(memory.touchRecalled(context.facts));

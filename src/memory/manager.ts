@@ -63,8 +63,9 @@ export class MemoryManager {
   async addWithContext(
     messages: IncomingMessage[],
     request: ContextRequest = {},
+    options: { replaceSystem?: boolean | undefined } = {},
   ): Promise<{ add: AddResult; context: ContextResult; snapshot: SessionSnapshot }> {
-    const [appended, context] = await this.#withRecall(this.#append(messages, false), (r) => r.snapshot, request);
+    const [appended, context] = await this.#withRecall(this.#append(messages, false, options.replaceSystem), (r) => r.snapshot, request);
     const { snapshot, added, facts } = appended;
     const resolved = resolveSessionOptions(this.#d.options, snapshot.settings);
     return {
@@ -74,7 +75,7 @@ export class MemoryManager {
     };
   }
 
-  async #append(messages: IncomingMessage[], persistAll: boolean) {
+  async #append(messages: IncomingMessage[], persistAll: boolean, replaceSystem = false) {
     const { counter, sessions, ref, facts: factStore } = this.#d;
     const now = this.#now();
     const stored = messages.map((m) => toStoredMessage(m, { counter, now, newId: this.#newId }));
@@ -89,7 +90,12 @@ export class MemoryManager {
       });
       await factStore.upsert(scope, facts);
     }
-    const appended = await sessions.append(ref, stored, { userId: this.#d.userId, ttlSeconds: this.#d.options.sessionTtlSeconds, withSnapshot: true });
+    const appended = await sessions.append(ref, stored, {
+      userId: this.#d.userId,
+      ttlSeconds: this.#d.options.sessionTtlSeconds,
+      withSnapshot: true,
+      replaceSystem,
+    });
     // A store that ignores withSnapshot costs a second round trip here.
     const snapshot = appended.snapshot ?? (await sessions.read(ref));
     return { snapshot, added: appended.added, facts: facts.map((f) => f.id) };

@@ -17,6 +17,11 @@ export interface AppendOptions {
   ttlSeconds: number;
   /** Also return the session snapshot after the append, in the same round trip. */
   withSnapshot?: boolean | undefined;
+  /**
+   * When the batch carries system messages that differ from the pinned ones, they replace them
+   * (a client that changed its system prompt). Default false: system messages accumulate.
+   */
+  replaceSystem?: boolean | undefined;
 }
 
 export interface AppendResult {

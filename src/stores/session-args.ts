@@ -20,7 +20,8 @@ export function appendArgs(ref: SessionRef, messages: StoredMessage[], options: 
   const ttl = ttlArg(options.ttlSeconds);
   const userId = options.userId === undefined ? "" : assertId("userId", options.userId);
   const parts = luaKeyParts(ref.tenant);
-  const args = [String(now), ttl, userId, options.withSnapshot ? "1" : "0", ref.sessionId, parts.userPrefix, parts.userSuffix];
+  const flags = `${options.withSnapshot ? "s" : ""}${options.replaceSystem ? "r" : ""}`;
+  const args = [String(now), ttl, userId, flags, ref.sessionId, parts.userPrefix, parts.userSuffix];
   for (const m of messages) {
     if (typeof m.id !== "string" || m.id === "") throw new InvalidStoreInput("message id is required");
     // HINCRBY needs integers; a fractional count would fail the script after earlier writes

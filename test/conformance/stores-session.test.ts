@@ -155,6 +155,30 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
       expect(result?.snapshot?.window.map((m) => m.id)).toEqual(["w", "x"]);
     });
 
+    it("replaces differing pinned system messages only when asked", async () => {
+      const ref = nextRef();
+      await store.append(ref, [msg("sysA", "system", "be terse"), msg("u1", "user", "hi")], { ttlSeconds: TTL });
+      const kept = await store.append(ref, [msg("sysB", "system", "be a pirate")], { ttlSeconds: TTL });
+      expect(kept.added[0]?.duplicate).toBe(false);
+      expect((await store.read(ref)).system.map((m) => m.id)).toEqual(["sysA", "sysB"]);
+
+      const replaced = await store.append(ref, [msg("sysC", "system", "be kind"), msg("u2", "user", "again")], { ttlSeconds: TTL, replaceSystem: true });
+      expect(replaced.added.map((a) => a.duplicate)).toEqual([false, false]);
+      let snap = await store.read(ref);
+      expect(snap.system.map((m) => m.id)).toEqual(["sysC"]);
+      expect(snap.window.map((m) => m.id)).toEqual(["u1", "u2"]);
+
+      // the same prompt again is a duplicate and changes nothing; no system message keeps the pinned one
+      const same = await store.append(ref, [msg("sysC", "system", "be kind")], { ttlSeconds: TTL, replaceSystem: true });
+      expect(same.added[0]?.duplicate).toBe(true);
+      await store.append(ref, [msg("u3", "user", "more")], { ttlSeconds: TTL, replaceSystem: true });
+      snap = await store.read(ref);
+      expect(snap.system.map((m) => m.id)).toEqual(["sysC"]);
+      // a replaced prompt's id is free again
+      await store.append(ref, [msg("sysA", "system", "be terse")], { ttlSeconds: TTL, replaceSystem: true });
+      expect((await store.read(ref)).system.map((m) => m.id)).toEqual(["sysA"]);
+    });
+
     it("keeps every concurrent append", async () => {
       const ref = nextRef();
       const writes = Array.from({ length: 20 }, (_, i) => store.append(ref, [msg(`c${i}`, "user", `n${i}`, i + 1)], { ttlSeconds: TTL }));

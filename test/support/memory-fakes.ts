@@ -107,6 +107,12 @@ export class InMemorySessionStore implements SessionStore {
     state.meta ??= { createdAt: now, updatedAt: now, epoch: this.#epochs.get(keyOf(ref)) ?? 0 };
     state.meta.updatedAt = now;
     if (state.meta.userId === undefined && options.userId !== undefined) state.meta.userId = options.userId;
+    const wanted = messages.filter((m) => m.role === "system").map((m) => m.id);
+    const pinned = state.system.map((m) => m.id);
+    if (options.replaceSystem && wanted.length > 0 && wanted.join("\u0000") !== pinned.join("\u0000")) {
+      for (const id of pinned) state.ids.delete(id);
+      state.system.length = 0;
+    }
     const added = messages.map((m) => {
       const duplicate = state.ids.has(m.id);
       if (!duplicate) {

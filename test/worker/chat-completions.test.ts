@@ -116,6 +116,33 @@ describe("POST /v1/chat/completions with the official openai client", () => {
     ]);
   });
 
+  it("a changed system prompt replaces the pinned one instead of piling up", async () => {
+    const sid = uniqueId("oa-persona");
+    const { openai, drain } = memoryClient(sid, uniqueId("u"));
+    await openai.chat.completions.create({ model: MODEL, messages: [{ role: "system", content: SYSTEM }, { role: "user", content: "hello" }] });
+    await drain();
+    const NEW_SYSTEM = "You are a pirate.";
+    await openai.chat.completions.create({
+      model: MODEL,
+      messages: [
+        { role: "system", content: NEW_SYSTEM },
+        { role: "user", content: "hello" },
+        { role: "assistant", content: "hello" },
+        { role: "user", content: "who are you?" },
+      ],
+    });
+    await drain();
+    const session = await readSession(sid);
+    expect(pairs(session.system)).toEqual([["system", NEW_SYSTEM]]);
+    const [turn] = turnRequests(await chatRequests(), "who are you?");
+    const systems = (turn?.body.messages ?? []).filter((m) => m.role === "system").map((m) => textOf(m.content));
+    expect(systems).toEqual([NEW_SYSTEM]);
+    // switching back pins the first prompt again (its id is free once it was replaced)
+    await openai.chat.completions.create({ model: MODEL, messages: [{ role: "system", content: SYSTEM }, { role: "user", content: "again" }] });
+    await drain();
+    expect(pairs((await readSession(sid)).system)).toEqual([["system", SYSTEM]]);
+  });
+
   it("retrying an identical request does not duplicate the user message or the reply", async () => {
     const sid = uniqueId("oa-retry");
     const { openai, drain, served } = memoryClient(sid, uniqueId("u"));

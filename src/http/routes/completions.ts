@@ -57,7 +57,8 @@ export function completionRoutes() {
     const question = textOf(final?.content).trim();
     if (final?.role !== "user" || question === "") throw new ApiError(400, "validation_failed", "the last message must be a non-empty user message");
     // Ids from content (and, for the user message, its position) make retries idempotent: the
-    // system prompt is pinned once; earlier messages are already in memory and are not re-sent.
+    // system prompt is pinned once (a changed prompt replaces it); earlier messages are already in
+    // memory and are not re-sent.
     const incoming: IncomingMessage[] = [];
     for (const m of body.messages) {
       const text = textOf(m.content).trim();
@@ -71,6 +72,7 @@ export function completionRoutes() {
       sessionId,
       userId,
       messages: incoming,
+      replaceSystem: true,
       query: question,
       replyId: await replyIdFor(messageId),
       model: body.model,

@@ -4,9 +4,11 @@ import { LUA_EXTEND, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
  * Appends messages idempotently, in one atomic step.
  *
  * KEYS: sys win sum meta arc ids tenantIndex
- * ARGV: now ttl userId('' = none) withSnapshot('1'/'0') sessionId userPrefix userSuffix,
+ * ARGV: now ttl userId('' = none) flags sessionId userPrefix userSuffix,
  *       then per message: id kind('s' system / 'w' window) tokens json
  *
+ * flags: 's' returns the snapshot too; 'r' makes the batch's system messages replace the pinned
+ * ones when they differ (their ids leave the id set, so they could be pinned again later).
  * `ttl` is the default idle TTL; a per-session `set:ttlSeconds` override stored in meta wins.
  * The owner check runs before any write, so a mismatch changes nothing. The user index key is
  * built here from the stored owner (validated when it was first written).
@@ -18,6 +20,25 @@ local override = tonumber(redis.call('HGET', KEYS[4], 'set:ttlSeconds'))
 if override and override > 0 then ttl = override end
 if uid ~= '' and owner and owner ~= uid then
   return cjson.encode({ err = 'owner_mismatch' })
+end
+if string.find(ARGV[4], 'r', 1, true) then
+  local wanted = {}
+  for i = 8, #ARGV, 4 do
+    if ARGV[i + 1] == 's' then wanted[#wanted + 1] = ARGV[i] end
+  end
+  if #wanted > 0 then
+    local current = redis.call('LRANGE', KEYS[1], 0, -1)
+    local same = #current == #wanted
+    local ids = {}
+    for j, raw in ipairs(current) do
+      ids[j] = cjson.decode(raw).id
+      if ids[j] ~= wanted[j] then same = false end
+    end
+    if not same then
+      for _, id in ipairs(ids) do redis.call('SREM', KEYS[6], id) end
+      redis.call('DEL', KEYS[1])
+    end
+  end
 end
 local added = {}
 for i = 8, #ARGV, 4 do
@@ -54,6 +75,6 @@ local reply = {
   wcount = redis.call('LLEN', KEYS[2]),
   wtok = redis.call('HGET', KEYS[4], 'wtok'),
 }
-if ARGV[4] == '1' then reply.snap = snapshot(KEYS[1], KEYS[2], KEYS[3], KEYS[4]) end
+if string.find(ARGV[4], 's', 1, true) then reply.snap = snapshot(KEYS[1], KEYS[2], KEYS[3], KEYS[4]) end
 return cjson.encode(reply)
 `;
