@@ -8,6 +8,7 @@ import { encodeReply } from "../../tools/upstash-local/redis/encode.ts";
 import { ReplyError, type Reply } from "../../tools/upstash-local/redis/reply.ts";
 import { createRespBackend } from "../../tools/upstash-local/redis/resp/backend.ts";
 import { redisVariants } from "./redis-variants.ts";
+import { prng } from "../support/prng.ts";
 
 // Runs the same seeded random commands on the embedded engine and on a real Redis and compares
 // every reply and, after each command, the whole state of the keys involved. The same random
@@ -15,16 +16,6 @@ import { redisVariants } from "./redis-variants.ts";
 
 const realRedis = (await redisVariants()).filter((v) => v.redisUrl !== undefined);
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function generator(random: () => number, keys: string[]): () => string[] {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;

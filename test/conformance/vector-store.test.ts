@@ -3,17 +3,8 @@ import { mergePatch } from "../../tools/upstash-local/vector/merge-patch.ts";
 import { makeScorer } from "../../tools/upstash-local/vector/scoring.ts";
 import { NamespaceStore } from "../../tools/upstash-local/vector/store.ts";
 import { TopK } from "../../tools/upstash-local/vector/topk.ts";
+import { prng } from "../support/prng.ts";
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("TopK", () => {
   it("keeps the same items as a full sort, ties by order", () => {

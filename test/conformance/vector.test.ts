@@ -4,22 +4,17 @@ import { join } from "node:path";
 import { Index } from "@upstash/vector";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startVectorEmulator, type VectorEmulator } from "../../tools/upstash-local/vector/standalone.ts";
+import { prng } from "../support/prng.ts";
 
 type VectorUpsert = Parameters<Index["upsert"]>[0];
 /** The REST API stores `data` next to a vector; the client's types do not say so, the protocol does. */
 const withData = (items: { id: string; vector: number[]; metadata?: Record<string, unknown>; data?: string }[]): VectorUpsert =>
   items as unknown as VectorUpsert;
 
-/** A deterministic 384-dim vector (mulberry32 PRNG), so failures are reproducible. */
+/** A deterministic 384-dim vector, so failures are reproducible. */
 function seededVector(seed: number, dim = 384): number[] {
-  let a = seed >>> 0;
-  return Array.from({ length: dim }, () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  });
+  const next = prng(seed);
+  return Array.from({ length: dim }, () => next() - 0.5);
 }
 
 let emu: VectorEmulator;

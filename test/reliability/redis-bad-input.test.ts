@@ -2,21 +2,11 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedisEmulator, type RedisEmulator } from "../../tools/upstash-local/redis/standalone.ts";
 import { redisVariants } from "../conformance/redis-variants.ts";
+import { prng } from "../support/prng.ts";
 
 const variants = await redisVariants();
 const TOKEN = "reliability-token";
 
-/** mulberry32: a tiny seeded PRNG, so every run sends the same bodies. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Answer {
   status: number;

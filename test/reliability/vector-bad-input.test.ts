@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVectorEmulator, type VectorEmulator } from "../../tools/upstash-local/vector/standalone.ts";
+import { prng } from "../support/prng.ts";
 
 const DIM = 4;
 let emu: VectorEmulator;
@@ -165,17 +166,6 @@ describe("limits", () => {
   });
 });
 
-/** mulberry32: a tiny seeded PRNG so the random bodies are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ENDPOINTS = [
   "/upsert", "/upsert/ns", "/upsert-data", "/update", "/query", "/query/ns", "/query-data", "/fetch", "/delete",
