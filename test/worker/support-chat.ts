@@ -2,7 +2,8 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { expect } from "vitest";
 import worker from "../../src/index.ts";
 import type { Bindings } from "../../src/env.ts";
-import { call, KEY_A, llmBaseUrl, type CallResult } from "./helpers.ts";
+import { call, KEY_A, type CallResult } from "./helpers.ts";
+import type { LlmRequest } from "./support-llm.ts";
 
 /**
  * Helpers of the chat tests: the chat and completions routes, the session views they check, the
@@ -124,52 +125,9 @@ export function expectError(res: CallResult<unknown>, status: number, code: stri
   return body;
 }
 
-// ---- the fake LLM ---------------------------------------------------------------------------
+// ---- the fake LLM (controlled through support-llm.ts) -------------------------------------
 
-export type FakeMode = "echo" | "summary" | "fixed" | "error" | "timeout" | "empty" | "garbage";
-
-export interface FakeModeOptions {
-  mode: FakeMode;
-  delayMs?: number;
-  status?: number;
-  text?: string;
-  count?: number;
-  chunkDelayMs?: number;
-}
-
-export interface LlmMessage {
-  role: string;
-  content: unknown;
-}
-
-export interface LlmRequest {
-  method: string;
-  path: string;
-  body: { messages?: LlmMessage[]; stream?: boolean; [key: string]: unknown };
-}
-
-const controlUrl = (path: string): string => `${llmBaseUrl().replace(/\/v1\/?$/, "")}/__control${path}`;
-
-async function llmControl(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(controlUrl(path), {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json: unknown = await res.json();
-  if (!res.ok) throw new Error(`fake LLM control ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-export const setLlmMode = async (options: FakeModeOptions): Promise<void> => void (await llmControl("POST", "/mode", options));
-/** Mode back to `echo`, request log cleared. */
-export const resetLlm = async (): Promise<void> => void (await llmControl("POST", "/reset"));
-
-/** Chat-completion requests the fake received since the last reset. */
-export async function chatRequests(): Promise<LlmRequest[]> {
-  const all = (await llmControl("GET", "/requests")) as LlmRequest[];
-  return all.filter((r) => r.path === "/chat/completions");
-}
+export { chatRequests, resetLlm, setLlmMode, type FakeMode, type FakeModeOptions, type LlmMessage, type LlmRequest } from "./support-llm.ts";
 
 export const textOf = (content: unknown): string => (typeof content === "string" ? content : JSON.stringify(content));
 

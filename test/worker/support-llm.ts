@@ -15,12 +15,19 @@ export interface FakeModeOptions {
   status?: number;
   text?: string;
   count?: number;
+  /** Gap between streamed chunks, ms. */
+  chunkDelayMs?: number;
+}
+
+export interface LlmMessage {
+  role: string;
+  content: unknown;
 }
 
 export interface LlmRequest {
   method: string;
   path: string;
-  body: { messages?: { role: string; content: unknown }[]; [key: string]: unknown };
+  body: { messages?: LlmMessage[]; stream?: boolean; [key: string]: unknown };
 }
 
 /** The control API lives at the server's origin; the Worker's base URL ends in `/v1`. */
