@@ -12,10 +12,12 @@ import { Redis } from "@upstash/redis";
 import { ExtractiveSummarizer } from "../src/memory/extractive.ts";
 import { MemoryManager } from "../src/memory/manager.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
-import { loadTokenCounter } from "../src/memory/tokens.ts";
+import { loadTokenCounter } from "../src/llm/tokenizer.ts";
 import type { SessionRef, StoredMessage } from "../src/memory/types.ts";
 import { toStoredMessage } from "../src/memory/window.ts";
-import { RedisSessionStore } from "../src/stores/index.ts";
+import { RedisSessionStore } from "../src/stores/session-store.ts";
+import { RedisUserStore } from "../src/stores/user-store.ts";
+import { testDeps } from "../test/support/memory-deps.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 
 const SIZES = [10, 1_000, 10_000];
@@ -30,8 +32,8 @@ const counter = await loadTokenCounter();
 const options = { ...DEFAULT_MEMORY_OPTIONS };
 const run = crypto.randomUUID().slice(0, 8);
 
-const manager = (ref: SessionRef): MemoryManager =>
-  new MemoryManager({ ref, sessions, facts: null, summarizer: new ExtractiveSummarizer(counter), counter, options });
+const deps = testDeps({ tenant: "bench", counter, sessions, users: new RedisUserStore(redis), facts: null, summarizer: new ExtractiveSummarizer(counter), options });
+const manager = (ref: SessionRef): MemoryManager => new MemoryManager(deps, { sessionId: ref.sessionId });
 
 function message(i: number): StoredMessage {
   const content =
@@ -100,7 +102,7 @@ const rows: Row[] = built.map((b) => {
   const sorted = [...b.samples].sort((x, y) => x - y);
   return { ...b, median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), requests: b.requests / READS };
 });
-for (const b of built) await sessions.destroy(b.ref);
+for (const b of built) await sessions.reset(b.ref, { keepSystem: false }); // the rest expires with its TTL
 await upstash.close();
 
 const backend = process.env.REDIS_URL ? `real Redis at ${process.env.REDIS_URL} via upstash-local` : "upstash-local embedded engine";

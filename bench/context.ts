@@ -6,7 +6,7 @@
  */
 import { assembleContext, type ContextInput } from "../src/memory/context.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
-import { loadTokenCounter } from "../src/memory/tokens.ts";
+import { loadTokenCounter } from "../src/llm/tokenizer.ts";
 import type { Fact, RecalledFact, StoredMessage } from "../src/memory/types.ts";
 import { toStoredMessage } from "../src/memory/window.ts";
 

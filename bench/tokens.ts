@@ -6,7 +6,7 @@
  *   npx tsx bench/tokens.ts --quick   # unbounded at 2.5 KB and 5 KB
  */
 import { Tiktoken, type TiktokenBPE } from "js-tiktoken/lite";
-import { createTokenCounter } from "../src/memory/tokens.ts";
+import { createTokenCounter } from "../src/llm/tokenizer.ts";
 
 const quick = process.argv.includes("--quick");
 

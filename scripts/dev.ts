@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { CONFIG_VARS } from "../src/config-vars.ts";
+import { CONFIG_VARS } from "../src/worker/config-table.ts";
 import { startUpstashLocal, type UpstashLocal } from "../tools/upstash-local/index.ts";
 
 /**
@@ -12,7 +12,7 @@ import { startUpstashLocal, type UpstashLocal } from "../tools/upstash-local/ind
 const DATA_DIR = ".data";
 const env = process.env;
 const forwarded: Record<string, string> = {};
-for (const v of CONFIG_VARS) {
+for (const v of Object.values(CONFIG_VARS)) {
   const value = env[v.name];
   if (value !== undefined && value !== "") forwarded[v.name] = value;
 }

@@ -1,8 +1,10 @@
-import { buildApp } from "./app.ts";
-import type { Bindings } from "./env.ts";
-import { runScheduled } from "./jobs/scheduled.ts";
+import { buildApp } from "./http/app.ts";
+import { runScheduled } from "./worker/cron.ts";
+import type { Bindings } from "./worker/env.ts";
+import { createRuntime } from "./worker/runtime.ts";
 
-const app = buildApp();
+// The one place where the HTTP layer meets the composition root.
+const app = buildApp(createRuntime);
 
 export default {
   fetch: app.fetch,

@@ -8,7 +8,6 @@ export type ErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "unauthorized"
-  | "forbidden"
   | "not_found"
   | "method_not_allowed"
   | "conflict"
@@ -53,10 +52,7 @@ export class ApiError extends Error {
   }
 }
 
-/** An upstream (Redis, Vector) failed: 503 with Retry-After so clients back off and retry. */
-export function upstreamUnavailable(which: string, cause: unknown): ApiError {
-  return new ApiError(503, "upstream_unavailable", `${which} is unavailable, retry shortly`, {
-    headers: { "retry-after": "2" },
-    cause,
-  });
+/** Every 503 the API answers: always with Retry-After, so clients back off and retry. */
+export function serviceUnavailable(code: "upstream_unavailable" | "llm_not_configured", message: string, retryAfterSeconds: number, cause?: unknown): ApiError {
+  return new ApiError(503, code, message, { headers: { "retry-after": String(retryAfterSeconds) }, cause });
 }

@@ -1,5 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "./env.ts";
 import { ApiError } from "./errors.ts";
 
 /**

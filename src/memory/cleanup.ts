@@ -1,6 +1,7 @@
-import { shouldRetain } from "./lifecycle.ts";
+import { deliverPendingFacts } from "./learn.ts";
+import { recordAccess, shouldRetain } from "./lifecycle.ts";
 import type { MemoryOptions } from "./options.ts";
-import type { FactScope, FactStore } from "./ports.ts";
+import type { FactScope, FactStore, SessionStore, UserStore } from "./ports.ts";
 
 /** Where the last sweep stopped, kept between cron runs. */
 export interface CleanupCursor {
@@ -13,10 +14,10 @@ export interface CleanupCursor {
 }
 
 export interface CleanupDeps {
+  sessions: SessionStore;
+  users: UserStore;
   facts: FactStore | null;
   tenants: readonly string[];
-  /** One page of the tenant's session-index sweep. */
-  sweepSessions(tenant: string, cursor: string): Promise<{ nextCursor: string; removed: string[] }>;
   loadCursor(): Promise<CleanupCursor | null>;
   saveCursor(cursor: CleanupCursor): Promise<void>;
   options: Pick<MemoryOptions, "factPolicies" | "decayFloor">;
@@ -30,21 +31,40 @@ export interface CleanupReport {
   factsDeleted: number;
   scopesVisited: number;
   sessionEntriesRemoved: number;
+  /** Queued facts of persisted messages delivered to the fact store (retries of failed deliveries). */
+  factsDelivered: number;
+  /** Facts whose recall counts were merged into the fact store. */
+  recallsMerged: number;
   /** True when the fact sweep reached the end of the last scope (the next run starts over). */
   completedPass: boolean;
   /** Parts that failed this run (e.g. Vector down); the others still ran and the cursor was saved. */
   errors: string[];
 }
 
+/** Users per tenant whose queued facts or recall counts one run handles. */
+const USERS_PER_RUN = 20;
+/** Recall counts merged per user per run. */
+const RECALLS_PER_USER = 500;
+
 const orderKey = (s: FactScope): string => `${s.tenant}\u0000${s.userId}`;
 
 /**
- * One bounded cleanup run: drops facts past their TTL or decayed below the floor (seed 002's
- * lifecycle) and index entries of expired sessions, then saves where it stopped.
+ * One bounded cleanup run: removes index entries of expired sessions (from the tenant's and their
+ * owner's index), delivers facts whose delivery failed, merges recall counts into the facts, drops
+ * facts past their TTL or decayed below the floor, then saves where it stopped.
  */
 export async function runCleanup(deps: CleanupDeps): Promise<CleanupReport> {
   const cursor: CleanupCursor = (await deps.loadCursor()) ?? { scope: "", factCursor: "", sessions: {} };
-  const report: CleanupReport = { factsExamined: 0, factsDeleted: 0, scopesVisited: 0, sessionEntriesRemoved: 0, completedPass: false, errors: [] };
+  const report: CleanupReport = {
+    factsExamined: 0,
+    factsDeleted: 0,
+    scopesVisited: 0,
+    sessionEntriesRemoved: 0,
+    factsDelivered: 0,
+    recallsMerged: 0,
+    completedPass: false,
+    errors: [],
+  };
   const attempt = async (part: string, work: () => Promise<void>): Promise<void> => {
     try {
       await work();
@@ -55,16 +75,47 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupReport> {
 
   for (const tenant of deps.tenants) {
     await attempt(`sessions of ${tenant}`, async () => {
-      const page = await deps.sweepSessions(tenant, cursor.sessions[tenant] ?? "");
+      const page = await deps.sessions.sweepIndexes(tenant, cursor.sessions[tenant] ?? "");
       cursor.sessions[tenant] = page.nextCursor;
       report.sessionEntriesRemoved += page.removed.length;
     });
   }
 
   const facts = deps.facts;
-  if (facts) await attempt("facts", () => sweepFacts(facts, cursor, report, deps));
+  if (facts) {
+    for (const tenant of deps.tenants) {
+      await attempt(`fact delivery of ${tenant}`, () => deliverQueued(deps, facts, tenant, report));
+      await attempt(`recall counts of ${tenant}`, () => mergeRecalls(deps, facts, tenant, report));
+    }
+    await attempt("facts", () => sweepFacts(facts, cursor, report, deps));
+  }
   await deps.saveCursor(cursor);
   return report;
+}
+
+async function deliverQueued(deps: CleanupDeps, facts: FactStore, tenant: string, report: CleanupReport): Promise<void> {
+  for (const userId of await deps.users.usersWithPendingFacts(tenant, USERS_PER_RUN)) {
+    report.factsDelivered += await deliverPendingFacts({ facts, users: deps.users }, { tenant, userId }, deps.now);
+  }
+}
+
+/** Adds the counted recalls to each fact's access fields (a PATCH of those fields only). */
+async function mergeRecalls(deps: CleanupDeps, facts: FactStore, tenant: string, report: CleanupReport): Promise<void> {
+  for (const userId of await deps.users.usersWithRecalls(tenant, USERS_PER_RUN)) {
+    const scope = { tenant, userId };
+    const counts = await deps.users.recallCounts(scope, RECALLS_PER_USER);
+    if (counts.length === 0) continue;
+    const current = await facts.get(scope, counts.map((c) => c.id));
+    const accesses = counts.flatMap((c, i) => {
+      const fact = current[i];
+      if (!fact) return [];
+      const touched = recordAccess(fact, c.lastAccessedAt);
+      return [{ id: c.id, accessCount: fact.accessCount + c.count, lastAccessedAt: touched.lastAccessedAt }];
+    });
+    if (accesses.length > 0) await facts.touch(scope, accesses);
+    await deps.users.settleRecalls(scope, counts);
+    report.recallsMerged += accesses.length;
+  }
 }
 
 /** Sweeps facts scope by scope until the batch is used up; `cursor` records where it stopped. */

@@ -1,6 +1,6 @@
 import type { TokenCounter } from "./ports.ts";
 import { fitTextHead } from "./text-fit.ts";
-import { MESSAGE_OVERHEAD_TOKENS } from "./tokens.ts";
+import { MESSAGE_OVERHEAD_TOKENS } from "./window.ts";
 import type { RecalledFact, Summary } from "./types.ts";
 
 /** A synthetic system message of the context and what it costs. */

@@ -1,13 +1,75 @@
 /**
- * Base class of errors the domain raises on purpose (as opposed to upstream failures). The HTTP
- * layer maps `kind` to a status; everything else thrown by a store counts as an upstream failure.
+ * Errors the domain and its ports speak. The HTTP layer maps each to a status; nothing else
+ * needs to know where an error came from.
  */
+
+/** A deliberate refusal: the request conflicts with stored state, names nothing, or is invalid. */
 export class MemoryError extends Error {
-  readonly kind: "conflict" | "not_found" | "invalid";
+  readonly kind: "conflict" | "not_found" | "invalid" | "too_large";
 
   constructor(kind: MemoryError["kind"], message: string) {
     super(message);
     this.name = "MemoryError";
     this.kind = kind;
+  }
+}
+
+/** The upstreams the domain depends on. */
+export type UpstreamName = "redis" | "vector" | "llm";
+
+/**
+ * A dependency (Redis, Vector) failed, timed out or is not configured: worth retrying later.
+ * An upstream that answered "your request is invalid" is a {@link MemoryError} instead.
+ */
+export class UpstreamUnavailable extends Error {
+  readonly upstream: UpstreamName;
+  /** `not_configured`: the deployment has no such upstream, so retrying will not help. */
+  readonly reason: "down" | "not_configured";
+  /** Seconds a client should wait before retrying. */
+  readonly retryAfterSeconds: number;
+
+  constructor(
+    upstream: UpstreamName,
+    message: string,
+    options: { cause?: unknown; reason?: "down" | "not_configured"; retryAfterSeconds?: number } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "UpstreamUnavailable";
+    this.upstream = upstream;
+    this.reason = options.reason ?? "down";
+    this.retryAfterSeconds = options.retryAfterSeconds ?? 2;
+  }
+}
+
+/**
+ * What went wrong with a model call (chat, summary, extraction, embedding):
+ * - `timeout`: no (or no further) answer within the time limit;
+ * - `upstream`: the provider failed, refused or could not be reached;
+ * - `bad_output`: it answered, but the answer is unusable (empty, not the requested JSON);
+ * - `aborted`: the caller's AbortSignal fired (nobody is waiting for the answer).
+ */
+export type LlmErrorKind = "timeout" | "upstream" | "bad_output" | "aborted";
+
+/**
+ * A model failure with a message safe to log or return: it never carries the API key, the prompt
+ * or the provider's raw response body, only the kind, the HTTP status and the provider's error code.
+ */
+export class LlmError extends Error {
+  readonly kind: LlmErrorKind;
+  /** HTTP status of the provider's response, when there was one. */
+  readonly status: number | undefined;
+  /** The provider's machine-readable error code (e.g. `rate_limit_exceeded`), when it sent one. */
+  readonly code: string | undefined;
+  /** Whether trying again later may succeed. */
+  readonly retryable: boolean;
+
+  constructor(kind: LlmErrorKind, message: string, details: { status?: number | undefined; code?: string | undefined } = {}) {
+    super(message);
+    this.name = "LlmError";
+    this.kind = kind;
+    this.status = details.status;
+    this.code = details.code;
+    const status = details.status ?? 0;
+    this.retryable = kind === "timeout" || (kind === "upstream" && (status === 0 || status === 408 || status === 409 || status === 429 || status >= 500));
   }
 }

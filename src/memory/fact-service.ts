@@ -1,6 +1,7 @@
+import { MemoryError } from "./errors.ts";
 import { MAX_FACT_HISTORY, createFact, factId, mergeFact, normalizeFactText, rankRecalled, type FactDraft } from "./facts.ts";
 import type { MemoryOptions } from "./options.ts";
-import type { FactExtractor, FactScope, FactStore } from "./ports.ts";
+import type { FactExtractor, FactPage, FactScope, FactStore } from "./ports.ts";
 import type { Fact, FactType, RecalledFact, StoredMessage } from "./types.ts";
 
 export interface FactServiceDeps {
@@ -35,6 +36,25 @@ export class FactService {
     this.#now = deps.now ?? Date.now;
   }
 
+  /** One fact; `not_found` when the user has no such fact. */
+  async get(id: string): Promise<Fact> {
+    const [fact] = await this.#d.facts.get(this.#d.scope, [id]);
+    if (!fact) throw new MemoryError("not_found", `no fact ${id}`);
+    return fact;
+  }
+
+  /** A page of the user's facts in storage order, optionally of some types only. */
+  async list(cursor: string, limit: number, types?: readonly FactType[]): Promise<FactPage> {
+    const page = await this.#d.facts.list(this.#d.scope, cursor, limit);
+    return types && types.length > 0 ? { ...page, facts: page.facts.filter((f) => types.includes(f.type)) } : page;
+  }
+
+  /** Deletes one fact; `not_found` when there was none. */
+  async delete(id: string): Promise<void> {
+    const deleted = await this.#d.facts.delete(this.#d.scope, [id]);
+    if (deleted === 0) throw new MemoryError("not_found", `no fact ${id}`);
+  }
+
   /** Same text, same id: a second write refreshes the fact instead of creating another. */
   async remember(draft: FactDraft): Promise<{ fact: Fact; created: boolean }> {
     const { facts, scope } = this.#d;
@@ -50,10 +70,9 @@ export class FactService {
    * Applies changes. A new text moves the fact to the id of that text (same text, same id), keeps
    * the old text in its history and folds into a fact that already holds the new text.
    */
-  async update(id: string, changes: FactChanges): Promise<Fact | null> {
+  async update(id: string, changes: FactChanges): Promise<Fact> {
     const { facts, scope } = this.#d;
-    const [existing] = await facts.get(scope, [id]);
-    if (!existing) return null;
+    const existing = await this.get(id);
     const now = this.#now();
     let next = mergeFact(
       existing,

@@ -1,33 +1,7 @@
 import type { AssembledContext } from "./context.ts";
-import type { MemoryOptions } from "./options.ts";
-import type { AppendResult, FactStore, SessionStore, Summarizer, TokenCounter } from "./ports.ts";
-import type { FactType, SessionRef, SummaryMethod } from "./types.ts";
+import type { AppendResult } from "./ports.ts";
+import type { FactType, SummaryMethod } from "./types.ts";
 import type { WindowStats } from "./window.ts";
-
-export interface MemoryLogger {
-  info(message: string, data?: Record<string, unknown>): void;
-  warn(message: string, data?: Record<string, unknown>): void;
-  error(message: string, data?: Record<string, unknown>): void;
-}
-
-export interface MemoryManagerDeps {
-  ref: SessionRef;
-  /** The user the request acts for; needed to persist and recall facts. */
-  userId?: string | undefined;
-  sessions: SessionStore;
-  /** Null when long-term memory is not configured. */
-  facts: FactStore | null;
-  summarizer: Summarizer;
-  counter: TokenCounter;
-  /** The configured defaults; each session's own settings are laid over them per request. */
-  options: MemoryOptions;
-  /** Clock in ms. Default `Date.now`. */
-  now?: (() => number) | undefined;
-  /** Ids of messages sent without one, and lock tokens. Default `crypto.randomUUID`. */
-  newId?: (() => string) | undefined;
-  /** Default: silent. */
-  logger?: MemoryLogger | undefined;
-}
 
 /** Parts that failed without failing the request. */
 export type Degraded = "facts";
@@ -36,9 +10,8 @@ export interface AddResult {
   added: AppendResult["added"];
   stats: WindowStats;
   compressionDue: boolean;
-  /** Ids of the facts written for persisted user messages. */
+  /** Ids of the facts queued for persisted user messages (they reach long-term memory right after). */
   facts: string[];
-  degraded: Degraded[];
 }
 
 export interface ContextRequest {
@@ -48,6 +21,11 @@ export interface ContextRequest {
   /** Facts to recall. Default `options.recallK`. */
   k?: number | undefined;
   types?: FactType[] | undefined;
+  /**
+   * Count the recalls in a background Redis request. Default true; a chat turn passes false and
+   * counts them in the append that stores its reply instead.
+   */
+  countRecalls?: boolean | undefined;
 }
 
 export interface ContextResult extends AssembledContext {

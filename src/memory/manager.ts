@@ -1,59 +1,68 @@
 import { planCompression } from "./compress.ts";
 import { assembleContext } from "./context.ts";
-import { mergeFact, rankRecalled } from "./facts.ts";
-import { recordAccess } from "./lifecycle.ts";
-import type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded, MemoryLogger, MemoryManagerDeps } from "./manager-types.ts";
+import type { MemoryDeps } from "./deps.ts";
+import { rankRecalled } from "./facts.ts";
+import { deliverPendingFacts, learnFromMessages } from "./learn.ts";
+import type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded } from "./manager-types.ts";
+import { checkMessages } from "./message-rules.ts";
 import { resolveSessionOptions } from "./options.ts";
 import { factsToPersist } from "./persist.ts";
 import type { FactScope } from "./ports.ts";
 import { produceSummary } from "./rolling-summary.ts";
-import type { FactType, IncomingMessage, RecalledFact, SessionSnapshot } from "./types.ts";
+import { isSalient } from "./salience.ts";
+import type { FactType, IncomingMessage, RecalledFact, SessionRef, SessionSnapshot, StoredMessage } from "./types.ts";
 import { toStoredMessage, windowStats } from "./window.ts";
 
-export type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded, MemoryLogger, MemoryManagerDeps } from "./manager-types.ts";
+export type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded } from "./manager-types.ts";
 
-const silent: MemoryLogger = { info() {}, warn() {}, error() {} };
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** Options of one append. */
+export interface AddOptions {
+  /** Also store every user message of the batch as a fact. Default false (per-message `persist`). */
+  persist?: boolean | undefined;
+  /** The batch's system messages replace differing pinned ones (a client that owns its prompt). */
+  replaceSystem?: boolean | undefined;
+  /** Leave compression to a later write of the same request (a chat turn stores its reply next). */
+  deferCompression?: boolean | undefined;
+  /** Fact ids this request recalled; counted in the same atomic step as the append. */
+  recalled?: readonly string[] | undefined;
+}
+
 /**
- * One request's view of a session's memory. It decides when and with whom; the stores hold the
- * state and the pure modules (window, context, compress, facts) do the work. Nothing is kept
- * between requests.
+ * One request's view of one session. It decides when and with whom; the stores hold the state and
+ * the pure policies (window, context, compress, facts) do the work. Nothing is kept between
+ * requests. Work that may follow a write (fact delivery, learning, compression) goes to the
+ * runtime's background queue, never onto the response path.
  */
 export class MemoryManager {
-  readonly #d: MemoryManagerDeps;
-  readonly #now: () => number;
-  readonly #newId: () => string;
-  readonly #log: MemoryLogger;
+  readonly #d: MemoryDeps;
+  readonly #ref: SessionRef;
+  readonly #userId: string | undefined;
 
-  constructor(deps: MemoryManagerDeps) {
+  constructor(deps: MemoryDeps, session: { sessionId: string; userId?: string | undefined }) {
     this.#d = deps;
-    this.#now = deps.now ?? Date.now;
-    this.#newId = deps.newId ?? (() => crypto.randomUUID());
-    this.#log = deps.logger ?? silent;
+    this.#ref = { tenant: deps.tenant, sessionId: session.sessionId };
+    this.#userId = session.userId;
+  }
+
+  get ref(): SessionRef {
+    return this.#ref;
   }
 
   /** Where this request's facts live; null without a user or a fact store. */
   get #scope(): FactScope | null {
-    return this.#d.facts && this.#d.userId ? { tenant: this.#d.ref.tenant, userId: this.#d.userId } : null;
+    return this.#d.facts && this.#userId ? { tenant: this.#d.tenant, userId: this.#userId } : null;
   }
 
   /**
-   * One append (one round trip, returning the snapshot). Persisted user messages become facts in
-   * one upsert that runs first: if long-term memory is down the request fails before anything is
-   * written (no partial write), and a retry with the same ids converges (fact ids are content
-   * hashes, message ids are idempotent).
+   * One append in one round trip. The owner check runs first inside the store's atomic step, so a
+   * write naming another user changes nothing; persisted user messages are queued as facts in
+   * that same step and delivered to long-term memory right after the response.
    */
-  async add(messages: IncomingMessage[], options: { persist?: boolean | undefined } = {}): Promise<AddResult> {
-    const { snapshot, added, facts } = await this.#append(messages, options.persist === true);
-    const resolved = resolveSessionOptions(this.#d.options, snapshot.settings);
-    return {
-      added,
-      stats: windowStats(snapshot, resolved),
-      compressionDue: planCompression(snapshot, resolved).due,
-      facts,
-      degraded: [],
-    };
+  async add(messages: IncomingMessage[], options: AddOptions = {}): Promise<AddResult> {
+    const { snapshot, result } = await this.#append(messages, options);
+    return { ...result, stats: windowStats(snapshot, resolveSessionOptions(this.#d.options, snapshot.settings)) };
   }
 
   /**
@@ -63,42 +72,62 @@ export class MemoryManager {
   async addWithContext(
     messages: IncomingMessage[],
     request: ContextRequest = {},
-    options: { replaceSystem?: boolean | undefined } = {},
+    options: AddOptions = {},
   ): Promise<{ add: AddResult; context: ContextResult; snapshot: SessionSnapshot }> {
-    const [appended, context] = await this.#withRecall(this.#append(messages, false, options.replaceSystem), (r) => r.snapshot, request);
-    const { snapshot, added, facts } = appended;
-    const resolved = resolveSessionOptions(this.#d.options, snapshot.settings);
-    return {
-      add: { added, stats: context.stats, compressionDue: planCompression(snapshot, resolved).due, facts, degraded: [] },
-      context,
-      snapshot,
-    };
+    const [appended, context] = await this.#withRecall(this.#append(messages, options), (r) => r.snapshot, request);
+    return { add: { ...appended.result, stats: context.stats }, context, snapshot: appended.snapshot };
   }
 
-  async #append(messages: IncomingMessage[], persistAll: boolean, replaceSystem = false) {
-    const { counter, sessions, ref, facts: factStore } = this.#d;
-    const now = this.#now();
-    const stored = messages.map((m) => toStoredMessage(m, { counter, now, newId: this.#newId }));
+  async #append(messages: IncomingMessage[], options: AddOptions) {
+    checkMessages(messages, this.#d.limits);
+    const { sessions, options: defaults } = this.#d;
+    const counter = await this.#d.counter();
+    const now = this.#d.now();
+    const stored = messages.map((m) => toStoredMessage(m, { counter, now, newId: this.#d.newId }));
     const scope = this.#scope;
-    let facts = scope ? await factsToPersist({ scope, incoming: messages, stored, persistAll, sessionId: ref.sessionId, now }) : [];
-    if (scope && factStore && facts.length > 0) {
-      // A restatement refreshes the stored fact (creation time, use count, history survive).
-      const existing = await factStore.get(scope, facts.map((f) => f.id));
-      facts = facts.map((fact, i) => {
-        const current = existing[i];
-        return current ? mergeFact(current, fact, now) : fact;
-      });
-      await factStore.upsert(scope, facts);
-    }
-    const appended = await sessions.append(ref, stored, {
-      userId: this.#d.userId,
-      ttlSeconds: this.#d.options.sessionTtlSeconds,
+    const persistAll = options.persist === true;
+    const facts = scope ? await factsToPersist({ scope, incoming: messages, stored, persistAll, sessionId: this.#ref.sessionId, now }) : [];
+    const appended = await sessions.append(this.#ref, stored, {
+      userId: this.#userId,
+      ttlSeconds: defaults.sessionTtlSeconds,
       withSnapshot: true,
-      replaceSystem,
+      replaceSystem: options.replaceSystem,
+      facts,
+      recalled: scope ? options.recalled : undefined,
     });
     // A store that ignores withSnapshot costs a second round trip here.
-    const snapshot = appended.snapshot ?? (await sessions.read(ref));
-    return { snapshot, added: appended.added, facts: facts.map((f) => f.id) };
+    const snapshot = appended.snapshot ?? (await sessions.read(this.#ref));
+    const compressionDue = planCompression(snapshot, resolveSessionOptions(defaults, snapshot.settings)).due;
+    const result = { added: appended.added, compressionDue, facts: facts.map((f) => f.id) };
+    this.#afterAppend(messages, stored, result, persistAll, options.deferCompression === true, now);
+    return { snapshot, result };
+  }
+
+  /** Schedules what follows an append: delivery of queued facts, learning, compression. */
+  #afterAppend(
+    incoming: readonly IncomingMessage[],
+    stored: readonly StoredMessage[],
+    result: Omit<AddResult, "stats">,
+    persistAll: boolean,
+    deferCompression: boolean,
+    now: number,
+  ): void {
+    const { background, logger } = this.#d;
+    const session = this.#ref.sessionId;
+    const scope = this.#scope;
+    if (scope && result.facts.length > 0) background(deliverPendingFacts(this.#d, scope, now));
+    if (result.compressionDue && !deferCompression) {
+      background(this.maybeCompress().then((outcome) => logger.info("background compression", { session, ...outcome })));
+    }
+    if (!scope || !this.#d.extractor) return;
+    // Persisted messages are facts already; duplicates were learned from the first time. The
+    // salience gate keeps small talk from costing a Vector query or an LLM call.
+    const fresh = stored.filter((m, i) => {
+      const sent = incoming[i];
+      const added = result.added[i];
+      return m.role === "user" && sent && !sent.persist && !persistAll && added && !added.duplicate && isSalient(m.content).salient;
+    });
+    if (fresh.length > 0) background(learnFromMessages(this.#d, { scope, sessionId: session, messages: fresh, scheduledAt: now }));
   }
 
   /**
@@ -106,28 +135,26 @@ export class MemoryManager {
    * facts go into the returned messages only. A failed fact query still answers, flagged `degraded`.
    */
   async getContext(request: ContextRequest = {}): Promise<ContextResult> {
-    const [, context] = await this.#withRecall(this.#d.sessions.read(this.#d.ref), (snapshot) => snapshot, request);
+    const [, context] = await this.#withRecall(this.#d.sessions.read(this.#ref), (snapshot) => snapshot, request);
     return context;
   }
 
   /** Runs a session round trip and the fact recall in parallel, then assembles the context. */
-  async #withRecall<T>(
-    roundTrip: Promise<T>,
-    snapshotOf: (value: T) => SessionSnapshot,
-    request: ContextRequest,
-  ): Promise<[T, ContextResult]> {
-    const { ref, options, counter } = this.#d;
+  async #withRecall<T>(roundTrip: Promise<T>, snapshotOf: (value: T) => SessionSnapshot, request: ContextRequest): Promise<[T, ContextResult]> {
+    const { options } = this.#d;
     const query = request.query?.trim() ?? "";
     const k = request.k ?? options.recallK;
-    const [session, recalled] = await Promise.allSettled([
+    const [session, recalled, counter] = await Promise.allSettled([
       roundTrip,
       query !== "" && k > 0 ? this.recall(query, k, request.types) : Promise.resolve([]),
+      this.#d.counter(),
     ]);
     if (session.status === "rejected") throw session.reason;
+    if (counter.status === "rejected") throw counter.reason;
     const degraded: Degraded[] = [];
     if (recalled.status === "rejected") {
       degraded.push("facts");
-      this.#log.warn("fact recall failed; answering without facts", { session: ref.sessionId, error: errorText(recalled.reason) });
+      this.#d.logger.warn("fact recall failed; answering without facts", { session: this.#ref.sessionId, error: errorText(recalled.reason) });
     }
     const snapshot = snapshotOf(session.value);
     const resolved = resolveSessionOptions(options, snapshot.settings);
@@ -138,63 +165,64 @@ export class MemoryManager {
       window: snapshot.window,
       options: resolved,
       budget: request.budget,
-      counter,
+      counter: counter.value,
     });
+    if (request.countRecalls !== false) this.#countRecalls(context.facts);
     return [session.value, { ...context, stats: windowStats(snapshot, resolved), degraded }];
+  }
+
+  /** Recalls that reached a context are counted in Redis (merged into Vector by the cron). */
+  #countRecalls(recalled: readonly RecalledFact[]): void {
+    const scope = this.#scope;
+    if (!scope || recalled.length === 0) return;
+    this.#d.background(this.#d.users.recordRecalls(scope, recalled.map((r) => r.fact.id), this.#d.now()));
   }
 
   /** Long-term search ranked by similarity, value and recency. Empty without a user or a fact store. */
   async recall(query: string, k = this.#d.options.recallK, types?: FactType[]): Promise<RecalledFact[]> {
     const scope = this.#scope;
-    if (!scope || !this.#d.facts || k <= 0) return [];
+    const facts = this.#d.facts;
+    if (!scope || !facts || k <= 0) return [];
     const topK = Math.min(100, Math.max(k * 3, k + 5)); // ranking reorders, so look a little deeper
-    const candidates = await this.#d.facts.query(scope, { text: query, topK, types });
+    const candidates = await facts.query(scope, { text: query, topK, types });
     const { options } = this.#d;
-    return rankRecalled(candidates, { k, minScore: options.minRecallScore, types, now: this.#now(), options });
-  }
-
-  /** Records that facts were recalled (access count, last access); meant for background work. */
-  async touchRecalled(recalled: readonly RecalledFact[]): Promise<void> {
-    const scope = this.#scope;
-    if (!scope || !this.#d.facts || recalled.length === 0) return;
-    const now = this.#now();
-    await this.#d.facts.touch(
-      scope,
-      recalled.map((r) => {
-        const { id, accessCount, lastAccessedAt } = recordAccess(r.fact, now);
-        return { id, accessCount, lastAccessedAt };
-      }),
-    );
+    return rankRecalled(candidates, { k, minScore: options.minRecallScore, types, now: this.#d.now(), options });
   }
 
   /**
    * Folds the window prefix into the rolling summary when the window is over its token threshold
    * (or when forced). The lock only saves duplicate summarizer calls; the compare-and-set commit
-   * is what keeps every message: if the session changed meanwhile, nothing is committed.
+   * is what keeps every message: if the session changed meanwhile, nothing is committed. After
+   * `summaryFailureLimit` consecutive failures the extractive summarizer takes over, so a failing
+   * LLM cannot let the window grow without bound.
    */
   async maybeCompress(flags: { force?: boolean | undefined } = {}): Promise<CompressResult> {
-    const { sessions, ref, options } = this.#d;
+    const { sessions, options, logger } = this.#d;
+    const ref = this.#ref;
     const snapshot = await sessions.read(ref);
     if (!snapshot.meta) return { compressed: false, reason: "nothing_to_compress" };
     const resolved = resolveSessionOptions(options, snapshot.settings);
     const plan = planCompression(snapshot, resolved, flags);
     if (!plan.due) return { compressed: false, reason: plan.reason };
 
-    const token = this.#newId();
+    const token = this.#d.newId();
     if (!(await sessions.acquireLock(ref, token, options.lockTtlMs))) return { compressed: false, reason: "locked" };
     try {
+      const limit = resolved.summaryFailureLimit;
+      const fallback = limit > 0 && snapshot.meta.summaryFailures >= limit;
       const summary = await produceSummary({
-        summarizer: this.#d.summarizer,
-        counter: this.#d.counter,
+        summarizer: fallback ? this.#d.fallbackSummarizer : this.#d.summarizer,
+        counter: await this.#d.counter(),
         previous: snapshot.summary,
         prefix: plan.prefix,
         maxTokens: resolved.summaryMaxTokens,
         tokensBefore: plan.tokensBefore,
-        now: this.#now(),
-        onWarning: (message, data) => this.#log.warn(message, { session: ref.sessionId, ...data }),
+        now: this.#d.now(),
+        onWarning: (message, data) => logger.warn(message, { session: ref.sessionId, ...data }),
       });
       if ("error" in summary) {
-        this.#log.error("summarizer failed; session unchanged", { session: ref.sessionId, error: summary.error });
+        const failures = await sessions.recordSummaryFailure(ref);
+        logger.error("summarizer failed; session unchanged", { session: ref.sessionId, error: summary.error, failures });
         return { compressed: false, reason: "summarizer_failed", error: summary.error };
       }
       const outcome = await sessions.commitCompression(ref, {
@@ -206,7 +234,7 @@ export class MemoryManager {
         ttlSeconds: resolved.sessionTtlSeconds,
       });
       if (!outcome.committed) {
-        this.#log.info("compression not committed", { session: ref.sessionId, reason: outcome.reason });
+        logger.info("compression not committed", { session: ref.sessionId, reason: outcome.reason });
         return { compressed: false, reason: outcome.reason };
       }
       return {
@@ -221,7 +249,7 @@ export class MemoryManager {
       };
     } finally {
       await sessions.releaseLock(ref, token).catch((error: unknown) => {
-        this.#log.warn("lock release failed; it expires on its own", { session: ref.sessionId, error: errorText(error) });
+        logger.warn("lock release failed; it expires on its own", { session: ref.sessionId, error: errorText(error) });
       });
     }
   }

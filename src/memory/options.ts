@@ -42,6 +42,11 @@ export interface MemoryOptions {
   sessionTtlSeconds: number;
   /** Upper bound of the rolling summary, in tokens. Default 500. */
   summaryMaxTokens: number;
+  /**
+   * Consecutive summarizer failures after which compression falls back to the extractive
+   * summarizer, so a failing LLM cannot let the window grow without bound. 0 = never. Default 3.
+   */
+  summaryFailureLimit: number;
   /** Archived originals kept per session after compression; 0 keeps none. Default 1000. */
   archiveLimit: number;
   /** Facts recalled into a context. Default 3. */
@@ -84,6 +89,7 @@ export const DEFAULT_MEMORY_OPTIONS: MemoryOptions = deepFreeze({
   importanceThreshold: 0.3,
   sessionTtlSeconds: 7 * DAY,
   summaryMaxTokens: 500,
+  summaryFailureLimit: 3,
   archiveLimit: 1000,
   recallK: 3,
   minRecallScore: 0.5,
@@ -101,25 +107,19 @@ export const DEFAULT_MEMORY_OPTIONS: MemoryOptions = deepFreeze({
   lockTtlMs: 60_000,
 });
 
-/** Problems with `options`, empty when they are usable. */
-export function validateMemoryOptions(options: MemoryOptions): string[] {
-  const problems: string[] = [];
-  const s = options.shares;
-  const shares = [s.system, s.summary, s.facts, s.window, s.reply];
-  if (shares.some((x) => !Number.isFinite(x) || x < 0 || x > 1)) problems.push("every share must be within 0..1");
-  const sum = shares.reduce((a, b) => a + b, 0);
-  if (sum > 1 + 1e-9) problems.push(`shares must sum to at most 1, got ${sum.toFixed(3)}`);
-  const counts = { window: options.window, maxTokens: options.maxTokens, keep: options.keep, budget: options.budget };
-  for (const [name, value] of Object.entries(counts)) {
-    if (!Number.isInteger(value) || value < 0) problems.push(`${name} must be a non-negative integer`);
-  }
-  if (options.budget < 1) problems.push("budget must be positive");
-  for (const name of ["importanceThreshold", "minRecallScore", "decayFloor"] as const) {
-    const value = options[name];
-    if (!(value >= 0 && value <= 1)) problems.push(`${name} must be within 0..1`);
-  }
-  return problems;
-}
+/** Inclusive bounds of the numeric options a deployment or a session may set. One table for both. */
+export const OPTION_BOUNDS = {
+  window: { min: 0, max: 10_000 },
+  maxTokens: { min: 50, max: 1_000_000 },
+  keep: { min: 0, max: 1000 },
+  budget: { min: 100, max: 2_000_000 },
+  importanceThreshold: { min: 0, max: 1 },
+  summaryMaxTokens: { min: 20, max: 100_000 },
+  archiveLimit: { min: 0, max: 1_000_000 },
+  sessionTtlSeconds: { min: 60, max: 315_360_000 },
+  recallK: { min: 1, max: 50 },
+  minRecallScore: { min: 0, max: 1 },
+} as const satisfies Partial<Record<keyof MemoryOptions, { min: number; max: number }>>;
 
 /** `defaults` with a session's own settings on top (`ttlSeconds` becomes `sessionTtlSeconds`). */
 export function resolveSessionOptions(defaults: MemoryOptions, settings: SessionSettings): MemoryOptions {

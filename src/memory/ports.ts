@@ -22,6 +22,13 @@ export interface AppendOptions {
    * (a client that changed its system prompt). Default false: system messages accumulate.
    */
   replaceSystem?: boolean | undefined;
+  /**
+   * Facts of the owner to queue for long-term memory in the same atomic step (see
+   * {@link UserStore.pendingFacts}). Queued only when the owner check passes. Needs `userId`.
+   */
+  facts?: Fact[] | undefined;
+  /** Facts of the owner recalled by this turn, counted in the same step (see {@link UserStore.recordRecalls}). */
+  recalled?: readonly string[] | undefined;
 }
 
 export interface AppendResult {
@@ -61,28 +68,75 @@ export interface HistoryPage {
   total: number;
 }
 
+/** A per-session setting change: a number sets it, `null` restores the default. */
+export type SettingsChange = { [K in keyof SessionSettings]?: number | null };
+
+/** Everything stored about one session, for an export. */
+export interface SessionDump {
+  sessionId: string;
+  snapshot: SessionSnapshot;
+  archived: StoredMessage[];
+  notes: Record<string, string>;
+  scratchpad: string[];
+}
+
+/** A page of a user's sessions, newest activity first. */
+export interface SessionIdPage {
+  ids: string[];
+  /** Offset of the next page in the user's index; null at the end. */
+  next: number | null;
+}
+
+export interface UserSessionsErased {
+  sessions: number;
+  messages: number;
+  archived: number;
+  notes: number;
+  /** Index entries examined that belonged to nobody or to another user (dropped, not erased). */
+  skipped: number;
+  /** More of the user's index is left for another call. */
+  more: boolean;
+}
+
+export interface IndexSweep {
+  /** Pass to the next call; "" when the sweep reached the end of the tenant's index. */
+  nextCursor: string;
+  /** Sessions whose index entries were removed because their keys had expired. */
+  removed: string[];
+}
+
 /** Short-term memory of sessions: window, pinned system messages, summary, archive. */
 export interface SessionStore {
-  /** One round trip. Idempotent on message ids. */
+  /** One round trip. Idempotent on message ids; the owner check runs before any write. */
   append(ref: SessionRef, messages: StoredMessage[], options: AppendOptions): Promise<AppendResult>;
   /** One round trip, an atomic snapshot. */
   read(ref: SessionRef): Promise<SessionSnapshot>;
-  putSettings(ref: SessionRef, settings: SessionSettings, ttlSeconds: number): Promise<SessionSettings>;
+  /** Merges the named settings atomically (fields not named keep their value); refreshes the TTL. */
+  updateSettings(ref: SessionRef, change: SettingsChange, defaultTtlSeconds: number): Promise<SessionSettings>;
   reset(ref: SessionRef, options: { keepSystem: boolean }): Promise<ResetResult>;
-  /** Deletes every key of the session and its index entries. Returns whether it existed. */
-  destroy(ref: SessionRef): Promise<boolean>;
-  /** Compare-and-set commit of a compression, one round trip. */
+  /** Compare-and-set commit of a compression, one round trip. Resets the failure count. */
   commitCompression(ref: SessionRef, commit: CompressionCommit): Promise<CommitOutcome>;
+  /** Counts a failed summarizer call; returns the consecutive failures so far. */
+  recordSummaryFailure(ref: SessionRef): Promise<number>;
   /** Takes the compression lock; returns false when someone else holds it. */
   acquireLock(ref: SessionRef, token: string, ttlMs: number): Promise<boolean>;
   /** Releases the lock only if `token` still holds it. */
   releaseLock(ref: SessionRef, token: string): Promise<void>;
   history(ref: SessionRef, page: { offset: number; limit: number }): Promise<HistoryPage>;
-  /** Session ids of one user, most recent first. */
-  userSessions(tenant: string, userId: string): Promise<string[]>;
+  /** Ids of sessions the user owns, most recent first, one page per call. */
+  userSessions(tenant: string, userId: string, page: { offset: number; limit: number }): Promise<SessionIdPage>;
+  /** Everything stored about up to `limit` of the user's own sessions, from `offset` on. */
+  exportSessions(tenant: string, userId: string, page: { offset: number; limit: number }): Promise<{ sessions: SessionDump[]; next: number | null }>;
+  /**
+   * Deletes up to `limit` sessions the user owns (every key and index entry); entries of the
+   * user's index that name another user's or no session are dropped without touching it.
+   */
+  eraseUserSessions(tenant: string, userId: string, limit: number): Promise<UserSessionsErased>;
+  /** One page of the tenant-index sweep; expired sessions also leave their owner's index. */
+  sweepIndexes(tenant: string, cursor: string): Promise<IndexSweep>;
 }
 
-/** Working memory (seed 003): notes (key/value) and a scratchpad (append-only list). */
+/** Working memory: notes (key/value) and a scratchpad (append-only list) per session. */
 export interface WorkingMemoryStore {
   setNote(ref: SessionRef, key: string, value: string, ttlSeconds: number): Promise<void>;
   getNotes(ref: SessionRef): Promise<Record<string, string>>;
@@ -100,17 +154,49 @@ export interface FactScope {
   userId: string;
 }
 
-export interface FactQuery {
-  text: string;
-  topK: number;
-  types?: FactType[] | undefined;
-}
-
 /** The access fields of one recalled fact. */
 export interface FactAccess {
   id: string;
   accessCount: number;
   lastAccessedAt: number;
+}
+
+/** Recalls counted since the last merge into the fact store. */
+export interface RecallCount {
+  id: string;
+  count: number;
+  lastAccessedAt: number;
+}
+
+/**
+ * Per-user records kept beside the sessions: the erase tombstone, facts waiting to reach the fact
+ * store, and recall counts waiting to be merged into it.
+ */
+export interface UserStore {
+  /** When the user was last erased (ms), or null. */
+  erasedAt(scope: FactScope): Promise<number | null>;
+  /** Records an erase at `at` and drops the user's queued facts and recall counts. */
+  markErased(scope: FactScope, at: number): Promise<void>;
+  /** Facts queued by appends that the fact store has not confirmed yet (at most `limit`). */
+  pendingFacts(scope: FactScope, limit: number): Promise<Fact[]>;
+  /** Unqueues facts that are now in the fact store (entries changed since they were read stay). */
+  confirmFacts(scope: FactScope, facts: readonly Fact[]): Promise<{ erasedAt: number | null }>;
+  /** Users of a tenant with queued facts, at most `limit`. */
+  usersWithPendingFacts(tenant: string, limit: number): Promise<string[]>;
+  /** Counts recalls (one increment per id); never loses a concurrent increment. */
+  recordRecalls(scope: FactScope, ids: readonly string[], at: number): Promise<void>;
+  /** Recall counts not yet merged into the fact store (at most `limit`). */
+  recallCounts(scope: FactScope, limit: number): Promise<RecallCount[]>;
+  /** Subtracts counts that were merged; recalls counted meanwhile stay. */
+  settleRecalls(scope: FactScope, merged: readonly RecallCount[]): Promise<void>;
+  /** Users of a tenant with recall counts to merge, at most `limit`. */
+  usersWithRecalls(tenant: string, limit: number): Promise<string[]>;
+}
+
+export interface FactQuery {
+  text: string;
+  topK: number;
+  types?: FactType[] | undefined;
 }
 
 export interface FactPage {
@@ -184,7 +270,7 @@ export interface ChatUsage {
   totalTokens: number;
 }
 
-/** A chat-completion model (OpenAI-compatible in production). */
+/** A chat-completion model (OpenAI-compatible in production). Failures are `LlmError`s. */
 export interface ChatModel {
   complete(request: ChatRequest): Promise<{ content: string; model: string; usage: ChatUsage | null }>;
   /** Yields content deltas in order. */
@@ -194,4 +280,11 @@ export interface ChatModel {
 /** Counts tokens of untrusted text with a bounded worst case. */
 export interface TokenCounter {
   count(text: string): number;
+}
+
+/** Structured logs: one line per event, never message contents. */
+export interface MemoryLogger {
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
 }

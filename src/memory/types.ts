@@ -74,6 +74,8 @@ export interface SessionMeta {
   updatedAt: number;
   /** Bumped by every reset; a compression that started before a reset cannot commit after it. */
   epoch: number;
+  /** Consecutive summarizer failures since the last committed compression. */
+  summaryFailures: number;
 }
 
 /** Everything one read of a session returns (one round trip). */

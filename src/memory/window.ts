@@ -1,6 +1,12 @@
 import type { TokenCounter } from "./ports.ts";
-import { MESSAGE_OVERHEAD_TOKENS, NAME_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS } from "./tokens.ts";
 import type { IncomingMessage, SessionSnapshot, StoredMessage, ToolCall } from "./types.ts";
+
+/** Tokens a chat message costs beyond its text (role and separators), as in OpenAI's cookbook. */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+/** Extra tokens for a message's `name` field. */
+export const NAME_OVERHEAD_TOKENS = 1;
+/** Framing of one tool call (id, type and braces) beyond its name and arguments. */
+export const TOOL_CALL_OVERHEAD_TOKENS = 3;
 
 /** Importance of a message that does not say; system messages are always 1. */
 export const DEFAULT_IMPORTANCE = 0.5;

@@ -1,9 +1,9 @@
-import { isValidId } from "../ids.ts";
+import { isValidId } from "../memory/ids.ts";
 import type { SessionRef } from "../memory/types.ts";
 import { InvalidIdError } from "./errors.ts";
 
 // One validator for the HTTP edge and the stores: re-exported so both import the same rule.
-export { ID_PATTERN, isValidId } from "../ids.ts";
+export { ID_PATTERN, isValidId } from "../memory/ids.ts";
 
 /** Every key of this service starts with this prefix. */
 export const KEY_PREFIX = "am";
@@ -53,6 +53,23 @@ export function tenantSessionsKey(tenant: string): string {
 /** `am:{t}:u:{u}:sessions` - one user's sessions by last activity. */
 export function userSessionsKey(tenant: string, userId: string): string {
   return `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:sessions`;
+}
+
+/** `am:{t}:owners` - session id -> owner, so an expired session also leaves its owner's index. */
+export function ownersKey(tenant: string): string {
+  return `${tenantPrefix(tenant)}owners`;
+}
+
+/** The tenant sets that list users with queued facts or recall counts (for the cron). */
+export function tenantUserSets(tenant: string): { pendingUsers: string; recallUsers: string } {
+  const t = tenantPrefix(tenant);
+  return { pendingUsers: `${t}pending-users`, recallUsers: `${t}recall-users` };
+}
+
+/** The per-user records beside the sessions, and the tenant sets that list users having some. */
+export function userRecordKeys(tenant: string, userId: string): { tombstone: string; pending: string; recalls: string; pendingUsers: string; recallUsers: string } {
+  const u = `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:`;
+  return { tombstone: `${u}erased`, pending: `${u}pending`, recalls: `${u}recalls`, ...tenantUserSets(tenant) };
 }
 
 /**

@@ -87,6 +87,7 @@ function parseMeta(map: Record<string, string>): SessionMeta | null {
     createdAt: num(map.created),
     updatedAt: num(map.updated),
     epoch: num(map.epoch),
+    summaryFailures: num(map.sumfail),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Redis } from "@upstash/redis";
  * The part of the `@upstash/redis` client the stores use. Both the Node and the Cloudflare
  * `Redis` classes satisfy it; tests may pass a wrapped client.
  */
-export type RedisClient = Pick<Redis, "createScript" | "set" | "zrange" | "hdel">;
+export type RedisClient = Pick<Redis, "createScript" | "set" | "get" | "hdel" | "srandmember">;
 
 type ScriptHandle = ReturnType<RedisClient["createScript"]>;
 

@@ -1,7 +1,8 @@
-import type { AppendOptions, CompressionCommit } from "../memory/ports.ts";
-import type { SessionRef, SessionSettings, StoredMessage } from "../memory/types.ts";
+import type { AppendOptions, CompressionCommit, SettingsChange } from "../memory/ports.ts";
+import type { Fact, SessionRef, StoredMessage } from "../memory/types.ts";
 import { InvalidStoreInput } from "./errors.ts";
 import { assertId, luaKeyParts } from "./keys.ts";
+import { KEEP_SETTING } from "./lua/settings.ts";
 
 /**
  * Script ARGV builders. Everything is validated here, before the script runs: a Lua error midway
@@ -15,19 +16,31 @@ export function ttlArg(ttlSeconds: number): string {
   return String(ttlSeconds);
 }
 
+/**
+ * A message as stored: id, role and tokens first, so scripts read them with a pattern and never
+ * need to decode the rest (see `msg_head` in lua/common.ts).
+ */
+export function serializeMessage(m: StoredMessage): string {
+  assertId("message id", m.id);
+  // HINCRBY needs integers; a fractional count would fail the script after earlier writes
+  if (!isCount(m.tokens)) throw new InvalidStoreInput("message tokens must be a non-negative integer");
+  const { id, role, tokens, ...rest } = m;
+  return JSON.stringify({ id, role, tokens, ...rest });
+}
+
 /** ARGV of the append script (see lua/append.ts). */
 export function appendArgs(ref: SessionRef, messages: StoredMessage[], options: AppendOptions, now: number): string[] {
   const ttl = ttlArg(options.ttlSeconds);
   const userId = options.userId === undefined ? "" : assertId("userId", options.userId);
+  const facts: readonly Fact[] = options.facts ?? [];
+  const recalled = options.recalled ?? [];
+  if ((facts.length > 0 || recalled.length > 0) && userId === "") throw new InvalidStoreInput("queued facts and recalls need the session's userId");
   const parts = luaKeyParts(ref.tenant);
   const flags = `${options.withSnapshot ? "s" : ""}${options.replaceSystem ? "r" : ""}`;
-  const args = [String(now), ttl, userId, flags, ref.sessionId, parts.userPrefix, parts.userSuffix];
-  for (const m of messages) {
-    if (typeof m.id !== "string" || m.id === "") throw new InvalidStoreInput("message id is required");
-    // HINCRBY needs integers; a fractional count would fail the script after earlier writes
-    if (!isCount(m.tokens)) throw new InvalidStoreInput("message tokens must be a non-negative integer");
-    args.push(m.id, m.role === "system" ? "s" : "w", String(m.tokens), JSON.stringify(m));
-  }
+  const args = [String(now), ttl, userId, flags, ref.sessionId, parts.userPrefix, parts.userSuffix, String(facts.length), String(recalled.length)];
+  for (const f of facts) args.push(assertId("fact id", f.id), JSON.stringify(f));
+  for (const id of recalled) args.push(assertId("fact id", id));
+  for (const m of messages) args.push(m.id, m.role === "system" ? "s" : "w", String(m.tokens), serializeMessage(m));
   return args;
 }
 
@@ -55,13 +68,15 @@ export function commitArgs(commit: CompressionCommit): string[] {
   ];
 }
 
-/** ARGV of the settings script (see lua/settings.ts); an absent setting is sent as '' (delete). */
-export function settingsArgs(ref: SessionRef, settings: SessionSettings, ttlSeconds: number, now: number): string[] {
-  const ttl = ttlArg(ttlSeconds);
+/** ARGV of the settings script (see lua/settings.ts): a number sets, null deletes, absent keeps. */
+export function settingsArgs(ref: SessionRef, change: SettingsChange, defaultTtlSeconds: number, now: number): string[] {
+  const ttl = ttlArg(defaultTtlSeconds);
   const parts = luaKeyParts(ref.tenant);
-  const values = [settings.window, settings.maxTokens, settings.keep, settings.ttlSeconds].map((v) => {
-    if (v === undefined || v === null) return "";
-    if (!Number.isFinite(v)) throw new InvalidStoreInput("settings must be finite numbers");
+  if (change.ttlSeconds === 0) throw new InvalidStoreInput("ttlSeconds must be positive");
+  const values = [change.window, change.maxTokens, change.keep, change.ttlSeconds].map((v) => {
+    if (v === undefined) return KEEP_SETTING;
+    if (v === null) return "";
+    if (!isCount(v)) throw new InvalidStoreInput("settings must be non-negative integers");
     return String(v);
   });
   return [String(now), ttl, ref.sessionId, parts.userPrefix, parts.userSuffix, ...values];

@@ -4,28 +4,35 @@ import type {
   CommitOutcome,
   CompressionCommit,
   HistoryPage,
+  IndexSweep,
   ResetResult,
+  SessionDump,
+  SessionIdPage,
   SessionStore,
+  SettingsChange,
+  UserSessionsErased,
 } from "../memory/ports.ts";
 import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from "../memory/types.ts";
 import { InvalidStoreInput, SessionOwnerMismatch, UnexpectedReply } from "./errors.ts";
 import { appendArgs, commitArgs, isCount, settingsArgs } from "./session-args.ts";
-import { luaKeyParts, sessionKeys, tenantSessionsKey, userSessionsKey } from "./keys.ts";
+import { assertId, luaKeyParts, ownersKey, sessionKeys, tenantSessionsKey, tenantUserSets, userRecordKeys, userSessionsKey } from "./keys.ts";
 import { APPEND_LUA } from "./lua/append.ts";
 import { COMMIT_LUA } from "./lua/commit.ts";
-import { DESTROY_LUA } from "./lua/destroy.ts";
 import { HISTORY_LUA } from "./lua/history.ts";
 import { UNLOCK_LUA } from "./lua/lock.ts";
 import { READ_LUA } from "./lua/read.ts";
 import { RESET_LUA } from "./lua/reset.ts";
 import { SETTINGS_LUA } from "./lua/settings.ts";
-import { asList, asMap, decodeReply, num, parseMessages, parseSettings, parseSnapshot, parseSummary } from "./reply.ts";
+import { ERASE_SESSIONS_LUA, EXPORT_SESSIONS_LUA, SUMMARY_FAILURE_LUA, SWEEP_LUA, USER_SESSIONS_LUA } from "./lua/user-sessions.ts";
+import { asList, asMap, asStrings, decodeReply, num, parseMessages, parseSettings, parseSnapshot, parseSummary } from "./reply.ts";
 import { ScriptRunner, type RedisClient } from "./scripts.ts";
 
 /** Options of {@link RedisSessionStore}. */
 export interface RedisSessionStoreOptions {
   /** Clock for `created`/`updated` and index scores, in ms. Default `Date.now`. */
   now?: () => number;
+  /** Tenant-index entries examined per sweep call (one round trip). Default 200. */
+  sweepLimit?: number;
 }
 
 /** The session keys in the order the scripts take them (sys win sum meta arc ids). */
@@ -34,21 +41,32 @@ function coreKeys(ref: SessionRef): string[] {
   return [k.sys, k.win, k.sum, k.meta, k.arc, k.ids];
 }
 
+const page = (p: { offset: number; limit: number }): [string, string] => {
+  if (!isCount(p.offset) || !isCount(p.limit) || p.limit === 0) throw new InvalidStoreInput("offset and limit must be non-negative integers, limit > 0");
+  return [String(p.offset), String(p.limit)];
+};
+
 /** {@link SessionStore} on Upstash Redis: every operation is one script, one round trip. */
 export class RedisSessionStore implements SessionStore {
   readonly #redis: RedisClient;
   readonly #scripts: ScriptRunner;
   readonly #now: () => number;
+  readonly #sweepLimit: number;
 
   constructor(redis: RedisClient, options: RedisSessionStoreOptions = {}) {
     this.#redis = redis;
     this.#scripts = new ScriptRunner(redis);
     this.#now = options.now ?? Date.now;
+    this.#sweepLimit = options.sweepLimit ?? 200;
   }
 
   async append(ref: SessionRef, messages: StoredMessage[], options: AppendOptions): Promise<AppendResult> {
     const args = appendArgs(ref, messages, options, this.#now());
-    const reply = decodeReply(await this.#scripts.run(APPEND_LUA, [...coreKeys(ref), tenantSessionsKey(ref.tenant)], args), "append");
+    // Without a user nothing is queued or counted; the tenant sets stand in for the user's keys.
+    const sets = tenantUserSets(ref.tenant);
+    const user = options.userId === undefined ? { pending: sets.pendingUsers, recalls: sets.recallUsers } : userRecordKeys(ref.tenant, options.userId);
+    const keys = [...coreKeys(ref), tenantSessionsKey(ref.tenant), ownersKey(ref.tenant), user.pending, sets.pendingUsers, user.recalls, sets.recallUsers];
+    const reply = decodeReply(await this.#scripts.run(APPEND_LUA, keys, args), "append");
     if (reply.err === "owner_mismatch") throw new SessionOwnerMismatch();
     const flags = asList(reply.added);
     if (flags.length !== messages.length) throw new UnexpectedReply("append");
@@ -66,10 +84,10 @@ export class RedisSessionStore implements SessionStore {
     return parseSnapshot(decodeReply(reply, "read"));
   }
 
-  async putSettings(ref: SessionRef, settings: SessionSettings, ttlSeconds: number): Promise<SessionSettings> {
-    const args = settingsArgs(ref, settings, ttlSeconds, this.#now());
+  async updateSettings(ref: SessionRef, change: SettingsChange, defaultTtlSeconds: number): Promise<SessionSettings> {
+    const args = settingsArgs(ref, change, defaultTtlSeconds, this.#now());
     const reply = await this.#scripts.run(SETTINGS_LUA, [...coreKeys(ref), tenantSessionsKey(ref.tenant)], args);
-    return parseSettings(asMap(decodeReply(reply, "putSettings")));
+    return parseSettings(asMap(decodeReply(reply, "updateSettings")));
   }
 
   async reset(ref: SessionRef, options: { keepSystem: boolean }): Promise<ResetResult> {
@@ -77,14 +95,6 @@ export class RedisSessionStore implements SessionStore {
     const keys = [k.sys, k.win, k.sum, k.meta, k.arc, k.ids, k.notes, k.pad];
     const reply = decodeReply(await this.#scripts.run(RESET_LUA, keys, [options.keepSystem ? "1" : "0"]), "reset");
     return { removedMessages: num(reply.removed), keptSystem: num(reply.kept) };
-  }
-
-  async destroy(ref: SessionRef): Promise<boolean> {
-    const k = sessionKeys(ref);
-    const parts = luaKeyParts(ref.tenant);
-    const keys = [k.sys, k.win, k.sum, k.meta, k.arc, k.ids, k.notes, k.pad, k.lock, tenantSessionsKey(ref.tenant)];
-    const deleted = await this.#scripts.run(DESTROY_LUA, keys, [ref.sessionId, parts.userPrefix, parts.userSuffix]);
-    return num(deleted) > 0;
   }
 
   async commitCompression(ref: SessionRef, commit: CompressionCommit): Promise<CommitOutcome> {
@@ -98,6 +108,10 @@ export class RedisSessionStore implements SessionStore {
     throw new UnexpectedReply("commitCompression");
   }
 
+  async recordSummaryFailure(ref: SessionRef): Promise<number> {
+    return num(await this.#scripts.run(SUMMARY_FAILURE_LUA, [sessionKeys(ref).meta], []));
+  }
+
   async acquireLock(ref: SessionRef, token: string, ttlMs: number): Promise<boolean> {
     if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new InvalidStoreInput("lock ttl must be a positive integer");
     const result = await this.#redis.set(sessionKeys(ref).lock, token, { nx: true, px: ttlMs });
@@ -108,16 +122,65 @@ export class RedisSessionStore implements SessionStore {
     await this.#scripts.run(UNLOCK_LUA, [sessionKeys(ref).lock], [token]);
   }
 
-  async history(ref: SessionRef, page: { offset: number; limit: number }): Promise<HistoryPage> {
-    if (!isCount(page.offset) || !isCount(page.limit)) throw new InvalidStoreInput("offset and limit must be non-negative integers");
+  async history(ref: SessionRef, p: { offset: number; limit: number }): Promise<HistoryPage> {
+    if (!isCount(p.offset) || !isCount(p.limit)) throw new InvalidStoreInput("offset and limit must be non-negative integers");
     const k = sessionKeys(ref);
-    const reply = decodeReply(await this.#scripts.run(HISTORY_LUA, [k.sum, k.arc], [String(page.offset), String(page.limit)]), "history");
+    const reply = decodeReply(await this.#scripts.run(HISTORY_LUA, [k.sum, k.arc], [String(p.offset), String(p.limit)]), "history");
     return { summary: parseSummary(asMap(reply.sum)), archived: parseMessages(reply.arc, "history"), total: num(reply.total) };
   }
 
-  async userSessions(tenant: string, userId: string): Promise<string[]> {
-    const ids = await this.#redis.zrange<unknown[]>(userSessionsKey(tenant, userId), 0, -1, { rev: true });
-    // The client JSON-parses members ("123" -> 123); valid ids round-trip through String().
-    return ids.map((id) => String(id));
+  async userSessions(tenant: string, userId: string, p: { offset: number; limit: number }): Promise<SessionIdPage> {
+    const [offset, limit] = page(p);
+    const args = [assertId("userId", userId), luaKeyParts(tenant).sessionPrefix, offset, limit];
+    const reply = decodeReply(await this.#scripts.run(USER_SESSIONS_LUA, [userSessionsKey(tenant, userId)], args), "userSessions");
+    const scanned = num(reply.scanned);
+    return { ids: asStrings(reply.ids), next: scanned < p.limit ? null : p.offset + scanned };
+  }
+
+  async exportSessions(tenant: string, userId: string, p: { offset: number; limit: number }): Promise<{ sessions: SessionDump[]; next: number | null }> {
+    const [offset, limit] = page(p);
+    const args = [assertId("userId", userId), luaKeyParts(tenant).sessionPrefix, offset, limit];
+    const reply = decodeReply(await this.#scripts.run(EXPORT_SESSIONS_LUA, [userSessionsKey(tenant, userId)], args), "exportSessions");
+    const sessions = asList(reply.sessions).map((raw): SessionDump => {
+      const s = decodeReply(raw, "exportSessions");
+      if (typeof s.id !== "string") throw new UnexpectedReply("exportSessions");
+      return {
+        sessionId: s.id,
+        snapshot: parseSnapshot(s),
+        archived: parseMessages(s.arc, "exportSessions"),
+        notes: asMap(s.notes),
+        scratchpad: asStrings(s.pad),
+      };
+    });
+    const scanned = num(reply.scanned);
+    return { sessions, next: scanned < p.limit ? null : p.offset + scanned };
+  }
+
+  async eraseUserSessions(tenant: string, userId: string, limit: number): Promise<UserSessionsErased> {
+    if (!isCount(limit) || limit === 0) throw new InvalidStoreInput("limit must be a positive integer");
+    const keys = [userSessionsKey(tenant, userId), tenantSessionsKey(tenant), ownersKey(tenant)];
+    const args = [assertId("userId", userId), luaKeyParts(tenant).sessionPrefix, String(limit)];
+    const r = decodeReply(await this.#scripts.run(ERASE_SESSIONS_LUA, keys, args), "eraseUserSessions");
+    return {
+      sessions: num(r.sessions),
+      messages: num(r.messages),
+      archived: num(r.archived),
+      notes: num(r.notes),
+      skipped: num(r.skipped),
+      more: r.more === true,
+    };
+  }
+
+  async sweepIndexes(tenant: string, cursor: string): Promise<IndexSweep> {
+    const offset = cursor === "" ? 0 : Number(cursor);
+    if (!/^\d*$/.test(cursor) || !Number.isSafeInteger(offset)) throw new InvalidStoreInput("invalid sweep cursor");
+    const parts = luaKeyParts(tenant);
+    const limit = this.#sweepLimit;
+    const args = [String(offset), String(limit), parts.sessionPrefix, parts.userPrefix, parts.userSuffix];
+    const reply = decodeReply(await this.#scripts.run(SWEEP_LUA, [tenantSessionsKey(tenant), ownersKey(tenant)], args), "sweepIndexes");
+    const scanned = num(reply.scanned);
+    const removed = asStrings(reply.removed);
+    // Removed entries shift the ranks, so the cursor advances by the entries that were kept.
+    return { nextCursor: scanned < limit ? "" : String(offset + scanned - removed.length), removed };
   }
 }

@@ -9,13 +9,15 @@ import { ExtractiveSummarizer } from "../../src/memory/extractive.ts";
 import { MemoryManager } from "../../src/memory/manager.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../src/memory/options.ts";
 import type { TokenCounter } from "../../src/memory/ports.ts";
-import { loadTokenCounter } from "../../src/memory/tokens.ts";
+import { loadTokenCounter } from "../../src/llm/tokenizer.ts";
 import { RedisSessionStore } from "../../src/stores/session-store.ts";
+import { RedisUserStore } from "../../src/stores/user-store.ts";
 import { VectorFactStore } from "../../src/stores/facts-vector.ts";
+import { testDeps, type TestDeps } from "../support/memory-deps.ts";
 import { startUpstashLocal, type UpstashLocal } from "../../tools/upstash-local/index.ts";
 import { deleteByPrefix, redisVariants } from "../conformance/redis-variants.ts";
 
-// Seed 000's "restart" check for real: the emulators stop and start again on the same data folder
+// The "survives a restart" check for real: the emulators stop and start again on the same data folder
 // (or the same real Redis), and a brand-new MemoryManager still recalls the user's fact.
 
 const PROMPT = "你是客服小M，回答简洁友好。";
@@ -29,26 +31,26 @@ beforeAll(async () => {
   counter = await loadTokenCounter();
 });
 
-function managerOn(local: UpstashLocal, scope: { tenant: string; sessionId: string; userId: string }): { mm: MemoryManager; sessions: RedisSessionStore } {
+function managerOn(local: UpstashLocal, scope: { tenant: string; sessionId: string; userId: string }): { mm: MemoryManager; sessions: RedisSessionStore; deps: TestDeps } {
   const redis = new Redis({ url: local.redis.url, token: local.token, enableTelemetry: false });
   const index = new Index({ url: local.vector.url, token: local.token, enableTelemetry: false });
   const sessions = new RedisSessionStore(redis);
-  const mm = new MemoryManager({
-    ref: { tenant: scope.tenant, sessionId: scope.sessionId },
-    userId: scope.userId,
+  const deps = testDeps({
+    tenant: scope.tenant,
+    counter,
     sessions,
+    users: new RedisUserStore(redis),
     facts: new VectorFactStore(index),
     summarizer: new ExtractiveSummarizer(counter),
-    counter,
     options: OPTIONS,
   });
-  return { mm, sessions };
+  return { mm: new MemoryManager(deps, { sessionId: scope.sessionId, userId: scope.userId }), sessions, deps };
 }
 
 describe.each(variants.map((v) => [v.name, v.redisUrl] as const))("restart of upstash-local (%s)", (_name, redisUrl) => {
   let dataDir = "";
   const tenant = `rr${randomUUID().slice(0, 8)}`;
-  const scope = { tenant, sessionId: "seed000", userId: "xiaoming" };
+  const scope = { tenant, sessionId: "restart", userId: "xiaoming" };
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "agent-memory-restart-"));
@@ -70,10 +72,11 @@ describe.each(variants.map((v) => [v.name, v.redisUrl] as const))("restart of up
     const first = await startUpstashLocal({ redisPort: 0, vectorPort: 0, dataDir, redisUrl });
     let summaryBefore: { text: string; version: number } | null = null;
     try {
-      const { mm, sessions } = managerOn(first, scope);
+      const { mm, sessions, deps } = managerOn(first, scope);
       await mm.add([{ id: "sys", role: "system", content: PROMPT }]);
       const persisted = await mm.add([{ id: "fact", role: "user", content: FACT, persist: true }]);
       expect(persisted.facts).toHaveLength(1);
+      await deps.settle();
       for (let round = 0; round < 20; round++) {
         await mm.add([
           { id: `u${round}`, role: "user", content: `第${round}轮：周末我们去哪里玩比较好？请给一些建议。` },
@@ -91,7 +94,7 @@ describe.each(variants.map((v) => [v.name, v.redisUrl] as const))("restart of up
 
     const second = await startUpstashLocal({ redisPort: 0, vectorPort: 0, dataDir, redisUrl });
     try {
-      const { mm, sessions } = managerOn(second, scope);
+      const { mm, sessions, deps } = managerOn(second, scope);
       const colors = await mm.recall("用户喜欢什么颜色?");
       expect(colors.some((r) => r.fact.text.includes("蓝色"))).toBe(true);
 
@@ -105,6 +108,7 @@ describe.each(variants.map((v) => [v.name, v.redisUrl] as const))("restart of up
       expect(snapshot.summary && { text: snapshot.summary.text, version: snapshot.summary.version }).toEqual(summaryBefore);
       expect(snapshot.window.some((m) => m.content.includes(OPTIONS.factsLabel))).toBe(false);
       expect((snapshot.summary?.covered ?? 0) + snapshot.window.length).toBe(41);
+      await deps.settle();
     } finally {
       await second.close();
     }

@@ -17,10 +17,17 @@ import type {
   FactScope,
   FactStore,
   HistoryPage,
+  IndexSweep,
+  RecallCount,
   ResetResult,
+  SessionDump,
+  SessionIdPage,
   SessionStore,
+  SettingsChange,
   Summarizer,
   SummaryRequest,
+  UserSessionsErased,
+  UserStore,
 } from "../../src/memory/ports.ts";
 import type { Fact, SessionMeta, SessionRef, SessionSettings, SessionSnapshot, StoredMessage, Summary, SummaryMethod } from "../../src/memory/types.ts";
 
@@ -32,23 +39,33 @@ interface SessionState {
   meta: SessionMeta | null;
   settings: SessionSettings;
   ids: Set<string>;
+  notes: number;
 }
 
 const clone = <T>(value: T): T => structuredClone(value);
 const keyOf = (ref: SessionRef) => `${ref.tenant}\u0000${ref.sessionId}`;
+const userKey = (tenant: string, userId: string) => `${tenant}\u0000${userId}`;
 const sum = (messages: readonly StoredMessage[]) => messages.reduce((n, m) => n + m.tokens, 0);
 
 type Failures<M extends string> = Partial<Record<M, unknown>>;
 
 type SessionMethod = keyof SessionStore;
 
+/** Ids of a sorted-by-activity index, newest first. */
+const newestFirst = (index: Map<string, number>): string[] => [...index.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+
 export class InMemorySessionStore implements SessionStore {
   readonly calls: Record<string, number> = {};
   readonly #sessions = new Map<string, SessionState>();
   readonly #epochs = new Map<string, number>();
   readonly #locks = new Map<string, { token: string; expiresAt: number }>();
-  readonly #activity = new Map<string, number>();
+  /** Per tenant: session id -> last activity; per (tenant, user): the same; per tenant: session -> owner. */
+  readonly #tenantIndex = new Map<string, Map<string, number>>();
+  readonly #userIndex = new Map<string, Map<string, number>>();
+  readonly #owners = new Map<string, Map<string, string>>();
   readonly #failures: Failures<SessionMethod> = {};
+  /** Where queued facts go (the Redis adapter writes them in the append script). */
+  users: InMemoryUserStore | null = null;
   /** Called inside `commitCompression` before the checks, to interleave other writes. */
   beforeCommit: (() => void) | null = null;
 
@@ -63,6 +80,11 @@ export class InMemorySessionStore implements SessionStore {
     return Object.values(this.calls).reduce((a, b) => a + b, 0);
   }
 
+  /** Drops a session's data but not its index entries, as an idle TTL does (test helper). */
+  expire(ref: SessionRef): void {
+    this.#sessions.delete(keyOf(ref));
+  }
+
   #enter(method: SessionMethod): void {
     this.calls[method] = (this.calls[method] ?? 0) + 1;
     if (method in this.#failures) {
@@ -72,11 +94,17 @@ export class InMemorySessionStore implements SessionStore {
     }
   }
 
+  #map<V>(maps: Map<string, Map<string, V>>, key: string): Map<string, V> {
+    let map = maps.get(key);
+    if (!map) maps.set(key, (map = new Map()));
+    return map;
+  }
+
   #state(ref: SessionRef, create: boolean): SessionState | undefined {
     const key = keyOf(ref);
     let state = this.#sessions.get(key);
     if (!state && create) {
-      state = { system: [], window: [], archive: [], summary: null, meta: null, settings: {}, ids: new Set() };
+      state = { system: [], window: [], archive: [], summary: null, meta: null, settings: {}, ids: new Set(), notes: 0 };
       this.#sessions.set(key, state);
     }
     return state;
@@ -85,7 +113,7 @@ export class InMemorySessionStore implements SessionStore {
   #snapshot(state: SessionState | undefined): SessionSnapshot {
     if (!state) return { exists: false, system: [], window: [], windowTokens: 0, summary: null, meta: null, settings: {} };
     return clone({
-      exists: true,
+      exists: state.meta !== null,
       system: state.system,
       window: state.window,
       windowTokens: sum(state.window),
@@ -93,6 +121,14 @@ export class InMemorySessionStore implements SessionStore {
       meta: state.meta,
       settings: state.settings,
     });
+  }
+
+  #touch(ref: SessionRef, state: SessionState, now: number): void {
+    state.meta ??= { createdAt: now, updatedAt: now, epoch: this.#epochs.get(keyOf(ref)) ?? 0, summaryFailures: 0 };
+    state.meta.updatedAt = now;
+    this.#map(this.#tenantIndex, ref.tenant).set(ref.sessionId, now);
+    const owner = state.meta.userId;
+    if (owner !== undefined) this.#map(this.#userIndex, userKey(ref.tenant, owner)).set(ref.sessionId, now);
   }
 
   async append(ref: SessionRef, messages: StoredMessage[], options: AppendOptions): Promise<AppendResult> {
@@ -104,9 +140,22 @@ export class InMemorySessionStore implements SessionStore {
     }
     const state = this.#state(ref, true)!;
     const now = this.now();
-    state.meta ??= { createdAt: now, updatedAt: now, epoch: this.#epochs.get(keyOf(ref)) ?? 0 };
-    state.meta.updatedAt = now;
-    if (state.meta.userId === undefined && options.userId !== undefined) state.meta.userId = options.userId;
+    this.#touch(ref, state, now);
+    const meta = state.meta!;
+    if (meta.userId === undefined && options.userId !== undefined) {
+      meta.userId = options.userId;
+      const owners = this.#map(this.#owners, ref.tenant);
+      const previous = owners.get(ref.sessionId);
+      if (previous !== undefined && previous !== options.userId) this.#map(this.#userIndex, userKey(ref.tenant, previous)).delete(ref.sessionId);
+      owners.set(ref.sessionId, options.userId);
+      this.#map(this.#userIndex, userKey(ref.tenant, options.userId)).set(ref.sessionId, now);
+    }
+    if (options.facts && options.facts.length > 0 && options.userId !== undefined) {
+      this.users?.queue({ tenant: ref.tenant, userId: options.userId }, options.facts);
+    }
+    if (options.recalled && options.recalled.length > 0 && options.userId !== undefined) {
+      void this.users?.recordRecalls({ tenant: ref.tenant, userId: options.userId }, options.recalled, now);
+    }
     const wanted = messages.filter((m) => m.role === "system").map((m) => m.id);
     const pinned = state.system.map((m) => m.id);
     if (options.replaceSystem && wanted.length > 0 && wanted.join("\u0000") !== pinned.join("\u0000")) {
@@ -121,7 +170,6 @@ export class InMemorySessionStore implements SessionStore {
       }
       return { id: m.id, tokens: m.tokens, duplicate };
     });
-    this.#activity.set(keyOf(ref), now);
     return {
       added,
       windowCount: state.window.length,
@@ -135,10 +183,16 @@ export class InMemorySessionStore implements SessionStore {
     return this.#snapshot(this.#state(ref, false));
   }
 
-  async putSettings(ref: SessionRef, settings: SessionSettings): Promise<SessionSettings> {
-    this.#enter("putSettings");
+  async updateSettings(ref: SessionRef, change: SettingsChange): Promise<SessionSettings> {
+    this.#enter("updateSettings");
     const state = this.#state(ref, true)!;
-    state.settings = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+    this.#touch(ref, state, this.now());
+    const next: SessionSettings = { ...state.settings };
+    for (const [name, value] of Object.entries(change) as [keyof SessionSettings, number | null | undefined][]) {
+      if (value === null) delete next[name];
+      else if (value !== undefined) next[name] = value;
+    }
+    state.settings = next;
     return clone(state.settings);
   }
 
@@ -158,15 +212,6 @@ export class InMemorySessionStore implements SessionStore {
     return { removedMessages, keptSystem: state.system.length };
   }
 
-  async destroy(ref: SessionRef): Promise<boolean> {
-    this.#enter("destroy");
-    const key = keyOf(ref);
-    const existed = this.#sessions.delete(key);
-    this.#locks.delete(key);
-    this.#activity.delete(key);
-    return existed;
-  }
-
   async commitCompression(ref: SessionRef, commit: CompressionCommit): Promise<CommitOutcome> {
     this.#enter("commitCompression");
     this.beforeCommit?.();
@@ -181,8 +226,16 @@ export class InMemorySessionStore implements SessionStore {
     const removed = state.window.splice(0, commit.prefixIds.length);
     state.archive = commit.archiveLimit > 0 ? [...state.archive, ...removed].slice(-commit.archiveLimit) : [];
     state.summary = clone(commit.summary);
-    state.meta.updatedAt = this.now();
+    state.meta.summaryFailures = 0;
     return { committed: true, removedTokens: sum(removed) };
+  }
+
+  async recordSummaryFailure(ref: SessionRef): Promise<number> {
+    this.#enter("recordSummaryFailure");
+    const meta = this.#state(ref, false)?.meta;
+    if (!meta) return 0;
+    meta.summaryFailures += 1;
+    return meta.summaryFailures;
   }
 
   async acquireLock(ref: SessionRef, token: string, ttlMs: number): Promise<boolean> {
@@ -213,13 +266,163 @@ export class InMemorySessionStore implements SessionStore {
     return { summary: clone(state?.summary ?? null), archived: clone(archived.slice(page.offset, page.offset + page.limit)), total: archived.length };
   }
 
-  async userSessions(tenant: string, userId: string): Promise<string[]> {
+  #owned(tenant: string, userId: string, sessionId: string): SessionState | null {
+    const state = this.#state({ tenant, sessionId }, false);
+    return state?.meta?.userId === userId ? state : null;
+  }
+
+  async userSessions(tenant: string, userId: string, page: { offset: number; limit: number }): Promise<SessionIdPage> {
     this.#enter("userSessions");
-    return [...this.#sessions.entries()]
-      .filter(([key, s]) => key.startsWith(`${tenant}\u0000`) && s.meta?.userId === userId)
-      .map(([key]) => ({ id: key.slice(tenant.length + 1), at: this.#activity.get(key) ?? 0 }))
-      .sort((a, b) => b.at - a.at)
-      .map((s) => s.id);
+    const members = newestFirst(this.#map(this.#userIndex, userKey(tenant, userId))).slice(page.offset, page.offset + page.limit);
+    return { ids: members.filter((id) => this.#owned(tenant, userId, id)), next: members.length < page.limit ? null : page.offset + members.length };
+  }
+
+  async exportSessions(tenant: string, userId: string, page: { offset: number; limit: number }): Promise<{ sessions: SessionDump[]; next: number | null }> {
+    this.#enter("exportSessions");
+    const members = newestFirst(this.#map(this.#userIndex, userKey(tenant, userId))).slice(page.offset, page.offset + page.limit);
+    const sessions = members.flatMap((sessionId): SessionDump[] => {
+      const state = this.#owned(tenant, userId, sessionId);
+      if (!state) return [];
+      return [{ sessionId, snapshot: this.#snapshot(state), archived: clone(state.archive), notes: {}, scratchpad: [] }];
+    });
+    return { sessions, next: members.length < page.limit ? null : page.offset + members.length };
+  }
+
+  async eraseUserSessions(tenant: string, userId: string, limit: number): Promise<UserSessionsErased> {
+    this.#enter("eraseUserSessions");
+    const index = this.#map(this.#userIndex, userKey(tenant, userId));
+    const members = [...index.entries()].sort((a, b) => a[1] - b[1]).slice(0, limit).map(([id]) => id);
+    const out: UserSessionsErased = { sessions: 0, messages: 0, archived: 0, notes: 0, skipped: 0, more: false };
+    for (const sessionId of members) {
+      const state = this.#owned(tenant, userId, sessionId);
+      if (state) {
+        out.sessions += 1;
+        out.messages += state.system.length + state.window.length;
+        out.archived += state.archive.length;
+        out.notes += state.notes;
+        this.#sessions.delete(keyOf({ tenant, sessionId }));
+        this.#map(this.#tenantIndex, tenant).delete(sessionId);
+        if (this.#map(this.#owners, tenant).get(sessionId) === userId) this.#map(this.#owners, tenant).delete(sessionId);
+      } else {
+        out.skipped += 1;
+      }
+      index.delete(sessionId);
+    }
+    out.more = index.size > 0;
+    return out;
+  }
+
+  async sweepIndexes(tenant: string, cursor: string): Promise<IndexSweep> {
+    this.#enter("sweepIndexes");
+    const removed: string[] = [];
+    for (const sessionId of [...this.#map(this.#tenantIndex, tenant).keys()]) {
+      if (this.#state({ tenant, sessionId }, false)?.meta) continue;
+      this.#map(this.#tenantIndex, tenant).delete(sessionId);
+      const owner = this.#map(this.#owners, tenant).get(sessionId);
+      if (owner !== undefined) {
+        this.#map(this.#userIndex, userKey(tenant, owner)).delete(sessionId);
+        this.#map(this.#owners, tenant).delete(sessionId);
+      }
+      removed.push(sessionId);
+    }
+    void cursor;
+    return { nextCursor: "", removed };
+  }
+
+  /** The session ids in a user's index, newest first (test helper). */
+  indexed(tenant: string, userId: string): string[] {
+    return newestFirst(this.#map(this.#userIndex, userKey(tenant, userId)));
+  }
+}
+
+/** Per-user records in memory: tombstones, queued facts, recall counts. */
+export class InMemoryUserStore implements UserStore {
+  readonly calls: Record<string, number> = {};
+  readonly #erased = new Map<string, number>();
+  readonly #pending = new Map<string, Map<string, string>>();
+  readonly #recalls = new Map<string, Map<string, { count: number; at: number }>>();
+
+  #enter(method: keyof UserStore | "queue"): void {
+    this.calls[method] = (this.calls[method] ?? 0) + 1;
+  }
+
+  #of<V>(maps: Map<string, Map<string, V>>, scope: FactScope): Map<string, V> {
+    const key = userKey(scope.tenant, scope.userId);
+    let map = maps.get(key);
+    if (!map) maps.set(key, (map = new Map()));
+    return map;
+  }
+
+  /** What the append step does for the session store (not a port method). */
+  queue(scope: FactScope, facts: readonly Fact[]): void {
+    this.#enter("queue");
+    for (const f of facts) this.#of(this.#pending, scope).set(f.id, JSON.stringify(f));
+  }
+
+  async erasedAt(scope: FactScope): Promise<number | null> {
+    this.#enter("erasedAt");
+    return this.#erased.get(userKey(scope.tenant, scope.userId)) ?? null;
+  }
+
+  async markErased(scope: FactScope, at: number): Promise<void> {
+    this.#enter("markErased");
+    this.#erased.set(userKey(scope.tenant, scope.userId), at);
+    this.#of(this.#pending, scope).clear();
+    this.#of(this.#recalls, scope).clear();
+  }
+
+  async pendingFacts(scope: FactScope, limit: number): Promise<Fact[]> {
+    this.#enter("pendingFacts");
+    return [...this.#of(this.#pending, scope).values()].slice(0, limit).map((raw) => JSON.parse(raw) as Fact);
+  }
+
+  async confirmFacts(scope: FactScope, facts: readonly Fact[]): Promise<{ erasedAt: number | null }> {
+    this.#enter("confirmFacts");
+    const pending = this.#of(this.#pending, scope);
+    for (const f of facts) if (pending.get(f.id) === JSON.stringify(f)) pending.delete(f.id);
+    return { erasedAt: this.#erased.get(userKey(scope.tenant, scope.userId)) ?? null };
+  }
+
+  async usersWithPendingFacts(tenant: string, limit: number): Promise<string[]> {
+    this.#enter("usersWithPendingFacts");
+    return this.#usersWith(this.#pending, tenant, limit);
+  }
+
+  async recordRecalls(scope: FactScope, ids: readonly string[], at: number): Promise<void> {
+    this.#enter("recordRecalls");
+    const recalls = this.#of(this.#recalls, scope);
+    for (const id of ids) {
+      const current = recalls.get(id) ?? { count: 0, at: 0 };
+      recalls.set(id, { count: current.count + 1, at: Math.max(current.at, at) });
+    }
+  }
+
+  async recallCounts(scope: FactScope, limit: number): Promise<RecallCount[]> {
+    this.#enter("recallCounts");
+    return [...this.#of(this.#recalls, scope).entries()].slice(0, limit).map(([id, r]) => ({ id, count: r.count, lastAccessedAt: r.at }));
+  }
+
+  async settleRecalls(scope: FactScope, merged: readonly RecallCount[]): Promise<void> {
+    this.#enter("settleRecalls");
+    const recalls = this.#of(this.#recalls, scope);
+    for (const c of merged) {
+      const current = recalls.get(c.id);
+      if (!current) continue;
+      if (current.count - c.count <= 0) recalls.delete(c.id);
+      else recalls.set(c.id, { ...current, count: current.count - c.count });
+    }
+  }
+
+  async usersWithRecalls(tenant: string, limit: number): Promise<string[]> {
+    this.#enter("usersWithRecalls");
+    return this.#usersWith(this.#recalls, tenant, limit);
+  }
+
+  #usersWith(maps: Map<string, Map<string, unknown>>, tenant: string, limit: number): string[] {
+    return [...maps.entries()]
+      .filter(([key, map]) => key.startsWith(`${tenant}\u0000`) && map.size > 0)
+      .map(([key]) => key.slice(tenant.length + 1))
+      .slice(0, limit);
   }
 }
 

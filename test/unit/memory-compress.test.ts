@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildSummaryPrompt, compressionRatio, planCompression } from "../../src/memory/compress.ts";
 import type { TokenCounter } from "../../src/memory/ports.ts";
-import { loadTokenCounter } from "../../src/memory/tokens.ts";
+import { loadTokenCounter } from "../../src/llm/tokenizer.ts";
 import type { StoredMessage, Summary } from "../../src/memory/types.ts";
 import { toStoredMessage } from "../../src/memory/window.ts";
 import { storedMessage, toolExchange } from "../support/memory-fakes.ts";

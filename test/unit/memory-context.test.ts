@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { assembleContext, type ContextInput } from "../../src/memory/context.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
 import type { TokenCounter } from "../../src/memory/ports.ts";
-import { MESSAGE_OVERHEAD_TOKENS } from "../../src/memory/tokens.ts";
+import { MESSAGE_OVERHEAD_TOKENS } from "../../src/memory/window.ts";
 import type { Fact, RecalledFact, StoredMessage, Summary } from "../../src/memory/types.ts";
 import { storedMessage, toolExchange } from "../support/memory-fakes.ts";
 

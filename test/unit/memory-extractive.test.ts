@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ExtractiveSummarizer, extractiveSummary, splitSentences } from "../../src/memory/extractive.ts";
 import type { TokenCounter } from "../../src/memory/ports.ts";
 import { fitTextHead } from "../../src/memory/text-fit.ts";
-import { loadTokenCounter } from "../../src/memory/tokens.ts";
+import { loadTokenCounter } from "../../src/llm/tokenizer.ts";
 import type { Summary } from "../../src/memory/types.ts";
 import { storedMessage } from "../support/memory-fakes.ts";
 

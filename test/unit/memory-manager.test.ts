@@ -1,12 +1,14 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadTokenCounter } from "../../src/llm/tokenizer.ts";
 import { ExtractiveSummarizer } from "../../src/memory/extractive.ts";
 import { factId } from "../../src/memory/facts.ts";
-import { MemoryManager, type MemoryLogger, type MemoryManagerDeps } from "../../src/memory/manager.ts";
+import { deliverPendingFacts } from "../../src/memory/learn.ts";
+import { MemoryManager } from "../../src/memory/manager.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
-import type { Summarizer, TokenCounter } from "../../src/memory/ports.ts";
-import { loadTokenCounter } from "../../src/memory/tokens.ts";
+import type { MemoryLogger, Summarizer, TokenCounter } from "../../src/memory/ports.ts";
 import type { SessionRef } from "../../src/memory/types.ts";
-import { InMemoryFactStore, InMemorySessionStore, joinSummary, ScriptedSummarizer } from "../support/memory-fakes.ts";
+import { testDeps, type TestDeps } from "../support/memory-deps.ts";
+import { InMemoryFactStore, InMemorySessionStore, InMemoryUserStore, joinSummary, ScriptedSummarizer } from "../support/memory-fakes.ts";
 
 let counter: TokenCounter;
 beforeAll(async () => {
@@ -17,8 +19,10 @@ const ref: SessionRef = { tenant: "acme", sessionId: "s1" };
 const scope = { tenant: "acme", userId: "u1" };
 let clock = Date.UTC(2026, 0, 1);
 let sessions: InMemorySessionStore;
+let users: InMemoryUserStore;
 let facts: InMemoryFactStore;
 let logs: { level: string; message: string }[];
+let deps: TestDeps;
 
 const logger: MemoryLogger = {
   info: (message) => logs.push({ level: "info", message }),
@@ -29,28 +33,36 @@ const logger: MemoryLogger = {
 beforeEach(() => {
   clock += 1000;
   sessions = new InMemorySessionStore(() => clock);
+  users = new InMemoryUserStore();
+  sessions.users = users;
   facts = new InMemoryFactStore();
   logs = [];
 });
 
-let nextId = 0;
-
-function manager(overrides: Omit<Partial<MemoryManagerDeps>, "options"> & { options?: Partial<MemoryOptions> } = {}): MemoryManager {
-  const { options, ...rest } = overrides;
-  return new MemoryManager({
-    ref,
-    userId: "u1",
-    sessions,
-    facts,
-    summarizer: new ScriptedSummarizer(),
-    counter,
-    options: { ...DEFAULT_MEMORY_OPTIONS, ...options },
-    now: () => clock,
-    newId: () => `id${++nextId}`,
-    logger,
-    ...rest,
-  });
+interface ManagerOverrides {
+  userId?: string | undefined;
+  facts?: InMemoryFactStore | null;
+  summarizer?: Summarizer;
+  options?: Partial<MemoryOptions>;
 }
+
+/** A manager over the shared fakes; its background work lands in `deps` (see `settle`). */
+function manager(overrides: ManagerOverrides = {}): MemoryManager {
+  deps = testDeps({
+    counter,
+    sessions,
+    users,
+    facts: overrides.facts === undefined ? facts : overrides.facts,
+    summarizer: overrides.summarizer ?? new ScriptedSummarizer(),
+    options: overrides.options,
+    now: () => clock,
+    logger,
+  });
+  return new MemoryManager(deps, { sessionId: ref.sessionId, userId: "userId" in overrides ? overrides.userId : "u1" });
+}
+
+/** Runs the background work the last manager scheduled. */
+const settle = () => deps.settle();
 
 describe("add", () => {
   it("appends in one round trip and returns stats and whether compression is due", async () => {
@@ -63,13 +75,12 @@ describe("add", () => {
     expect(result.added.map((a) => a.duplicate)).toEqual([false, false]);
     expect(result.stats).toMatchObject({ messages: 2, windowMessages: 1, maxTokens: 2000 });
     expect(result.compressionDue).toBe(false);
-    expect(result.degraded).toEqual([]);
 
     const long = await manager({ options: { maxTokens: 50 } }).add([{ role: "user", content: "很长的消息。".repeat(40) }]);
     expect(long.compressionDue).toBe(true);
   });
 
-  it("persists user messages as facts: one read to merge restatements, one upsert, then the append", async () => {
+  it("persists user messages as facts: queued in the append, delivered after it (one read to merge, one upsert)", async () => {
     const result = await manager().add(
       [
         { role: "user", content: "我叫小明，喜欢蓝色" },
@@ -80,30 +91,51 @@ describe("add", () => {
     );
     const id = await factId(scope, "我叫小明，喜欢蓝色");
     expect(result.facts).toEqual([id]); // assistant text never becomes a fact; the restatement is the same fact
-    expect(facts.calls).toEqual({ get: 1, upsert: 1 });
     expect(sessions.calls).toEqual({ append: 1 });
+    await settle();
+    expect(facts.calls).toEqual({ get: 1, upsert: 1 });
     expect(facts.all(scope)).toMatchObject([{ id, type: "preference", sourceSession: "s1", version: 1 }]);
+    expect(await users.pendingFacts(scope, 10)).toEqual([]);
 
     // Saying it again refreshes the same fact instead of resetting it.
     const createdAt = facts.all(scope)[0]?.createdAt;
     await manager().add([{ role: "user", content: "我叫小明，喜欢蓝色！" }], { persist: true });
+    await settle();
     expect(facts.all(scope)).toMatchObject([{ id, version: 2, createdAt }]);
   });
 
   it("persists per message when asked, and not at all without a user", async () => {
     await manager().add([{ role: "user", content: "I prefer tea", persist: true }, { role: "user", content: "just chatting" }]);
+    await settle();
     expect(facts.all(scope).map((f) => f.text)).toEqual(["I prefer tea"]);
     await manager({ userId: undefined }).add([{ role: "user", content: "I prefer coffee", persist: true }]);
+    await settle();
     expect(facts.calls.upsert).toBe(1);
   });
 
-  it("writes nothing when a persisted message cannot become a fact (no partial write)", async () => {
+  it("keeps a persisted fact queued when long-term memory is down, and delivers it later", async () => {
     facts.failNext("upsert");
-    await expect(manager().add([{ role: "user", content: "I am vegetarian" }], { persist: true })).rejects.toThrow();
-    expect((await sessions.read(ref)).window).toEqual([]);
-    const retried = await manager().add([{ role: "user", content: "I am vegetarian" }], { persist: true });
-    expect(retried.facts).toHaveLength(1);
+    const result = await manager().add([{ role: "user", content: "I am vegetarian" }], { persist: true });
     expect((await sessions.read(ref)).window.map((m) => m.content)).toEqual(["I am vegetarian"]);
+    await settle();
+    expect(deps.failures).toHaveLength(1);
+    expect(facts.all(scope)).toEqual([]);
+    expect((await users.pendingFacts(scope, 10)).map((f) => f.id)).toEqual(result.facts);
+    // the next delivery (the next persisted write, or the cron) brings it in
+    expect(await deliverPendingFacts({ facts, users }, scope, clock)).toBe(1);
+    expect(facts.all(scope).map((f) => f.text)).toEqual(["I am vegetarian"]);
+    expect(await users.pendingFacts(scope, 10)).toEqual([]);
+  });
+
+  it("stores nothing at all - no message, no queued fact - when the session belongs to another user", async () => {
+    await manager().add([{ role: "user", content: "mine" }]);
+    await expect(manager({ userId: "intruder" }).add([{ role: "user", content: "I am the owner now", persist: true }])).rejects.toMatchObject({
+      kind: "conflict",
+    });
+    await settle();
+    expect((await sessions.read(ref)).window.map((m) => m.content)).toEqual(["mine"]);
+    expect(await users.pendingFacts({ tenant: "acme", userId: "intruder" }, 10)).toEqual([]);
+    expect(facts.all({ tenant: "acme", userId: "intruder" })).toEqual([]);
   });
 
   it("fails when the append fails", async () => {
@@ -116,6 +148,7 @@ describe("getContext", () => {
   beforeEach(async () => {
     await manager().add([{ role: "system", content: "你是客服小M" }]);
     await manager().add([{ role: "user", content: "我叫小明，喜欢蓝色" }], { persist: true });
+    await settle();
     await manager().add([
       { role: "assistant", content: "你好小明" },
       { role: "user", content: "推荐一本书" },
@@ -170,19 +203,22 @@ describe("getContext", () => {
   });
 
   it("applies the session's own window setting", async () => {
-    await sessions.putSettings(ref, { window: 1 });
+    await sessions.updateSettings(ref, { window: 1 });
     const context = await manager().getContext();
     expect(context.messages.map((m) => m.content)).toEqual(["你是客服小M", "推荐一本书"]);
   });
 });
 
-describe("recall and touchRecalled", () => {
-  it("ranks facts by score and records access on request", async () => {
+describe("recall and recall counts", () => {
+  it("ranks facts by score; a context counts its recalls in Redis, never with a Vector request", async () => {
     await manager().add([{ role: "user", content: "我喜欢蓝色" }, { role: "user", content: "我住在上海" }], { persist: true });
+    await settle();
     const recalled = await manager().recall("用户喜欢什么颜色？蓝色", 1);
     expect(recalled.map((r) => r.fact.text)).toEqual(["我喜欢蓝色"]);
-    await manager().touchRecalled(recalled);
-    expect(facts.all(scope).find((f) => f.text === "我喜欢蓝色")).toMatchObject({ accessCount: 1, lastAccessedAt: clock });
+    const context = await manager().getContext({ query: "用户喜欢什么颜色？蓝色", k: 1 });
+    await settle();
+    expect(facts.calls.touch).toBeUndefined();
+    expect(await users.recallCounts(scope, 10)).toEqual([{ id: context.facts[0]!.fact.id, count: 1, lastAccessedAt: clock }]);
   });
 });
 
@@ -243,10 +279,25 @@ describe("maybeCompress", () => {
       compressed: false,
       reason: "summarizer_failed",
     });
-    expect(await sessions.read(ref)).toEqual(before);
+    const after = await sessions.read(ref);
+    expect({ ...after, meta: null }).toEqual({ ...before, meta: null });
+    expect(after.meta?.summaryFailures).toBe(2); // counted, so a summarizer that keeps failing is replaced
     expect(sessions.calls.commitCompression).toBeUndefined();
     expect(sessions.isLocked(ref)).toBe(false);
     expect(logs.filter((l) => l.level === "error")).toHaveLength(2);
+  });
+
+  it("falls back to the extractive summarizer after repeated failures, so the window stays bounded", async () => {
+    await fill(5, "。详细的说明".repeat(30));
+    const failing: Summarizer = { summarize: () => Promise.reject(new Error("LLM down")) };
+    const options = { maxTokens: 300, summaryFailureLimit: 2 };
+    for (let i = 0; i < 2; i++) expect(await manager({ summarizer: failing, options }).maybeCompress()).toMatchObject({ reason: "summarizer_failed" });
+    const result = await manager({ summarizer: failing, options }).maybeCompress();
+    expect(result).toMatchObject({ compressed: true, method: "extractive" });
+    const after = await sessions.read(ref);
+    expect(after.summary?.method).toBe("extractive");
+    expect(after.window).toHaveLength(4);
+    expect(after.meta?.summaryFailures).toBe(0); // a committed compression starts the count again
   });
 
   it("backs off when another worker holds the lock", async () => {
@@ -324,13 +375,14 @@ describe("maybeCompress", () => {
   });
 });
 
-describe("seed 000 acceptance, offline", () => {
+describe("the thin manager's acceptance checks, offline", () => {
   it("remembers across 20 rounds, compresses only over the threshold, and survives a restart", async () => {
     const offline = () => new ExtractiveSummarizer(counter);
     const at = (maxTokens: number) => manager({ summarizer: offline(), options: { maxTokens, window: 8 } });
 
     await at(2000).add([{ role: "system", content: "你是客服小M" }]);
     await at(2000).add([{ role: "user", content: "我叫小明喜欢蓝色" }], { persist: true });
+    await settle();
     for (let i = 0; i < 20; i++) {
       await at(2000).add([
         { role: "user", content: `第${i + 1}轮：随便聊聊` },

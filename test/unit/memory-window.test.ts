@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TokenCounter } from "../../src/memory/ports.ts";
-import { MESSAGE_OVERHEAD_TOKENS } from "../../src/memory/tokens.ts";
+import { MESSAGE_OVERHEAD_TOKENS } from "../../src/memory/window.ts";
 import { selectWindow } from "../../src/memory/trim.ts";
 import type { StoredMessage } from "../../src/memory/types.ts";
 import { groupUnits } from "../../src/memory/units.ts";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ID_PATTERN } from "../../src/ids.ts";
+import { ID_PATTERN } from "../../src/memory/ids.ts";
 import { call, uniqueId } from "./helpers.ts";
 import {
   chatRequests,

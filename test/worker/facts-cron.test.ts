@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { Index } from "@upstash/vector/cloudflare";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Bindings } from "../../src/env.ts";
+import type { Bindings } from "../../src/worker/env.ts";
 import { namespaceToScope } from "../../src/stores/fact-namespace.ts";
 import { uniqueId } from "./helpers.ts";
-import { CURSOR_KEY, addFact, contextFor, findFact, listAll, runCron, type CleanupRun, type FactType, type SavedCursor } from "./support-facts.ts";
+import { CURSOR_KEY, addFact, contextFor, findFact, listAll, mergeRecallCounts, runCron, type CleanupRun, type FactType, type SavedCursor } from "./support-facts.ts";
 import { testRedis } from "./support-redis.ts";
 
 // The cron handler sweeps every namespace of the shared emulator, other files' facts included:
@@ -14,8 +14,9 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const bindings = env as unknown as Bindings & { UPSTASH_VECTOR_REST_URL: string; UPSTASH_VECTOR_REST_TOKEN: string };
 
-/** Runs the cron until a pass over every namespace completes; returns each run's log. */
+/** Runs the cron from the start until a pass over every namespace completes; returns each run's log. */
 async function sweepPass(scheduledTime: number, overrides: Record<string, string> = {}, maxRuns = 2000): Promise<CleanupRun[]> {
+  await testRedis.del(CURSOR_KEY);
   const runs: CleanupRun[] = [];
   while (runs.length < maxRuns) {
     const run = await runCron(scheduledTime, overrides);
@@ -55,6 +56,7 @@ describe("cron: lifecycle", () => {
       const ctx = await contextFor(uniqueId("cron-ctx"), { query: "the user enjoys rainy afternoons", userId: uid, k: 1 });
       expect(ctx.recalled.map((r) => r.id)).toEqual([used]);
     }
+    await mergeRecallCounts(start);
     expect((await findFact(uid, used))?.accessCount).toBe(5);
 
     // two hours on: only the temporary fact (1 h TTL) is gone

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { call, clearFault, clearLog, injectFault, uniqueId, upstreamLog, type CallResult } from "./helpers.ts";
-import { FACTS_LABEL, addFact, contextFor, factsPath, listAll, postFact } from "./support-facts.ts";
-import { append, observable, postMessages, readSession } from "./support-sessions.ts";
+import { FACTS_LABEL, addFact, contextFor, factsPath, listAll, mergeRecallCounts, postFact } from "./support-facts.ts";
+import { append, postMessages, readSession } from "./support-sessions.ts";
 
 const PROMPT = "You are a travel assistant.";
 
@@ -44,21 +44,27 @@ describe.each([
     expect(ctx.messages.some((m) => m.content.startsWith(FACTS_LABEL))).toBe(false);
   });
 
-  it("refuses writes that need Vector with 503 and writes nothing to Redis", async () => {
+  it("queues a persisted fact until Vector is back; writes and reads that need Vector answer 503", async () => {
     const { sid, uid } = await setUp();
-    const before = await observable(sid);
     await injectFault("vector", fault);
-    await clearLog("redis");
-
+    // the message is stored and its fact queued in the same Redis step; delivery waits for Vector
     const persisted = await postMessages(sid, [{ id: "p1", role: "user", content: "我叫小明，喜欢蓝色", persist: true }], { userId: uid, env });
-    expect503(persisted);
+    expect(persisted.status, persisted.text).toBe(201);
+    const [queued] = (persisted.json as { facts: string[] }).facts;
+    expect((await readSession(sid)).window.map((m) => m.id)).toEqual(["m1", "p1"]);
+
+    await clearLog("redis");
     expect503(await postFact(uid, { text: "the user is vegetarian" }, { env }));
     expect(await upstreamLog("redis")).toEqual([]);
-    expect(await observable(sid)).toEqual(before);
-
-    // reads of long-term memory and erasing a user need Vector too: 503, nothing erased
     expect503(await call("GET", `${factsPath(uid)}?query=seat`, { env }));
     expect503(await call("GET", factsPath(uid), { env }));
+
+    await clearFault("vector");
+    await mergeRecallCounts(); // the cron delivers what is queued
+    expect((await listAll(uid)).map((f) => f.id)).toContain(queued);
+
+    // erasing a user needs Vector too: 503, and no session is touched
+    await injectFault("vector", fault);
     expect503(await call("DELETE", `/v1/users/${uid}`, { env }));
     expect((await readSession(sid)).exists).toBe(true);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, uniqueId } from "./helpers.ts";
-import { addFact, contextFor, findFact, listAll } from "./support-facts.ts";
+import { addFact, contextFor, findFact, listAll, mergeRecallCounts } from "./support-facts.ts";
 import { append, readSession } from "./support-sessions.ts";
 
 describe("automatic fact extraction (FACT_EXTRACTION default: heuristic)", () => {
@@ -63,7 +63,7 @@ describe("automatic fact extraction (FACT_EXTRACTION default: heuristic)", () =>
 });
 
 describe("recall access statistics", () => {
-  it("counts each context recall in the background and leaves unrecalled facts alone", async () => {
+  it("counts each context recall (in Redis, merged into the fact by the cron) and leaves unrecalled facts alone", async () => {
     const uid = uniqueId("stats");
     const sid = uniqueId("stats-session");
     const dog = await addFact(uid, { text: "the user's dog is called Rex" });
@@ -74,6 +74,7 @@ describe("recall access statistics", () => {
     for (let i = 1; i <= 3; i++) {
       const ctx = await contextFor(sid, { query: "the user's dog is called Rex", userId: uid, k: 1 });
       expect(ctx.recalled).toEqual([{ id: dog.id, text: "the user's dog is called Rex", type: "fact", score: expect.any(Number), similarity: expect.any(Number) }]);
+      await mergeRecallCounts();
       const now = await findFact(uid, dog.id);
       expect(now?.accessCount).toBe(i);
       expect(now?.lastAccessedAt).toBeGreaterThanOrEqual(before?.lastAccessedAt ?? Infinity);
@@ -82,6 +83,7 @@ describe("recall access statistics", () => {
     // a context without a query recalls nothing and counts nothing
     const plain = await call<{ recalled: unknown[] }>("GET", `/v1/sessions/${sid}/context?userId=${uid}`);
     expect(plain.json.recalled).toEqual([]);
+    await mergeRecallCounts();
     expect((await findFact(uid, dog.id))?.accessCount).toBe(3);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, uniqueId } from "./helpers.ts";
-import { addFact, factsPath, findFact, listAll, postFact } from "./support-facts.ts";
+import { addFact, factsPath, findFact, listAll, mergeRecallCounts, postFact } from "./support-facts.ts";
 
 // A fact's id is the content hash of its normalized text within (tenant, user): the same statement,
 // however it arrives (facts API, persisted message, restated), is one fact.
@@ -76,6 +76,7 @@ describe("fact identity: restating through persist", () => {
     const id = first.json.facts[0] ?? "";
     const ctx = await call<{ recalled: { id: string }[] }>("GET", `/v1/sessions/${sid}/context?query=${encodeURIComponent("花生过敏")}&userId=${uid}&k=1`);
     expect(ctx.json.recalled.map((r) => r.id)).toEqual([id]);
+    await mergeRecallCounts();
     const used = await findFact(uid, id);
     expect(used?.accessCount).toBe(1);
 

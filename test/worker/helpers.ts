@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../src/index.ts";
-import type { Bindings } from "../../src/env.ts";
+import type { Bindings } from "../../src/worker/env.ts";
 
 export const KEY_A = "acme-key";
 export const KEY_B = "globex-key";

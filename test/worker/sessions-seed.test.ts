@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exactTokenCount } from "../../src/memory/tokens.ts";
+import { exactTokenCount } from "../../src/llm/tokenizer.ts";
 import { call, uniqueId } from "./helpers.ts";
 import {
   append,

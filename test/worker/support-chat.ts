@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { expect } from "vitest";
 import worker from "../../src/index.ts";
-import type { Bindings } from "../../src/env.ts";
+import type { Bindings } from "../../src/worker/env.ts";
 import { call, KEY_A, type CallResult } from "./helpers.ts";
 import type { LlmRequest } from "./support-llm.ts";
 

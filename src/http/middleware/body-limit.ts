@@ -1,12 +1,12 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { AppEnv } from "../../env.ts";
+import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 
 /** Rejects bodies over the configured limit with 413 before anything parses them. */
 export function configuredBodyLimit(): MiddlewareHandler<AppEnv> {
   return async function limitBody(c, next) {
-    const maxSize = c.get("config").limits.maxBodyBytes;
+    const maxSize = c.get("runtime").config.limits.maxBodyBytes;
     return bodyLimit({
       maxSize,
       onError: () => {

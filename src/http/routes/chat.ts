@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { replyIdFor } from "../../memory/chat-turn.ts";
+import { memoryHeaders, streamTurn, type StreamFormat } from "../chat-stream.ts";
 import { createRouter } from "../router.ts";
 import { IdSchema, SessionParams, errorResponses, jsonResponse, security } from "../schemas/common.ts";
-import { completeTurn, memoryHeaders, prepareTurn, replyIdFor, streamTurn, type StreamFormat } from "../chat-turn.ts";
-
 
 const ChatBody = z
   .object({
-    message: z.string().trim().min(1).max(32_000),
+    message: z.string().trim().min(1),
     messageId: IdSchema.optional().openapi({ description: "Client id of the user message; a retried turn does not duplicate it" }),
     userId: IdSchema.optional(),
     persist: z.boolean().optional(),
@@ -47,7 +47,7 @@ export function chatRoutes() {
     const body = c.req.valid("json");
     const messageId = body.messageId ?? crypto.randomUUID();
     const replyId = await replyIdFor(messageId);
-    const turn = await prepareTurn(c, {
+    const turn = await c.get("memory").startTurn({
       sessionId,
       userId: body.userId,
       messages: [{ id: messageId, role: "user", content: body.message, persist: body.persist }],
@@ -58,13 +58,10 @@ export function chatRoutes() {
       maxTokens: body.maxTokens,
     });
     // A raw event stream is outside the typed JSON responses the route declares.
-    if (body.stream) return streamTurn(c, turn, chatStreamFormat(replyId), memoryHeaders(turn.info)) as never;
-    const answer = await completeTurn(c, turn);
-    return c.json(
-      { reply: { id: replyId, role: "assistant", content: answer.content }, model: answer.model, usage: answer.usage, memory: answer.info },
-      200,
-      memoryHeaders(answer.info),
-    );
+    if (body.stream) return streamTurn(c, turn, chatStreamFormat(replyId), memoryHeaders(turn.memory)) as never;
+    const answer = await turn.complete(c.get("runtime").config.llm?.model ?? "");
+    const reply = { id: replyId, role: "assistant", content: answer.content };
+    return c.json({ reply, model: answer.model, usage: answer.usage, memory: answer.memory }, 200, memoryHeaders(answer.memory));
   });
   return app;
 }

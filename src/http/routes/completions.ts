@@ -1,8 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { IncomingMessage } from "../../memory/types.ts";
-import { isValidId } from "../../ids.ts";
+import { replyIdFor } from "../../memory/chat-turn.ts";
 import { sha256Hex } from "../../memory/hash.ts";
-import { completeTurn, memoryHeaders, prepareTurn, replyIdFor, streamTurn, type StreamFormat } from "../chat-turn.ts";
+import { isValidId } from "../../memory/ids.ts";
+import type { IncomingMessage } from "../../memory/types.ts";
+import { memoryHeaders, streamTurn, type StreamFormat } from "../chat-stream.ts";
 import { ApiError } from "../errors.ts";
 import { createRouter } from "../router.ts";
 import { AnyObject, errorResponses, jsonResponse, security } from "../schemas/common.ts";
@@ -68,7 +69,7 @@ export function completionRoutes() {
     }
     const messageId = `u-${await shortHash(`${last}\u0000${question}`)}`;
     incoming.push({ id: messageId, role: "user", content: question });
-    const turn = await prepareTurn(c, {
+    const turn = await c.get("memory").startTurn({
       sessionId,
       userId,
       messages: incoming,
@@ -95,9 +96,9 @@ export function completionRoutes() {
         error: (err) => `data: ${JSON.stringify(err.toJSON())}\n\ndata: [DONE]\n\n`,
       };
       // A raw event stream is outside the typed JSON responses the route declares.
-      return streamTurn(c, turn, format, memoryHeaders(turn.info)) as never;
+      return streamTurn(c, turn, format, memoryHeaders(turn.memory)) as never;
     }
-    const answer = await completeTurn(c, turn);
+    const answer = await turn.complete(body.model);
     const usage = answer.usage
       ? { prompt_tokens: answer.usage.promptTokens, completion_tokens: answer.usage.completionTokens, total_tokens: answer.usage.totalTokens }
       : undefined;
@@ -109,10 +110,10 @@ export function completionRoutes() {
         model: answer.model,
         choices: [{ index: 0, message: { role: "assistant", content: answer.content }, finish_reason: "stop", logprobs: null }],
         ...(usage ? { usage } : {}),
-        memory: answer.info,
+        memory: answer.memory,
       },
       200,
-      memoryHeaders(answer.info),
+      memoryHeaders(answer.memory),
     );
   });
   return app;

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env.ts";
+import type { AppEnv } from "../env.ts";
 
 /** Serves `/openapi.json` (generated from the route schemas) and a self-contained `/docs` page. */
 export function mountDocs(app: OpenAPIHono<AppEnv>): void {

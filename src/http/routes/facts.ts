@@ -1,22 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { AppEnv } from "../../env.ts";
-import { FactService } from "../../memory/fact-service.ts";
-import type { FactStore } from "../../memory/ports.ts";
-import { ApiError } from "../errors.ts";
 import { createRouter } from "../router.ts";
 import { IdSchema, UserParams, errorResponses, queryInt, jsonResponse, AnyObject, security } from "../schemas/common.ts";
 import { FactTypeList, FactTypeSchema } from "../schemas/facts.ts";
+import { MetadataSchema } from "../schemas/messages.ts";
 
 const MAX_FACT_CHARS = 4000;
 
-const Metadata = z.record(z.string().max(64), z.unknown()).refine((m) => JSON.stringify(m).length <= 4096, "metadata must serialize to at most 4096 characters");
 const NewFact = z
   .object({
     text: z.string().trim().min(1).max(MAX_FACT_CHARS),
     type: FactTypeSchema.optional(),
     importance: z.number().min(0).max(1).optional(),
-    metadata: Metadata.optional(),
+    metadata: MetadataSchema.optional(),
   })
   .strict()
   .openapi("NewFact");
@@ -25,7 +20,7 @@ const FactPatch = z
     text: z.string().trim().min(1).max(MAX_FACT_CHARS).optional(),
     type: FactTypeSchema.optional(),
     importance: z.number().min(0).max(1).optional(),
-    metadata: Metadata.optional(),
+    metadata: MetadataSchema.optional(),
   })
   .strict()
   .refine((p) => Object.keys(p).length > 0, "name at least one field to change");
@@ -72,57 +67,43 @@ const routes = {
   delete: createRoute({ method: "delete", path: `${factsPath}/{factId}`, summary: "Delete a fact", security, request: { params: FactParams }, responses: { 200: jsonResponse(AnyObject, "Deleted"), ...errorResponses } }),
 };
 
-/** Long-term memory is optional; without Vector these routes answer 503. */
-export function requireFacts(c: Context<AppEnv>): FactStore {
-  const facts = c.get("deps").facts;
-  if (!facts) throw new ApiError(503, "upstream_unavailable", "long-term memory is not configured (UPSTASH_VECTOR_REST_URL / _TOKEN)");
-  return facts;
-}
-
-const serviceFor = (c: Context<AppEnv>, userId: string) =>
-  new FactService({ facts: requireFacts(c), scope: { tenant: c.get("tenant"), userId }, options: c.get("config").memory });
-
 export function factRoutes() {
   const app = createRouter();
 
   app.openapi(routes.add, async (c) => {
     const { userId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const { fact, created } = await serviceFor(c, userId).remember({ text: body.text, type: body.type ?? "fact", importance: body.importance ?? 0.5, metadata: body.metadata });
+    const draft = { text: body.text, type: body.type ?? "fact", importance: body.importance ?? 0.5, metadata: body.metadata };
+    const { fact, created } = await c.get("memory").facts(userId).remember(draft);
     return c.json({ id: fact.id, created, fact }, created ? 201 : 200);
   });
 
   app.openapi(routes.search, async (c) => {
     const { userId } = c.req.valid("param");
     const q = c.req.valid("query");
+    const facts = c.get("memory").facts(userId);
     const types = q.types ?? q.type;
     if (q.query !== undefined && q.query.trim() !== "") {
-      const recalled = await serviceFor(c, userId).recall(q.query, { k: q.k ?? c.get("config").memory.recallK, types, minScore: q.minScore });
+      const recalled = await facts.recall(q.query, { k: q.k ?? c.get("memory").options.recallK, types, minScore: q.minScore });
       return c.json({ userId, query: q.query, facts: recalled.map((r) => ({ ...r.fact, score: r.score, similarity: r.similarity })) }, 200);
     }
-    const page = await requireFacts(c).list({ tenant: c.get("tenant"), userId }, q.cursor ?? "", q.limit ?? 100);
-    const facts = types ? page.facts.filter((f) => types.includes(f.type)) : page.facts;
-    return c.json({ userId, facts, nextCursor: page.nextCursor }, 200);
+    const page = await facts.list(q.cursor ?? "", q.limit ?? 100, types);
+    return c.json({ userId, facts: page.facts, nextCursor: page.nextCursor }, 200);
   });
 
   app.openapi(routes.get, async (c) => {
     const { userId, factId } = c.req.valid("param");
-    const [fact] = await requireFacts(c).get({ tenant: c.get("tenant"), userId }, [factId]);
-    if (!fact) throw new ApiError(404, "not_found", `no fact ${factId}`);
-    return c.json(fact, 200);
+    return c.json(await c.get("memory").facts(userId).get(factId), 200);
   });
 
   app.openapi(routes.patch, async (c) => {
     const { userId, factId } = c.req.valid("param");
-    const fact = await serviceFor(c, userId).update(factId, c.req.valid("json"));
-    if (!fact) throw new ApiError(404, "not_found", `no fact ${factId}`);
-    return c.json(fact, 200);
+    return c.json(await c.get("memory").facts(userId).update(factId, c.req.valid("json")), 200);
   });
 
   app.openapi(routes.delete, async (c) => {
     const { userId, factId } = c.req.valid("param");
-    const deleted = await requireFacts(c).delete({ tenant: c.get("tenant"), userId }, [factId]);
-    if (deleted === 0) throw new ApiError(404, "not_found", `no fact ${factId}`);
+    await c.get("memory").facts(userId).delete(factId);
     return c.json({ id: factId, deleted: true }, 200);
   });
 

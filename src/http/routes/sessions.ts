@@ -1,20 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env.ts";
-import { resolveSessionOptions } from "../../memory/options.ts";
-import { windowStats } from "../../memory/window.ts";
-import { memoryFor, sessionRef } from "../memory.ts";
+import { OPTION_BOUNDS } from "../../memory/options.ts";
 import { createRouter } from "../router.ts";
 import { QueryBool, SessionParams, errorResponses, queryInt, jsonResponse, AnyObject, security } from "../schemas/common.ts";
-import type { Context } from "hono";
 
+const bounded = (b: { min: number; max: number }) => z.number().int().min(b.min).max(b.max).nullable().optional();
 
-/** `null` clears an override (back to the configured default). */
+/** `null` clears an override (back to the configured default); fields not named keep theirs. */
 const SettingsBody = z
   .object({
-    window: z.number().int().min(0).max(10_000).nullable().optional(),
-    maxTokens: z.number().int().min(50).max(1_000_000).nullable().optional(),
-    keep: z.number().int().min(0).max(1000).nullable().optional(),
-    ttlSeconds: z.number().int().min(60).max(315_360_000).nullable().optional(),
+    window: bounded(OPTION_BOUNDS.window),
+    maxTokens: bounded(OPTION_BOUNDS.maxTokens),
+    keep: bounded(OPTION_BOUNDS.keep),
+    ttlSeconds: bounded(OPTION_BOUNDS.sessionTtlSeconds),
   })
   .strict()
   .openapi("SessionSettings");
@@ -64,76 +61,33 @@ const historyRoute = createRoute({
   responses: { 200: jsonResponse(AnyObject, "Summary and archived messages"), ...errorResponses },
 });
 
-async function sessionState(c: Context<AppEnv>, sessionId: string) {
-  const snapshot = await c.get("deps").sessions().read(sessionRef(c, sessionId));
-  const config = c.get("config");
-  const effective = resolveSessionOptions(config.memory, snapshot.settings);
-  return {
-    sessionId,
-    exists: snapshot.exists,
-    userId: snapshot.meta?.userId ?? null,
-    createdAt: snapshot.meta?.createdAt ?? null,
-    updatedAt: snapshot.meta?.updatedAt ?? null,
-    settings: {
-      window: effective.window,
-      maxTokens: effective.maxTokens,
-      keep: effective.keep,
-      ttlSeconds: effective.sessionTtlSeconds,
-      overrides: snapshot.settings,
-    },
-    stats: windowStats(snapshot, effective),
-    summary: snapshot.summary,
-    system: snapshot.system,
-    window: snapshot.window,
-  };
-}
-
 export function sessionRoutes() {
   const app = createRouter();
 
-  app.openapi(getRoute, async (c) => c.json(await sessionState(c, c.req.valid("param").sessionId), 200));
+  app.openapi(getRoute, async (c) => c.json(await c.get("memory").session(c.req.valid("param").sessionId), 200));
 
   app.openapi(putRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
-    const body = c.req.valid("json");
-    const settings = {
-      window: body.window ?? undefined,
-      maxTokens: body.maxTokens ?? undefined,
-      keep: body.keep ?? undefined,
-      ttlSeconds: body.ttlSeconds ?? undefined,
-    };
-    const ref = sessionRef(c, sessionId);
-    const sessions = c.get("deps").sessions();
-    // Fields not named in the body keep their current override.
-    const current = (await sessions.read(ref)).settings;
-    const merged = { ...current };
-    for (const key of Object.keys(settings) as (keyof typeof settings)[]) {
-      if (key in body) merged[key] = settings[key];
-    }
-    const ttl = merged.ttlSeconds ?? c.get("config").memory.sessionTtlSeconds;
-    await sessions.putSettings(ref, merged, ttl);
-    return c.json(await sessionState(c, sessionId), 200);
+    return c.json(await c.get("memory").updateSettings(sessionId, c.req.valid("json")), 200);
   });
 
   app.openapi(deleteRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
     const keepSystem = c.req.valid("query").keepSystem ?? false;
-    const result = await c.get("deps").sessions().reset(sessionRef(c, sessionId), { keepSystem });
+    const result = await c.get("memory").reset(sessionId, keepSystem);
     return c.json({ sessionId, reset: true, keepSystem, ...result }, 200);
   });
 
   app.openapi(compressRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
-    const force = c.req.valid("query").force ?? false;
-    const memory = await memoryFor(c, sessionId);
-    const result = await memory.maybeCompress({ force });
+    const result = await c.get("memory").compress(sessionId, c.req.valid("query").force ?? false);
     return c.json({ sessionId, ...result }, 200);
   });
 
   app.openapi(historyRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
     const q = c.req.valid("query");
-    const page = await c.get("deps").sessions().history(sessionRef(c, sessionId), { offset: q.offset ?? 0, limit: q.limit ?? 100 });
+    const page = await c.get("memory").history(sessionId, { offset: q.offset ?? 0, limit: q.limit ?? 100 });
     return c.json({ sessionId, ...page }, 200);
   });
 

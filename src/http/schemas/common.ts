@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ID_PATTERN } from "../../ids.ts";
+import { ID_PATTERN } from "../../memory/ids.ts";
 
 /** Any identifier that becomes part of a key, a namespace or a filter. */
 export const IdSchema = z

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { metadataProblem } from "../../memory/message-rules.ts";
 import { IdSchema } from "./common.ts";
 
 export const RoleSchema = z.enum(["system", "user", "assistant", "tool"]);
@@ -11,10 +12,11 @@ export const ToolCallSchema = z
   })
   .strict();
 
-/** Metadata is stored with the message; kept small so a window stays cheap to read. */
-const MetadataSchema = z
-  .record(z.string().max(64), z.unknown())
-  .refine((m) => JSON.stringify(m).length <= 4096, "metadata must serialize to at most 4096 characters");
+/** Metadata is stored with the message or fact; kept small and shallow so every reader can decode it. */
+export const MetadataSchema = z.record(z.string().max(64), z.unknown()).superRefine((m, ctx) => {
+  const problem = metadataProblem(m);
+  if (problem) ctx.addIssue({ code: "custom", message: problem.replace(/^metadata /, "") });
+});
 
 export const MessageInputSchema = z
   .object({

@@ -1,29 +1,33 @@
-import { LUA_EXTEND, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
+import { LUA_EXTEND, LUA_MSG_HEAD, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
 
 /**
  * Appends messages idempotently, in one atomic step.
  *
- * KEYS: sys win sum meta arc ids tenantIndex
- * ARGV: now ttl userId('' = none) flags sessionId userPrefix userSuffix,
+ * KEYS: sys win sum meta arc ids tenantIndex owners pendingFacts pendingUsers recalls recallUsers
+ * ARGV: now ttl userId('' = none) flags sessionId userPrefix userSuffix factCount recallCount,
+ *       then per fact: id json, then the recalled fact ids,
  *       then per message: id kind('s' system / 'w' window) tokens json
  *
  * flags: 's' returns the snapshot too; 'r' makes the batch's system messages replace the pinned
  * ones when they differ (their ids leave the id set, so they could be pinned again later).
  * `ttl` is the default idle TTL; a per-session `set:ttlSeconds` override stored in meta wins.
- * The owner check runs before any write, so a mismatch changes nothing. The user index key is
- * built here from the stored owner (validated when it was first written).
+ * The owner check runs before any write, so a mismatch changes nothing - no message, no queued
+ * fact, no recall count. A session id that a new owner takes over (the old session expired) leaves the previous
+ * owner's index. The user index key is built here from the owner (validated when written).
  */
-export const APPEND_LUA = `${LUA_SNAPSHOT}${LUA_TOUCH}${LUA_EXTEND}
-local now, ttl, uid = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+export const APPEND_LUA = `${LUA_SNAPSHOT}${LUA_TOUCH}${LUA_EXTEND}${LUA_MSG_HEAD}
+local now, ttl, uid, sid = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[5]
 local owner = redis.call('HGET', KEYS[4], 'userId')
 local override = tonumber(redis.call('HGET', KEYS[4], 'set:ttlSeconds'))
 if override and override > 0 then ttl = override end
 if uid ~= '' and owner and owner ~= uid then
   return cjson.encode({ err = 'owner_mismatch' })
 end
+local nfacts, nrecalls = tonumber(ARGV[8]), tonumber(ARGV[9])
+local first = 10 + 2 * nfacts + nrecalls
 if string.find(ARGV[4], 'r', 1, true) then
   local wanted = {}
-  for i = 8, #ARGV, 4 do
+  for i = first, #ARGV, 4 do
     if ARGV[i + 1] == 's' then wanted[#wanted + 1] = ARGV[i] end
   end
   if #wanted > 0 then
@@ -31,7 +35,7 @@ if string.find(ARGV[4], 'r', 1, true) then
     local same = #current == #wanted
     local ids = {}
     for j, raw in ipairs(current) do
-      ids[j] = cjson.decode(raw).id
+      ids[j] = msg_head(raw)
       if ids[j] ~= wanted[j] then same = false end
     end
     if not same then
@@ -41,7 +45,7 @@ if string.find(ARGV[4], 'r', 1, true) then
   end
 end
 local added = {}
-for i = 8, #ARGV, 4 do
+for i = first, #ARGV, 4 do
   if redis.call('SADD', KEYS[6], ARGV[i]) == 1 then
     if ARGV[i + 1] == 's' then
       redis.call('RPUSH', KEYS[1], ARGV[i + 3])
@@ -60,14 +64,25 @@ redis.call('HSETNX', KEYS[4], 'wtok', '0')
 redis.call('HSET', KEYS[4], 'updated', now)
 if uid ~= '' and not owner then
   redis.call('HSET', KEYS[4], 'userId', uid)
+  local previous = redis.call('HGET', KEYS[8], sid)
+  if previous and previous ~= uid then redis.call('ZREM', ARGV[6] .. previous .. ARGV[7], sid) end
+  redis.call('HSET', KEYS[8], sid, uid)
   owner = uid
 end
+for i = 10, 9 + 2 * nfacts, 2 do redis.call('HSET', KEYS[9], ARGV[i], ARGV[i + 1]) end
+if nfacts > 0 then redis.call('SADD', KEYS[10], owner) end
+for i = 10 + 2 * nfacts, 9 + 2 * nfacts + nrecalls do
+  redis.call('HINCRBY', KEYS[11], ARGV[i], 1)
+  local last = tonumber(redis.call('HGET', KEYS[11], '@' .. ARGV[i]) or '0')
+  if tonumber(now) > last then redis.call('HSET', KEYS[11], '@' .. ARGV[i], now) end
+end
+if nrecalls > 0 then redis.call('SADD', KEYS[12], owner) end
 touch(ttl, KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
-redis.call('ZADD', KEYS[7], now, ARGV[5])
+redis.call('ZADD', KEYS[7], now, sid)
 extend(KEYS[7], ttl)
 if owner then
   local ukey = ARGV[6] .. owner .. ARGV[7]
-  redis.call('ZADD', ukey, now, ARGV[5])
+  redis.call('ZADD', ukey, now, sid)
   extend(ukey, ttl)
 end
 local reply = {

@@ -1,4 +1,4 @@
-import { LUA_TOUCH } from "./common.ts";
+import { LUA_MSG_HEAD, LUA_TOUCH } from "./common.ts";
 
 /**
  * Compare-and-set commit of a compression. Every check (and every decode that could fail) runs
@@ -8,7 +8,7 @@ import { LUA_TOUCH } from "./common.ts";
  * ARGV: epoch expectedVersion archiveLimit ttl text tokens covered method updatedAt lastRatio,
  *       then the prefix ids, oldest first
  */
-export const COMMIT_LUA = `${LUA_TOUCH}
+export const COMMIT_LUA = `${LUA_TOUCH}${LUA_MSG_HEAD}
 if redis.call('EXISTS', KEYS[4]) == 0 then return cjson.encode({ reason = 'missing' }) end
 if tonumber(redis.call('HGET', KEYS[4], 'epoch') or '0') ~= tonumber(ARGV[1]) then
   return cjson.encode({ reason = 'reset' })
@@ -22,11 +22,9 @@ if n > 0 then prefix = redis.call('LRANGE', KEYS[2], 0, n - 1) end
 if #prefix ~= n then return cjson.encode({ reason = 'prefix_changed' }) end
 local removed = 0
 for i = 1, n do
-  local ok, msg = pcall(cjson.decode, prefix[i])
-  if not ok or type(msg) ~= 'table' or msg.id ~= ARGV[10 + i] then
-    return cjson.encode({ reason = 'prefix_changed' })
-  end
-  removed = removed + (tonumber(msg.tokens) or 0)
+  local id, tokens = msg_head(prefix[i])
+  if id ~= ARGV[10 + i] then return cjson.encode({ reason = 'prefix_changed' }) end
+  removed = removed + tokens
 end
 -- checks passed: from here on only writes
 if n > 0 then redis.call('LTRIM', KEYS[2], n, -1) end
@@ -34,6 +32,7 @@ redis.call('HSET', KEYS[3], 'text', ARGV[5], 'tokens', ARGV[6], 'covered', ARGV[
   'method', ARGV[8], 'updatedAt', ARGV[9], 'lastRatio', ARGV[10])
 local version = redis.call('HINCRBY', KEYS[3], 'version', 1)
 redis.call('HINCRBY', KEYS[4], 'wtok', -removed)
+redis.call('HDEL', KEYS[4], 'sumfail')
 local limit = tonumber(ARGV[3])
 if limit > 0 then
   for i = 1, n do redis.call('RPUSH', KEYS[5], prefix[i]) end

@@ -43,3 +43,19 @@ local function snapshot(ksys, kwin, ksum, kmeta)
   }
 end
 `;
+
+/**
+ * `msg_head(raw)`: the id and token count of a stored message without decoding it. The adapter
+ * writes every message as `{"id":...,"role":...,"tokens":N,...}`, so a pattern reads them and a
+ * message whose rest (content, metadata) cjson could not decode never breaks a script. Older
+ * entries in another key order are decoded as a fallback; an unreadable one yields nil.
+ */
+export const LUA_MSG_HEAD = `
+local function msg_head(raw)
+  local id, tokens = string.match(raw, '^{"id":"([^"]*)","role":"[a-z]+","tokens":(%d+)')
+  if id then return id, tonumber(tokens) end
+  local ok, msg = pcall(cjson.decode, raw)
+  if ok and type(msg) == 'table' and type(msg.id) == 'string' then return msg.id, tonumber(msg.tokens) or 0 end
+  return nil, 0
+end
+`;

@@ -1,3 +1,5 @@
+import { LUA_MSG_HEAD } from "./common.ts";
+
 /**
  * Clears a session (a `/clear`), optionally keeping the pinned system messages. Bumps the epoch so
  * a compression that read the session before the reset cannot commit after it. Meta (owner,
@@ -6,7 +8,7 @@
  * KEYS: sys win sum meta arc ids notes pad
  * ARGV: keepSystem('1'/'0')
  */
-export const RESET_LUA = `
+export const RESET_LUA = `${LUA_MSG_HEAD}
 local keep = ARGV[1] == '1'
 local nwin = redis.call('LLEN', KEYS[2])
 local nsys = redis.call('LLEN', KEYS[1])
@@ -14,8 +16,8 @@ local kept = {}
 if keep then kept = redis.call('LRANGE', KEYS[1], 0, -1) end
 local ids = {}
 for i = 1, #kept do
-  local ok, msg = pcall(cjson.decode, kept[i])
-  if ok and type(msg) == 'table' and type(msg.id) == 'string' then ids[#ids + 1] = msg.id end
+  local id = msg_head(kept[i])
+  if id then ids[#ids + 1] = id end
 end
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
 local removed = nwin

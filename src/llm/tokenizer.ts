@@ -1,13 +1,6 @@
 import { Tiktoken, type TiktokenBPE } from "js-tiktoken/lite";
-import type { TokenCounter } from "./ports.ts";
+import type { TokenCounter } from "../memory/ports.ts";
 import { splitForCounting, type SplitLimits } from "./token-split.ts";
-
-/** Tokens a chat message costs beyond its text (role and separators), as in OpenAI's cookbook. */
-export const MESSAGE_OVERHEAD_TOKENS = 4;
-/** Extra tokens for a message's `name` field. */
-export const NAME_OVERHEAD_TOKENS = 1;
-/** Framing of one tool call (id, type and braces) beyond its name and arguments. */
-export const TOOL_CALL_OVERHEAD_TOKENS = 3;
 
 /** The BPE encodings the service supports; each lives in its own rank file. */
 export type TokenizerEncoding = "cl100k_base" | "o200k_base";

@@ -1,0 +1,20 @@
+import type { Memory } from "../memory/memory.ts";
+import type { Bindings } from "../worker/env.ts";
+import type { Runtime } from "../worker/runtime.ts";
+
+/** Builds a request's runtime from the Worker's bindings and execution context. */
+export type RuntimeFactory = (env: object, ctx: { waitUntil(promise: Promise<unknown>): void } | undefined) => Runtime;
+
+/** Per-request values set by middleware. */
+export interface Variables {
+  runtime: Runtime;
+  /** The tenant the API key grants; set by the auth middleware. */
+  tenant: string;
+  /** The tenant's use cases; set by the auth middleware. */
+  memory: Memory;
+}
+
+export interface AppEnv {
+  Bindings: Bindings;
+  Variables: Variables;
+}

@@ -1,0 +1,17 @@
+import type { MiddlewareHandler } from "hono";
+import { ConfigError } from "../../worker/config.ts";
+import type { AppEnv, RuntimeFactory } from "../env.ts";
+import { ApiError } from "../errors.ts";
+
+/** Builds the request's runtime (configuration validated once per isolate). */
+export function runtimeMiddleware(factory: RuntimeFactory): MiddlewareHandler<AppEnv> {
+  return async function runtime(c, next) {
+    try {
+      c.set("runtime", factory(c.env, c.executionCtx));
+    } catch (err) {
+      if (err instanceof ConfigError) throw new ApiError(500, "config_invalid", err.message, { details: err.problems });
+      throw err;
+    }
+    await next();
+  };
+}

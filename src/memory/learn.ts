@@ -1,0 +1,75 @@
+import type { MemoryDeps } from "./deps.ts";
+import { FactService, type LearnReport } from "./fact-service.ts";
+import { mergeFact } from "./facts.ts";
+import type { FactScope, FactStore, UserStore } from "./ports.ts";
+import type { StoredMessage } from "./types.ts";
+
+/** Queued facts delivered per background run; the cron delivers what is left. */
+const DELIVERY_BATCH = 100;
+
+/** Whether the user was erased at or after `since`: work scheduled before an erase must not undo it. */
+const erasedSince = (erasedAt: number | null, since: number): boolean => erasedAt !== null && erasedAt >= since;
+
+/**
+ * Delivers facts that appends queued for `scope` to long-term memory: merged into the stored fact
+ * of the same id (a restatement keeps its creation time, uses and history), written in one upsert,
+ * then unqueued. If the user was erased while this ran, what it wrote is deleted again, so an erase
+ * always wins. A failure leaves the queue as it was for the next run (or the cron).
+ */
+export async function deliverPendingFacts(
+  deps: { facts: FactStore | null; users: UserStore },
+  scope: FactScope,
+  startedAt: number,
+): Promise<number> {
+  const facts = requireFacts(deps);
+  const pending = await deps.users.pendingFacts(scope, DELIVERY_BATCH);
+  if (pending.length === 0) return 0;
+  const ids = pending.map((f) => f.id);
+  const existing = await facts.get(scope, ids);
+  const merged = pending.map((fact, i) => {
+    const current = existing[i];
+    return current ? mergeFact(current, fact, fact.updatedAt) : fact;
+  });
+  await facts.upsert(scope, merged);
+  const { erasedAt } = await deps.users.confirmFacts(scope, pending);
+  if (erasedSince(erasedAt, startedAt)) {
+    await facts.delete(scope, ids);
+    return 0;
+  }
+  return merged.length;
+}
+
+export interface LearnInput {
+  scope: FactScope;
+  sessionId: string;
+  /** New salient user messages, as stored. */
+  messages: StoredMessage[];
+  /** When the append that scheduled this ran; an erase after it cancels the learning. */
+  scheduledAt: number;
+}
+
+/**
+ * Learning after an append: the extractor turns new user messages into fact operations against
+ * the most similar existing facts, which are then applied. Skipped when the user was erased after
+ * the append; facts written while an erase ran are deleted again.
+ */
+export async function learnFromMessages(deps: MemoryDeps, input: LearnInput): Promise<LearnReport | null> {
+  const { extractor, users, logger } = deps;
+  const facts = requireFacts(deps);
+  if (!extractor) return null;
+  if (erasedSince(await users.erasedAt(input.scope), input.scheduledAt)) return null;
+  const service = new FactService({ facts, scope: input.scope, options: deps.options, now: deps.now });
+  const report = await service.learn(extractor, input.messages, input.sessionId);
+  const written = [...report.added, ...report.updated];
+  if (written.length > 0 && erasedSince(await users.erasedAt(input.scope), input.scheduledAt)) {
+    await facts.delete(input.scope, written);
+    return null;
+  }
+  if (written.length > 0) logger.info("facts learned", { session: input.sessionId, ...report });
+  return report;
+}
+
+function requireFacts(deps: { facts: FactStore | null }): FactStore {
+  if (!deps.facts) throw new Error("long-term memory is not configured");
+  return deps.facts;
+}

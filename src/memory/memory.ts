@@ -1,0 +1,82 @@
+import { ChatTurn, type TurnInput } from "./chat-turn.ts";
+import type { MemoryDeps } from "./deps.ts";
+import { UpstreamUnavailable } from "./errors.ts";
+import { FactService } from "./fact-service.ts";
+import { MemoryManager, type AddResult, type ContextRequest, type ContextResult } from "./manager.ts";
+import type { SettingsChange } from "./ports.ts";
+import { compressSession, resetSession, sessionHistory, sessionState, updateSessionSettings } from "./sessions.ts";
+import type { IncomingMessage } from "./types.ts";
+import { eraseUser, exportUser } from "./user-data.ts";
+import { WorkingMemory } from "./working.ts";
+
+/**
+ * The use cases of one tenant, as the HTTP layer calls them: one method per thing a client can
+ * ask for. Built per request from {@link MemoryDeps}; every method is one use case.
+ */
+export class Memory {
+  readonly #d: MemoryDeps;
+
+  constructor(deps: MemoryDeps) {
+    this.#d = deps;
+  }
+
+  get options(): MemoryDeps["options"] {
+    return this.#d.options;
+  }
+
+  /** Appends messages in one Redis round trip; learning and compression follow in the background. */
+  append(sessionId: string, input: { userId?: string | undefined; messages: IncomingMessage[] }): Promise<AddResult> {
+    return new MemoryManager(this.#d, { sessionId, userId: input.userId }).add(input.messages);
+  }
+
+  /** The context of a session within its budget, with the user's facts recalled for `query`. */
+  context(sessionId: string, request: ContextRequest & { userId?: string | undefined }): Promise<ContextResult> {
+    return new MemoryManager(this.#d, { sessionId, userId: request.userId }).getContext(request);
+  }
+
+  session(sessionId: string) {
+    return sessionState(this.#d, sessionId);
+  }
+
+  updateSettings(sessionId: string, change: SettingsChange) {
+    return updateSessionSettings(this.#d, sessionId, change);
+  }
+
+  reset(sessionId: string, keepSystem: boolean) {
+    return resetSession(this.#d, sessionId, keepSystem);
+  }
+
+  compress(sessionId: string, force: boolean) {
+    return compressSession(this.#d, sessionId, force);
+  }
+
+  history(sessionId: string, page: { offset: number; limit: number }) {
+    return sessionHistory(this.#d, sessionId, page);
+  }
+
+  working(sessionId: string): WorkingMemory {
+    return new WorkingMemory(this.#d, sessionId);
+  }
+
+  /** Stores the user's message and prepares the model call of one chat turn. */
+  startTurn(input: TurnInput): Promise<ChatTurn> {
+    return ChatTurn.start(this.#d, input);
+  }
+
+  /** One user's long-term facts; 503 when long-term memory is not configured. */
+  facts(userId: string): FactService {
+    const facts = this.#d.facts;
+    if (!facts) {
+      throw new UpstreamUnavailable("vector", "long-term memory is not configured (UPSTASH_VECTOR_REST_URL / _TOKEN)", { reason: "not_configured" });
+    }
+    return new FactService({ facts, scope: { tenant: this.#d.tenant, userId }, options: this.#d.options, now: this.#d.now });
+  }
+
+  exportUser(userId: string, cursor?: string) {
+    return exportUser(this.#d, userId, cursor);
+  }
+
+  eraseUser(userId: string) {
+    return eraseUser(this.#d, userId);
+  }
+}

@@ -1,0 +1,44 @@
+import { MemoryError } from "./errors.ts";
+import type { MessageLimits } from "./deps.ts";
+import type { IncomingMessage } from "./types.ts";
+
+/** Metadata nests at most this deep: stored messages must stay decodable by every reader. */
+export const METADATA_MAX_DEPTH = 8;
+/** Metadata of one message or fact serializes to at most this many characters. */
+export const METADATA_MAX_CHARS = 4096;
+
+/** Nesting depth of a JSON value (a scalar is 0, `{}` is 1); stops counting past `limit`. */
+export function jsonDepth(value: unknown, limit = METADATA_MAX_DEPTH + 1): number {
+  if (typeof value !== "object" || value === null) return 0;
+  if (limit <= 0) return 1;
+  let deepest = 0;
+  for (const inner of Object.values(value)) {
+    deepest = Math.max(deepest, jsonDepth(inner, limit - 1));
+    if (deepest >= limit) break;
+  }
+  return 1 + deepest;
+}
+
+/** Why a metadata value cannot be stored, or null when it can. */
+export function metadataProblem(metadata: unknown): string | null {
+  if (jsonDepth(metadata) > METADATA_MAX_DEPTH) return `metadata must nest at most ${METADATA_MAX_DEPTH} levels`;
+  if (JSON.stringify(metadata).length > METADATA_MAX_CHARS) return `metadata must serialize to at most ${METADATA_MAX_CHARS} characters`;
+  return null;
+}
+
+/**
+ * The limits every write path applies to messages (native append, chat turn, proxied completion),
+ * checked before anything is stored.
+ */
+export function checkMessages(messages: readonly IncomingMessage[], limits: MessageLimits): void {
+  if (messages.length > limits.maxMessagesPerRequest) {
+    throw new MemoryError("invalid", `at most ${limits.maxMessagesPerRequest} messages per request`);
+  }
+  messages.forEach((m, i) => {
+    if (m.content.length > limits.maxMessageChars) {
+      throw new MemoryError("too_large", `messages.${i}.content exceeds ${limits.maxMessageChars} characters`);
+    }
+    const problem = m.metadata === undefined ? null : metadataProblem(m.metadata);
+    if (problem) throw new MemoryError("invalid", `messages.${i}.${problem}`);
+  });
+}

@@ -1,0 +1,65 @@
+import type { MemoryDeps } from "./deps.ts";
+import { MemoryManager, type CompressResult } from "./manager.ts";
+import { resolveSessionOptions } from "./options.ts";
+import type { HistoryPage, ResetResult, SettingsChange } from "./ports.ts";
+import type { SessionSettings, StoredMessage, Summary } from "./types.ts";
+import { windowStats, type WindowStats } from "./window.ts";
+
+/** A session as a client inspects it: effective settings, stats, summary and messages. */
+export interface SessionState {
+  sessionId: string;
+  exists: boolean;
+  userId: string | null;
+  createdAt: number | null;
+  updatedAt: number | null;
+  settings: { window: number; maxTokens: number; keep: number; ttlSeconds: number; overrides: SessionSettings };
+  stats: WindowStats;
+  summary: Summary | null;
+  system: StoredMessage[];
+  window: StoredMessage[];
+}
+
+/** One round trip: the whole session with its settings resolved over the defaults. */
+export async function sessionState(deps: MemoryDeps, sessionId: string): Promise<SessionState> {
+  const snapshot = await deps.sessions.read({ tenant: deps.tenant, sessionId });
+  const effective = resolveSessionOptions(deps.options, snapshot.settings);
+  return {
+    sessionId,
+    exists: snapshot.exists,
+    userId: snapshot.meta?.userId ?? null,
+    createdAt: snapshot.meta?.createdAt ?? null,
+    updatedAt: snapshot.meta?.updatedAt ?? null,
+    settings: {
+      window: effective.window,
+      maxTokens: effective.maxTokens,
+      keep: effective.keep,
+      ttlSeconds: effective.sessionTtlSeconds,
+      overrides: snapshot.settings,
+    },
+    stats: windowStats(snapshot, effective),
+    summary: snapshot.summary,
+    system: snapshot.system,
+    window: snapshot.window,
+  };
+}
+
+/** Changes the named per-session settings in one atomic step (others keep theirs), then reads back. */
+export async function updateSessionSettings(deps: MemoryDeps, sessionId: string, change: SettingsChange): Promise<SessionState> {
+  await deps.sessions.updateSettings({ tenant: deps.tenant, sessionId }, change, deps.options.sessionTtlSeconds);
+  return sessionState(deps, sessionId);
+}
+
+/** A `/clear`: the window, summary, archive and working memory go; the owner and settings stay. */
+export function resetSession(deps: MemoryDeps, sessionId: string, keepSystem: boolean): Promise<ResetResult> {
+  return deps.sessions.reset({ tenant: deps.tenant, sessionId }, { keepSystem });
+}
+
+/** Compresses now: below the threshold nothing happens unless forced. */
+export function compressSession(deps: MemoryDeps, sessionId: string, force: boolean): Promise<CompressResult> {
+  return new MemoryManager(deps, { sessionId }).maybeCompress({ force });
+}
+
+/** The summary and one page of the archived originals it replaced. */
+export function sessionHistory(deps: MemoryDeps, sessionId: string, page: { offset: number; limit: number }): Promise<HistoryPage> {
+  return deps.sessions.history({ tenant: deps.tenant, sessionId }, page);
+}

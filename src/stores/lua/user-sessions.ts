@@ -1,0 +1,123 @@
+import { LUA_HMAP } from "./common.ts";
+
+/**
+ * Scripts over one user's session index (`am:{t}:u:{u}:sessions`, newest activity last). Session
+ * keys are built from `sessionPrefix .. id .. ':' .. part`; a member counts as the user's session
+ * only while its meta names the user as owner (a reused id may belong to someone else now).
+ */
+
+/** `owned(sid)`: whether the session's meta names ARGV[1] as its owner. */
+const LUA_OWNED = `
+local function skey(sid, part) return ARGV[2] .. sid .. ':' .. part end
+local function owned(sid) return redis.call('HGET', skey(sid, 'meta'), 'userId') == ARGV[1] end
+`;
+
+/**
+ * One page of the user's own sessions, newest first, with what a session list shows.
+ *
+ * KEYS: userIndex
+ * ARGV: userId sessionPrefix offset limit
+ */
+export const USER_SESSIONS_LUA = `${LUA_OWNED}
+local off, lim = tonumber(ARGV[3]), tonumber(ARGV[4])
+local members = redis.call('ZREVRANGE', KEYS[1], off, off + lim - 1)
+local ids = {}
+for _, sid in ipairs(members) do
+  if owned(sid) then ids[#ids + 1] = sid end
+end
+return cjson.encode({ ids = ids, scanned = #members })
+`;
+
+/**
+ * Everything stored about a page of the user's own sessions, newest first.
+ *
+ * KEYS: userIndex
+ * ARGV: userId sessionPrefix offset limit
+ */
+export const EXPORT_SESSIONS_LUA = `${LUA_HMAP}${LUA_OWNED}
+local off, lim = tonumber(ARGV[3]), tonumber(ARGV[4])
+local members = redis.call('ZREVRANGE', KEYS[1], off, off + lim - 1)
+local sessions = {}
+for _, sid in ipairs(members) do
+  if owned(sid) then
+    sessions[#sessions + 1] = {
+      id = sid,
+      sys = redis.call('LRANGE', skey(sid, 'sys'), 0, -1),
+      win = redis.call('LRANGE', skey(sid, 'win'), 0, -1),
+      sum = hmap(skey(sid, 'sum')),
+      meta = hmap(skey(sid, 'meta')),
+      arc = redis.call('LRANGE', skey(sid, 'arc'), 0, -1),
+      notes = hmap(skey(sid, 'notes')),
+      pad = redis.call('LRANGE', skey(sid, 'pad'), 0, -1),
+    }
+  end
+end
+return cjson.encode({ sessions = sessions, scanned = #members })
+`;
+
+/**
+ * Deletes up to `limit` of the user's own sessions (every key, the tenant-index and owner entries)
+ * and drops the index entries it examined; entries naming another user's session leave that
+ * session alone.
+ *
+ * KEYS: userIndex tenantIndex owners
+ * ARGV: userId sessionPrefix limit
+ */
+export const ERASE_SESSIONS_LUA = `${LUA_OWNED}
+local members = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[3]) - 1)
+local out = { sessions = 0, messages = 0, archived = 0, notes = 0, skipped = 0 }
+for _, sid in ipairs(members) do
+  if owned(sid) then
+    out.sessions = out.sessions + 1
+    out.messages = out.messages + redis.call('LLEN', skey(sid, 'sys')) + redis.call('LLEN', skey(sid, 'win'))
+    out.archived = out.archived + redis.call('LLEN', skey(sid, 'arc'))
+    out.notes = out.notes + redis.call('HLEN', skey(sid, 'notes')) + redis.call('LLEN', skey(sid, 'pad'))
+    for _, part in ipairs({ 'sys', 'win', 'sum', 'meta', 'arc', 'ids', 'notes', 'pad', 'lock' }) do
+      redis.call('DEL', skey(sid, part))
+    end
+    redis.call('ZREM', KEYS[2], sid)
+    if redis.call('HGET', KEYS[3], sid) == ARGV[1] then redis.call('HDEL', KEYS[3], sid) end
+  else
+    out.skipped = out.skipped + 1
+  end
+  redis.call('ZREM', KEYS[1], sid)
+end
+out.more = redis.call('ZCARD', KEYS[1]) > 0
+return cjson.encode(out)
+`;
+
+/**
+ * One page of the tenant-index sweep: drops entries whose session meta has expired, from the
+ * tenant's index and from the owner's index (the owners hash remembers who owned it). Walks by
+ * rank, oldest activity first (the likeliest to have expired).
+ *
+ * KEYS: tenantIndex owners
+ * ARGV: offset limit sessionPrefix userPrefix userSuffix
+ */
+export const SWEEP_LUA = `
+local off, lim = tonumber(ARGV[1]), tonumber(ARGV[2])
+local members = redis.call('ZRANGE', KEYS[1], off, off + lim - 1)
+local removed = {}
+for _, sid in ipairs(members) do
+  if redis.call('EXISTS', ARGV[3] .. sid .. ':meta') == 0 then
+    redis.call('ZREM', KEYS[1], sid)
+    local owner = redis.call('HGET', KEYS[2], sid)
+    if owner then
+      redis.call('ZREM', ARGV[4] .. owner .. ARGV[5], sid)
+      redis.call('HDEL', KEYS[2], sid)
+    end
+    removed[#removed + 1] = sid
+  end
+end
+return cjson.encode({ scanned = #members, removed = removed })
+`;
+
+/**
+ * Counts one failed summarizer call in the session's meta (only while the session exists).
+ *
+ * KEYS: meta
+ */
+export const SUMMARY_FAILURE_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+return redis.call('HINCRBY', KEYS[1], 'sumfail', 1)
+`;

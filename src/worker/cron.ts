@@ -1,0 +1,48 @@
+import { runCleanup, type CleanupCursor, type CleanupReport } from "../memory/cleanup.ts";
+import { loadConfig } from "./config.ts";
+import { jsonLogger } from "./log.ts";
+import { adaptersFor } from "./runtime.ts";
+
+/** Where the cleanup resumes; `_system` cannot collide with a tenant (ids start alphanumeric). */
+export const CLEANUP_CURSOR_KEY = "am:_system:cleanup";
+
+/**
+ * The cron entry point: one bounded cleanup run (session indexes, queued facts, recall counts,
+ * expired and decayed facts), resuming from the cursor the previous run saved. Logs what it did.
+ */
+export async function runScheduled(env: object, scheduledTime: number): Promise<CleanupReport | null> {
+  const config = loadConfig(env);
+  const adapters = adaptersFor(config);
+  const redis = adapters.redis;
+  if (!redis) {
+    jsonLogger.warn("cleanup skipped: Redis is not configured");
+    return null;
+  }
+  const started = Date.now();
+  let report: CleanupReport;
+  try {
+    report = await runCleanup({
+      sessions: adapters.sessions,
+      users: adapters.users,
+      facts: adapters.facts,
+      tenants: [...new Set(config.apiKeys.map((k) => k.tenant))],
+      loadCursor: async () => {
+        const raw = await redis.get<CleanupCursor>(CLEANUP_CURSOR_KEY);
+        return raw && typeof raw === "object" ? raw : null;
+      },
+      saveCursor: async (cursor) => {
+        await redis.set(CLEANUP_CURSOR_KEY, JSON.stringify(cursor));
+      },
+      options: config.memory,
+      batch: config.cleanupBatch,
+      now: scheduledTime,
+    });
+  } catch (err) {
+    // Only loading or saving the cursor (Redis) gets here; the next run starts from the last saved one.
+    jsonLogger.error("cleanup run failed", { ms: Date.now() - started, error: String(err) });
+    return null;
+  }
+  const log = report.errors.length > 0 ? jsonLogger.warn : jsonLogger.info;
+  log("cleanup run", { ms: Date.now() - started, ...report });
+  return report;
+}

@@ -1,0 +1,74 @@
+import type { MemoryDeps } from "../../src/memory/deps.ts";
+import { ExtractiveSummarizer } from "../../src/memory/extractive.ts";
+import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
+import type { MemoryLogger, TokenCounter } from "../../src/memory/ports.ts";
+import { InMemoryFactStore, InMemorySessionStore, InMemoryUserStore, ScriptedSummarizer } from "./memory-fakes.ts";
+
+let idSeq = 0;
+const silent: MemoryLogger = { info() {}, warn() {}, error() {} };
+
+/** MemoryDeps whose background work is collected, so a test can wait for it (`settle`). */
+export interface TestDeps extends MemoryDeps {
+  /** Waits for every background job scheduled so far (and those they schedule). */
+  settle(): Promise<void>;
+  /** Background jobs that failed, in order. */
+  failures: unknown[];
+}
+
+export type TestDepsOverrides = Omit<Partial<MemoryDeps>, "options" | "counter"> & {
+  counter: TokenCounter;
+  options?: Partial<MemoryOptions>;
+};
+
+/**
+ * Dependencies of the use cases for unit tests and benchmarks: in-memory stores by default, a
+ * scripted summarizer, a fixed tenant, and a background queue the test drains itself.
+ */
+export function testDeps(overrides: TestDepsOverrides): TestDeps {
+  const { counter, options, ...rest } = overrides;
+  const users = rest.users ?? new InMemoryUserStore();
+  const sessions = rest.sessions ?? new InMemorySessionStore();
+  if (sessions instanceof InMemorySessionStore && users instanceof InMemoryUserStore) sessions.users ??= users;
+  const jobs: Promise<unknown>[] = [];
+  const failures: unknown[] = [];
+  return {
+    tenant: "acme",
+    working: unusedWorking,
+    facts: new InMemoryFactStore(),
+    summarizer: new ScriptedSummarizer(),
+    fallbackSummarizer: new ExtractiveSummarizer(counter),
+    extractor: null,
+    chat: null,
+    workingTtlSeconds: 3600,
+    limits: { maxMessagesPerRequest: 100, maxMessageChars: 32_000 },
+    now: Date.now,
+    newId: () => `id${++idSeq}`,
+    logger: silent,
+    ...rest,
+    sessions,
+    users,
+    counter: async () => counter,
+    options: { ...DEFAULT_MEMORY_OPTIONS, ...options },
+    background: (work) => {
+      jobs.push(work.catch((err: unknown) => failures.push(err)));
+    },
+    failures,
+    async settle() {
+      while (jobs.length > 0) await jobs.shift();
+    },
+  };
+}
+
+const refuse = (): never => {
+  throw new Error("working memory is not part of this test");
+};
+const unusedWorking: MemoryDeps["working"] = {
+  setNote: refuse,
+  getNotes: refuse,
+  getNote: refuse,
+  deleteNote: refuse,
+  clearNotes: refuse,
+  appendScratch: refuse,
+  getScratch: refuse,
+  clearScratch: refuse,
+};
