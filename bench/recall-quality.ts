@@ -1,0 +1,103 @@
+/**
+ * Recall quality on the committed dataset (bench/data/recall/dataset.json: six personas in English,
+ * Chinese and both, facts of all five types, paraphrased queries with their expected facts, and
+ * queries no fact answers). Each persona's facts go into its own namespace of an in-process
+ * upstash-local Vector index; every retriever answers every query; figures are printed side by side.
+ * The dataset's rules (paraphrase limit, ages within type lifetimes) are in bench/data/recall/rules.ts;
+ * edit a persona file and rerun bench/data/recall/generate.ts to change it.
+ *
+ * Retrievers (bench/support; add one by writing a `RetrieverFactory` and listing it in RETRIEVERS):
+ * - `product`: `MemoryManager.recall` with the default options, as a chat context recalls today.
+ * - `bm25`: plain BM25 over the same texts, in process (k1 1.5, b 0.75; words, CJK bigrams).
+ * - `cosine-raw`: the index's dense score alone, no product ranking: embedder vs ranking.
+ *
+ * How to read it:
+ * - recall@k = share of a query's expected facts in its top k (k asked for separately), averaged
+ *   per query; MRR = 1 / rank of the first expected fact within the top 10. Higher is better.
+ * - `dated`: facts carry their ages (within their type's lifetime) against a fixed "now";
+ *   `undated`: every fact was created "now". The gap is (dated - undated) / undated: what ages cost.
+ * - context injection: what `getContext({ query })` would inject (default recallK and minRecallScore).
+ *   Abstention = share of (unrelated query, persona) pairs with nothing injected (higher is better);
+ *   "injects something" for related queries is the other side of the same gate.
+ * - breakdown: `en` / `zh` by query language, `cross-lingual` when the query's language differs from
+ *   all its answers'; per type counts each expected fact of that type once.
+ *
+ *   npx tsx bench/recall-quality.ts [--mode dense|sparse|hybrid] [--json]
+ *
+ * Prints figures only. Only `dense` runs until upstash-local models the other kinds (see recall-modes.ts).
+ */
+import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import { Redis } from "@upstash/redis";
+import { Index, type InfoResult } from "@upstash/vector";
+import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
+import { loadTokenCounter } from "../src/memory/tokens.ts";
+import { startUpstashLocal } from "../tools/upstash-local/index.ts";
+import type { Dataset } from "./data/recall/schema.ts";
+import { bm25Retriever } from "./support/bm25.ts";
+import { emulatorIndexFor } from "./support/recall-modes.ts";
+import { formatReport, type BenchResult } from "./support/recall-report.ts";
+import { INDEX_MODES, isIndexMode, type BenchEnv, type RetrieverFactory } from "./support/recall-retriever.ts";
+import { runRetrievers } from "./support/recall-run.ts";
+import { ReadOnceSessionStore } from "./support/recall-sessions.ts";
+import { cosineRawRetriever, productRetriever } from "./support/recall-vector.ts";
+
+/** What is measured; a factory returning null for the index mode is left out of that run. */
+const RETRIEVERS: readonly RetrieverFactory[] = [productRetriever, bm25Retriever, cosineRawRetriever];
+/** Retrievers that get per-language and per-type lines. */
+const BREAKDOWN = ["product", "bm25"];
+/** The fixed "now" that dated facts are aged against. */
+const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
+
+const { values: flags } = parseArgs({
+  options: { mode: { type: "string", default: "dense" }, json: { type: "boolean", default: false } },
+});
+const mode = flags.mode ?? "dense";
+if (!isIndexMode(mode)) {
+  console.error(`--mode must be one of ${INDEX_MODES.join(", ")}, got "${mode}"`);
+  process.exit(2);
+}
+const emulatorIndex = emulatorIndexFor(mode);
+if ("unsupported" in emulatorIndex) {
+  console.error(emulatorIndex.unsupported);
+  process.exit(2);
+}
+
+const dataset = JSON.parse(readFileSync(new URL("./data/recall/dataset.json", import.meta.url), "utf8")) as Dataset;
+
+function describeIndex(info: InfoResult): BenchResult["index"] {
+  const dense = info.denseIndex;
+  return {
+    dense: dense ? `${dense.dimension} dims, ${dense.similarityFunction}, ${dense.embeddingModel || "no model"}` : null,
+    sparse: info.sparseIndex ? info.sparseIndex.embeddingModel || "no model" : null,
+  };
+}
+
+const started = performance.now();
+const local = await startUpstashLocal({ redisPort: 0, vectorPort: 0, vector: emulatorIndex.config });
+try {
+  const index = new Index({ url: local.vector.url, token: local.token, enableTelemetry: false });
+  const redis = new Redis({ url: local.redis.url, token: local.token, enableTelemetry: false });
+  const counter = await loadTokenCounter();
+  const env: BenchEnv = { index, sessions: new ReadOnceSessionStore(redis), counter, mode, now: NOW };
+  const retrievers = RETRIEVERS.flatMap((make) => make(env) ?? []);
+  const results = await runRetrievers(retrievers, dataset, NOW);
+  const result: BenchResult = {
+    mode,
+    index: describeIndex(await index.info()),
+    now: new Date(NOW).toISOString(),
+    dataset: {
+      personas: dataset.personas.length,
+      facts: dataset.facts.length,
+      queries: dataset.queries.length,
+      unrelated: dataset.unrelated.length,
+    },
+    defaults: { recallK: DEFAULT_MEMORY_OPTIONS.recallK, minRecallScore: DEFAULT_MEMORY_OPTIONS.minRecallScore },
+    seconds: (performance.now() - started) / 1000,
+    retrievers: results,
+  };
+  console.log(flags.json ? JSON.stringify(result, null, 2) : formatReport(result, BREAKDOWN));
+} finally {
+  await local.close();
+}

@@ -1,0 +1,103 @@
+import { QueryMode } from "@upstash/vector";
+import { ExtractiveSummarizer } from "../../src/memory/extractive.ts";
+import { createFact, factId } from "../../src/memory/facts.ts";
+import { MemoryManager } from "../../src/memory/manager.ts";
+import { DEFAULT_MEMORY_OPTIONS } from "../../src/memory/options.ts";
+import type { FactScope } from "../../src/memory/ports.ts";
+import type { RecalledFact } from "../../src/memory/types.ts";
+import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
+import { VectorFactStore } from "../../src/stores/facts-vector.ts";
+import type { BenchEnv, PersonaFacts, Retriever, RetrieverFactory } from "./recall-retriever.ts";
+
+/**
+ * Stores one persona's facts as the product does (content-hash ids, every field in metadata) into
+ * the emptied namespace of `scope`, and returns the map from stored ids back to dataset ids.
+ */
+async function storePersona(
+  store: VectorFactStore,
+  scope: FactScope,
+  persona: PersonaFacts,
+): Promise<Map<string, string>> {
+  await store.deleteAll(scope);
+  const toDataset = new Map<string, string>();
+  const facts = await Promise.all(
+    persona.facts.map(async (f) => {
+      const id = await factId(scope, f.text);
+      toDataset.set(id, f.id);
+      return createFact(id, { text: f.text, type: f.type, importance: f.importance }, f.createdAt);
+    }),
+  );
+  await store.upsert(scope, facts);
+  return toDataset;
+}
+
+const datasetIds = (recalled: readonly RecalledFact[], toDataset: Map<string, string>): string[] =>
+  recalled.flatMap((r) => toDataset.get(r.fact.id) ?? []);
+
+/**
+ * `product`: recall as a chat context gets it today, `MemoryManager.recall` with the default
+ * options (candidate depth, value/recency ranking, minRecallScore), over `VectorFactStore` on the
+ * emulator; `inject` is `getContext({ query })` with the default k and gate.
+ */
+export const productRetriever: RetrieverFactory = (env: BenchEnv) => {
+  const store = new VectorFactStore(env.index);
+  let manager: MemoryManager | null = null;
+  let toDataset = new Map<string, string>();
+  const current = (): MemoryManager => {
+    if (!manager) throw new Error("product retriever used before setup");
+    return manager;
+  };
+  const retriever: Retriever = {
+    name: "product",
+    async setup(persona) {
+      const scope = { tenant: "product", userId: persona.persona };
+      toDataset = await storePersona(store, scope, persona);
+      manager = new MemoryManager({
+        ref: { tenant: scope.tenant, sessionId: `recall-${persona.persona}` },
+        userId: persona.persona,
+        sessions: env.sessions,
+        facts: store,
+        summarizer: new ExtractiveSummarizer(env.counter),
+        counter: env.counter,
+        options: DEFAULT_MEMORY_OPTIONS,
+        now: () => env.now,
+      });
+    },
+    async recall(query, k) {
+      return datasetIds(await current().recall(query, k), toDataset);
+    },
+    async inject(query) {
+      const context = await current().getContext({ query });
+      // A failed recall would look like an abstention: stop instead of counting it.
+      if (context.degraded.length > 0) throw new Error(`context degraded (${context.degraded.join(", ")}): "${query}"`);
+      return datasetIds(context.facts, toDataset);
+    },
+  };
+  return retriever;
+};
+
+/**
+ * `cosine-raw`: the emulator's dense similarity alone (query-data, ranked by the index's score,
+ * no product ranking or gate), to tell the embedder's share from the ranking's. On a hybrid index
+ * it asks for the dense side only; a sparse index has none, so it does not apply there.
+ */
+export const cosineRawRetriever: RetrieverFactory = (env: BenchEnv) => {
+  if (env.mode === "sparse") return null;
+  const store = new VectorFactStore(env.index);
+  let namespace = "";
+  let toDataset = new Map<string, string>();
+  const retriever: Retriever = {
+    name: "cosine-raw",
+    async setup(persona) {
+      const scope = { tenant: "cosine", userId: persona.persona };
+      namespace = scopeToNamespace(scope);
+      toDataset = await storePersona(store, scope, persona);
+    },
+    async recall(query, k) {
+      const dense = env.mode === "hybrid" ? { queryMode: QueryMode.DENSE } : {};
+      const results = await env.index.query({ data: query, topK: k, ...dense }, { namespace });
+      return results.flatMap((r) => toDataset.get(String(r.id)) ?? []);
+    },
+  };
+  return retriever;
+};
