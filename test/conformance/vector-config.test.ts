@@ -11,7 +11,7 @@ describe("vector index config", () => {
       similarity: "COSINE",
       embedding: true,
       denseModel: "HASHING_WEIGHTED",
-      bm25: { k1: 1.2, b: 0.75, avgDocLength: 32, cjk: "unigrams+bigrams", words: "light-stem", stopWords: true },
+      bm25: { k1: 1.2, b: 0.75, avgDocLength: 32, cjk: "unigrams+bigrams", words: "porter", stopWords: true },
     });
   });
 

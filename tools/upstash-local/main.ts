@@ -18,7 +18,7 @@ Options (env var in brackets):
   Vector index: UPSTASH_LOCAL_VECTOR_DIMENSION (384 dense, 1024 hybrid), UPSTASH_LOCAL_VECTOR_SIMILARITY (COSINE),
   UPSTASH_LOCAL_VECTOR_EMBEDDING (on), UPSTASH_LOCAL_VECTOR_DENSE_MODEL (HASHING dense, HASHING_WEIGHTED hybrid),
   BM25 terms: UPSTASH_LOCAL_VECTOR_CJK_TERMS (unigrams+bigrams | bigrams | segmenter),
-  UPSTASH_LOCAL_VECTOR_WORD_TERMS (light-stem | plain | porter)
+  UPSTASH_LOCAL_VECTOR_WORD_TERMS (porter | light-stem | plain)
 Control: POST /__control/fault {"mode":"error|drop|hang","durationMs":5000}, POST /__control/delay {"ms":20},
   GET|DELETE /__control/log on either port.`;
 
