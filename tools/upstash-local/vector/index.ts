@@ -62,8 +62,9 @@ export async function createVectorService(options: VectorServiceOptions): Promis
   };
   if (options.dataDir !== undefined && options.dataDir !== "") {
     const file = join(options.dataDir, VECTOR_FILE);
-    await loadInto(file, store, config, (text) => embedRecord(ctx, text));
+    const { rebuilt } = await loadInto(file, store, config, (text) => embedRecord(ctx, text));
     persister = new Persister(file, store, config.kind, options.persistDebounceMs);
+    if (rebuilt) persister.markDirty();
   }
   return {
     handler: createHttpHandler(ctx, options.token, new ResumableQueries()),

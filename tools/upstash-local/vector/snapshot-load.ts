@@ -10,19 +10,20 @@ import { isObject, type Json } from "./validate.ts";
  * Loads a saved file into an empty store. A missing file is fine; a corrupt or mismatched one
  * throws. A file of another index kind (e.g. a dense one from before the default became hybrid)
  * is rebuilt from each record's stored text with `reembed` when the index embeds text and every
- * record has data; otherwise it is refused with a message saying what to change.
+ * record has data; otherwise it is refused with a message saying what to change. Returns whether
+ * the index was rebuilt (then the caller saves it in the current kind).
  */
 export async function loadInto(
   file: string,
   store: VectorStore,
   config: VectorIndexConfig,
   reembed: (text: string) => Parts,
-): Promise<void> {
+): Promise<{ rebuilt: boolean }> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { rebuilt: false };
     throw err;
   }
   const parsed: unknown = JSON.parse(text);
@@ -48,7 +49,7 @@ export async function loadInto(
       const ns = store.ensure(name);
       for (const r of records) ns.upsert(r.id as string, { ...reembed(r.data as string), ...rest(r) });
     }
-    return;
+    return { rebuilt: true };
   }
   if (kind !== "sparse" && parsed.dimension !== store.dimension) {
     throw new Error(
@@ -68,6 +69,7 @@ export async function loadInto(
       });
     }
   }
+  return { rebuilt: false };
 }
 
 const rest = (r: Json): { metadata: Json | undefined; data: string | undefined } => ({
