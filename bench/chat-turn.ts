@@ -98,7 +98,7 @@ interface Sample {
   vectorBefore: number;
 }
 
-const upstash = await startUpstashLocal({ delayMs: UPSTREAM_DELAY_MS, redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined });
+const upstash = await startUpstashLocal({ delayMs: UPSTREAM_DELAY_MS, redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "dense" } });
 const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: REPLY, delayMs: LLM_DELAY_MS, chunkDelayMs: 2 });
 const proxy = await startTimingProxy(fake);

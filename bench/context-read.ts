@@ -25,7 +25,7 @@ const BATCH = 250;
 const READS = 200;
 const WARMUP = 20;
 
-const upstash = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined });
+const upstash = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "dense" } });
 const redis = new Redis({ url: upstash.redis.url, token: upstash.token, enableTelemetry: false });
 const sessions = new RedisSessionStore(redis);
 const counter = await loadTokenCounter();

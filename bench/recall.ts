@@ -40,7 +40,7 @@ function report(label: string, ms: number[]): void {
   );
 }
 
-const local = await startUpstashLocal({ redisPort: 0, vectorPort: 0 });
+const local = await startUpstashLocal({ redisPort: 0, vectorPort: 0, vector: { kind: "dense" } });
 try {
   const index = new Index({ url: local.vector.url, token: local.token, enableTelemetry: false });
   const store = new VectorFactStore(index);

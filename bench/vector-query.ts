@@ -32,7 +32,7 @@ function summary(label: string, ms: number[]): void {
   );
 }
 
-const emu = await startVectorEmulator({ index: { dimension: DIM } });
+const emu = await startVectorEmulator({ index: { kind: "dense", dimension: DIM } });
 const index = new Index({ url: emu.url, token: emu.token });
 const vectors = Array.from({ length: COUNT }, randomVector);
 

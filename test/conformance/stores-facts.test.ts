@@ -19,7 +19,7 @@ function fact(id: string, text: string, type: FactType = "fact", extra: Partial<
 }
 
 beforeAll(async () => {
-  local = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: "redis://127.0.0.1:6379" });
+  local = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: "redis://127.0.0.1:6379", vector: { kind: "dense" } });
   index = new Index({ url: local.vector.url, token: local.token, enableTelemetry: false });
   store = new VectorFactStore(index);
 });

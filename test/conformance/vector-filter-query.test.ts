@@ -20,7 +20,7 @@ async function ids(filter: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  emu = await startVectorEmulator({ index: { dimension: 2 } });
+  emu = await startVectorEmulator({ index: { kind: "dense", dimension: 2 } });
   index = new Index({ url: emu.url, token: emu.token });
   await index.upsert(cities.map((c) => ({ ...c, vector: [1, 0] })));
 });

@@ -6,7 +6,7 @@ import { startVectorEmulator, type VectorEmulator } from "../../tools/upstash-lo
 const started: VectorEmulator[] = [];
 
 async function indexWith(similarity: SimilarityFunction, dimension: number, embedding = true): Promise<Index> {
-  const emu = await startVectorEmulator({ index: { similarity, dimension, embedding } });
+  const emu = await startVectorEmulator({ index: { kind: "dense", similarity, dimension, embedding } });
   started.push(emu);
   return new Index({ url: emu.url, token: emu.token });
 }

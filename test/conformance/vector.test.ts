@@ -21,7 +21,7 @@ let emu: VectorEmulator;
 let index: Index;
 
 beforeAll(async () => {
-  emu = await startVectorEmulator();
+  emu = await startVectorEmulator({ index: { kind: "dense" } });
   index = new Index({ url: emu.url, token: emu.token });
 });
 afterAll(async () => {
@@ -329,7 +329,7 @@ describe("persistence", () => {
   it("keeps data across close and restart with the same dataDir", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "vector-persist-"));
     try {
-      const first = await startVectorEmulator({ dataDir });
+      const first = await startVectorEmulator({ dataDir, index: { kind: "dense" } });
       const a = new Index({ url: first.url, token: first.token });
       await a.upsert(withData([
         { id: "keep-1", vector: seededVector(1), metadata: { m: "x" }, data: "hello" },
@@ -340,7 +340,7 @@ describe("persistence", () => {
       await first.close();
       expect(JSON.parse(await readFile(join(dataDir, "vector.json"), "utf8"))).toMatchObject({ dimension: 384 });
 
-      const second = await startVectorEmulator({ dataDir });
+      const second = await startVectorEmulator({ dataDir, index: { kind: "dense" } });
       const b = new Index({ url: second.url, token: second.token });
       expect(await b.fetch(["keep-1", "keep-2"], { includeMetadata: true, includeData: true, includeVectors: true })).toEqual([
         { id: "keep-1", vector: seededVector(1), metadata: { m: "x" }, data: "hello" },
@@ -358,7 +358,7 @@ describe("persistence", () => {
   it("writes the file in the background after mutations (debounced)", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "vector-persist-"));
     try {
-      const emu2 = await startVectorEmulator({ dataDir, persistDebounceMs: 20 });
+      const emu2 = await startVectorEmulator({ dataDir, persistDebounceMs: 20, index: { kind: "dense" } });
       await new Index({ url: emu2.url, token: emu2.token }).upsert({ id: "bg", vector: seededVector(9) });
       // Poll instead of sleeping a fixed time: the write is asynchronous and the machine may be busy.
       let saved: { namespaces: { records: { id: string }[] }[] } | undefined;
@@ -378,10 +378,10 @@ describe("persistence", () => {
   it("refuses a data file written with another dimension", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "vector-persist-"));
     try {
-      const small = await startVectorEmulator({ dataDir, index: { dimension: 2 } });
+      const small = await startVectorEmulator({ dataDir, index: { kind: "dense", dimension: 2 } });
       await new Index({ url: small.url, token: small.token }).upsert({ id: "s", vector: [1, 0] });
       await small.close();
-      await expect(startVectorEmulator({ dataDir })).rejects.toThrow(/2-dimensional/);
+      await expect(startVectorEmulator({ dataDir, index: { kind: "dense" } })).rejects.toThrow(/2-dimensional/);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -69,7 +69,7 @@ describe.each(variants.map((v) => [v.name, v.redisUrl] as const))("restart of up
   });
 
   it("a new MemoryManager after the restart still recalls 蓝色, with the prompt and the summary", async () => {
-    const first = await startUpstashLocal({ redisPort: 0, vectorPort: 0, dataDir, redisUrl });
+    const first = await startUpstashLocal({ redisPort: 0, vectorPort: 0, dataDir, redisUrl, vector: { kind: "dense" } });
     let summaryBefore: { text: string; version: number } | null = null;
     try {
       const { mm, sessions, deps } = managerOn(first, scope);
@@ -92,7 +92,7 @@ describe.each(variants.map((v) => [v.name, v.redisUrl] as const))("restart of up
       await first.close();
     }
 
-    const second = await startUpstashLocal({ redisPort: 0, vectorPort: 0, dataDir, redisUrl });
+    const second = await startUpstashLocal({ redisPort: 0, vectorPort: 0, dataDir, redisUrl, vector: { kind: "dense" } });
     try {
       const { mm, sessions, deps } = managerOn(second, scope);
       const colors = await mm.recall("用户喜欢什么颜色?");

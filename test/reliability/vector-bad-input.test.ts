@@ -35,7 +35,7 @@ function expectError(answer: Answer, status: number, message?: string | RegExp):
 }
 
 beforeAll(async () => {
-  emu = await startVectorEmulator({ index: { dimension: DIM } });
+  emu = await startVectorEmulator({ index: { kind: "dense", dimension: DIM } });
 });
 afterAll(async () => {
   await emu.close();

@@ -20,6 +20,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     redisPort: 0,
     vectorPort: 0,
     redisUrl: process.env.REDIS_URL || undefined,
+    // The Worker's facts store queries a dense index (scores in 0..1 against minScore); the
+    // emulator's default is hybrid, whose fused scores are ranks, so the index kind is set here.
+    vector: { kind: "dense" },
   });
   const openai = await startFakeOpenAI({ port: 0 });
   project.provide("redisUrl", upstash.redis.url);

@@ -1,6 +1,6 @@
 import { startListener, type Listener } from "./listener.ts";
 import { createRedisService } from "./redis/index.ts";
-import { createVectorService, type VectorIndexConfig } from "./vector/index.ts";
+import { createVectorService, type VectorIndexConfig, type VectorIndexSettings } from "./vector/index.ts";
 
 /** Options of {@link startUpstashLocal}. */
 export interface UpstashLocalOptions {
@@ -18,14 +18,16 @@ export interface UpstashLocalOptions {
   dataDir?: string;
   /** Fixed delay added to every request, in ms. Default 0. */
   delayMs?: number;
-  /** Vector index settings. Default: 384 dimensions, COSINE, embedding model on. */
-  vector?: Partial<VectorIndexConfig>;
+  /** Vector index settings. Default: a hybrid index (1024-dim COSINE dense part + BM25), embedding on. */
+  vector?: VectorIndexSettings;
 }
 
 export interface UpstashLocal {
   token: string;
   redis: Listener;
   vector: Listener;
+  /** The effective Vector index settings (kind, dimension, models). */
+  vectorIndex: VectorIndexConfig;
   /** The variables a client needs, e.g. `UPSTASH_REDIS_REST_URL`. */
   env: Record<string, string>;
   close(): Promise<void>;
@@ -62,6 +64,7 @@ export async function startUpstashLocal(options: UpstashLocalOptions = {}): Prom
     token,
     redis,
     vector,
+    vectorIndex: vectorService.config,
     env: {
       UPSTASH_REDIS_REST_URL: redis.url,
       UPSTASH_REDIS_REST_TOKEN: token,

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { startUpstashLocal } from "./index.ts";
-import { vectorConfigFromEnv } from "./vector/index.ts";
+import { parseIndexKind } from "./vector/config.ts";
+import { vectorConfigFromEnv, type VectorIndexSettings } from "./vector/index.ts";
 
 const HELP = `upstash-local: offline Upstash Redis REST + Upstash Vector REST servers
 
@@ -13,8 +14,11 @@ Options (env var in brackets):
   --data-dir <dir>       persist data here [UPSTASH_LOCAL_DATA_DIR] (default .data/upstash-local)
   --memory               keep nothing on disk
   --delay-ms <n>         fixed delay added to every request [UPSTASH_LOCAL_DELAY_MS] (default 0)
-  Vector index: UPSTASH_LOCAL_VECTOR_DIMENSION (384), UPSTASH_LOCAL_VECTOR_SIMILARITY (COSINE),
-  UPSTASH_LOCAL_VECTOR_EMBEDDING (on)
+  --vector-index <kind>  dense | sparse | hybrid [UPSTASH_LOCAL_VECTOR_INDEX] (default hybrid)
+  Vector index: UPSTASH_LOCAL_VECTOR_DIMENSION (384 dense, 1024 hybrid), UPSTASH_LOCAL_VECTOR_SIMILARITY (COSINE),
+  UPSTASH_LOCAL_VECTOR_EMBEDDING (on), UPSTASH_LOCAL_VECTOR_DENSE_MODEL (HASHING dense, HASHING_WEIGHTED hybrid),
+  BM25 terms: UPSTASH_LOCAL_VECTOR_CJK_TERMS (unigrams+bigrams | bigrams | segmenter),
+  UPSTASH_LOCAL_VECTOR_WORD_TERMS (porter | light-stem | plain)
 Control: POST /__control/fault {"mode":"error|drop|hang","durationMs":5000}, POST /__control/delay {"ms":20},
   GET|DELETE /__control/log on either port.`;
 
@@ -28,6 +32,7 @@ const { values } = parseArgs({
     "data-dir": { type: "string" },
     memory: { type: "boolean" },
     "delay-ms": { type: "string" },
+    "vector-index": { type: "string" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -48,6 +53,15 @@ const int = (value: string | undefined, fallback: number, name: string): number 
   return n;
 };
 
+let vector: VectorIndexSettings;
+try {
+  vector = vectorConfigFromEnv(env);
+  if (values["vector-index"] !== undefined) vector.kind = parseIndexKind(values["vector-index"], "--vector-index");
+} catch (err) {
+  console.error(`upstash-local: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(2);
+}
+
 const local = await startUpstashLocal({
   host: values.host ?? env.UPSTASH_LOCAL_HOST,
   redisPort: int(values["redis-port"] ?? env.UPSTASH_LOCAL_REDIS_PORT, 8079, "redis port"),
@@ -56,10 +70,10 @@ const local = await startUpstashLocal({
   redisUrl: values["redis-url"] ?? (env.REDIS_URL || undefined),
   dataDir: values.memory ? undefined : (values["data-dir"] ?? env.UPSTASH_LOCAL_DATA_DIR ?? ".data/upstash-local"),
   delayMs: int(values["delay-ms"] ?? env.UPSTASH_LOCAL_DELAY_MS, 0, "delay"),
-  vector: vectorConfigFromEnv(env),
+  vector,
 });
 
-console.log(`upstash-local ready (redis: ${values["redis-url"] ?? env.REDIS_URL ?? "embedded engine"})`);
+console.log(`upstash-local ready (redis: ${values["redis-url"] ?? env.REDIS_URL ?? "embedded engine"}, vector index: ${local.vectorIndex.kind})`);
 for (const [name, value] of Object.entries(local.env)) console.log(`${name}=${value}`);
 
 let closing = false;

@@ -1,6 +1,8 @@
-import type { VectorIndexConfig } from "./config.ts";
+import { bm25Document, bm25Query } from "./bm25.ts";
+import { hasDense, hasSparse, type VectorIndexConfig } from "./config.ts";
 import { embedText } from "./embedder.ts";
 import { EMBEDDING_NOT_ALLOWED, unprocessable } from "./errors.ts";
+import type { SparseVector } from "./sparse-vector.ts";
 import type { VectorStore } from "./store.ts";
 
 /** What every endpoint needs: the index settings, the data, and a way to signal a mutation. */
@@ -13,13 +15,37 @@ export interface VectorContext {
   changed(): void;
 }
 
-/** Embeds text with the offline embedder, or answers 422 when the index has no embedding model. */
-export function embed(ctx: VectorContext, text: string): Float64Array {
-  if (!ctx.config.embedding) throw unprocessable(EMBEDDING_NOT_ALLOWED);
-  return embedText(text, ctx.config.dimension);
+/** The parts of a record or a query, as the index kind has them. */
+export interface Parts {
+  vector?: ArrayLike<number> | undefined;
+  sparse?: SparseVector | undefined;
 }
 
 /** Throws the 422 up front, before the request is validated further. */
 export function requireEmbedding(ctx: VectorContext): void {
   if (!ctx.config.embedding) throw unprocessable(EMBEDDING_NOT_ALLOWED);
+}
+
+/** Embeds text with the offline dense model, or answers 422 when the index has no embedding model. */
+export function embed(ctx: VectorContext, text: string): Float64Array {
+  requireEmbedding(ctx);
+  return embedText(text, ctx.config.dimension, { stopFeatures: ctx.config.denseModel === "HASHING_WEIGHTED" });
+}
+
+/** Both parts of a stored text, as the index kind needs them (dense model and/or BM25 document). */
+export function embedRecord(ctx: VectorContext, text: string): Parts {
+  requireEmbedding(ctx);
+  return {
+    vector: hasDense(ctx.config) ? embed(ctx, text) : undefined,
+    sparse: hasSparse(ctx.config) ? bm25Document(text, ctx.config.bm25) : undefined,
+  };
+}
+
+/** The parts of a query text: the dense query vector and/or the BM25 query (term presence). */
+export function embedQuery(ctx: VectorContext, text: string, use: { dense: boolean; sparse: boolean }): Parts {
+  requireEmbedding(ctx);
+  return {
+    vector: use.dense && hasDense(ctx.config) ? embed(ctx, text) : undefined,
+    sparse: use.sparse && hasSparse(ctx.config) ? bm25Query(text, ctx.config.bm25) : undefined,
+  };
 }

@@ -10,7 +10,15 @@
  * cancel out on average rather than pile up), weighted by `1 + ln(tf)` (sublinear, so a repeated
  * word does not dominate) and a per-kind weight, and the vector is L2-normalized. Texts that share
  * words or characters therefore score higher than unrelated ones; it is not a semantic model.
+ *
+ * The weighted variant (`stopFeatures: true`, model `HASHING_WEIGHTED`) also scales features of
+ * stop words and of CJK function characters by {@link STOP_FEATURE_WEIGHT}: without corpus
+ * statistics (an embedding must not depend on the index), a fixed list is the stateless stand-in
+ * for IDF, and it keeps "what", "did" or 的 from dominating the cosine.
  */
+
+import { hash32 } from "./hash.ts";
+import { CJK_STOP_CHARS, ENGLISH_STOP_WORDS, isCjkStopTerm } from "./stop-words.ts";
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}\p{M}]+/gu;
@@ -18,52 +26,47 @@ const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Ha
 /** Relative weights: whole words and CJK bigrams carry more meaning than sub-word pieces. */
 const WEIGHT = { word: 1, trigram: 0.4, cjkUnigram: 0.6, cjkBigram: 1 } as const;
 
-/** FNV-1a over UTF-16 code units, then a murmur3 finalizer for better bit mixing. */
-function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+/** Factor applied to stop-word features by the weighted variant (chosen on bench/sparse-tokenizers.ts). */
+export const STOP_FEATURE_WEIGHT = 0.15;
+
+export interface EmbedOptions {
+  /** Down-weight stop words and CJK function characters. @default false (the original embedder) */
+  stopFeatures?: boolean;
 }
 
 /** Counts weighted features of a text: key = kind-prefixed feature, value = [count, weight]. */
-export function extractFeatures(text: string): Map<string, { count: number; weight: number }> {
+export function extractFeatures(text: string, options: EmbedOptions = {}): Map<string, { count: number; weight: number }> {
   const features = new Map<string, { count: number; weight: number }>();
   const add = (key: string, weight: number): void => {
     const f = features.get(key);
     if (f) f.count += 1;
     else features.set(key, { count: 1, weight });
   };
+  const stop = options.stopFeatures === true ? STOP_FEATURE_WEIGHT : 1;
   const normalized = text.normalize("NFKC").toLowerCase();
   for (const match of normalized.matchAll(TOKEN)) {
     const token = match[0];
     const chars = Array.from(token);
     if (CJK.test(chars[0] ?? "")) {
       chars.forEach((c, i) => {
-        add(`u:${c}`, WEIGHT.cjkUnigram);
+        add(`u:${c}`, WEIGHT.cjkUnigram * (CJK_STOP_CHARS.has(c) ? stop : 1));
         const next = chars[i + 1];
-        if (next !== undefined) add(`b:${c}${next}`, WEIGHT.cjkBigram);
+        if (next !== undefined) add(`b:${c}${next}`, WEIGHT.cjkBigram * (isCjkStopTerm(`${c}${next}`) ? stop : 1));
       });
       continue;
     }
-    add(`w:${token}`, WEIGHT.word);
+    const scale = ENGLISH_STOP_WORDS.has(token) ? stop : 1;
+    add(`w:${token}`, WEIGHT.word * scale);
     const padded = ["^", ...chars, "$"];
-    for (let i = 0; i + 3 <= padded.length; i += 1) add(`t:${padded.slice(i, i + 3).join("")}`, WEIGHT.trigram);
+    for (let i = 0; i + 3 <= padded.length; i += 1) add(`t:${padded.slice(i, i + 3).join("")}`, WEIGHT.trigram * scale);
   }
   return features;
 }
 
 /** Embeds a text into an L2-normalized vector of `dimension` values (all zeros if it has no words). */
-export function embedText(text: string, dimension: number): Float64Array {
+export function embedText(text: string, dimension: number, options: EmbedOptions = {}): Float64Array {
   const out = new Float64Array(dimension);
-  for (const [key, { count, weight }] of extractFeatures(text)) {
+  for (const [key, { count, weight }] of extractFeatures(text, options)) {
     const h = hash32(key);
     const sign = (hash32(`s:${key}`) & 1) === 0 ? 1 : -1;
     out[h % dimension] = (out[h % dimension] ?? 0) + sign * weight * (1 + Math.log(count));

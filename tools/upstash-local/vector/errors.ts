@@ -15,7 +15,7 @@ export class VectorApiError extends Error {
 /** 400: the request is malformed or breaks a limit. */
 export const badRequest = (message: string): VectorApiError => new VectorApiError(400, message);
 
-/** 422: well-formed, but this index cannot do it (dimension mismatch, no embedding model, sparse). */
+/** 422: well-formed, but this index cannot do it (dimension mismatch, no embedding model, a part the index kind lacks). */
 export const unprocessable = (message: string): VectorApiError => new VectorApiError(422, message);
 
 /** 404: an unknown namespace, resumable query or endpoint. */
@@ -25,6 +25,10 @@ export const notFound = (message: string): VectorApiError => new VectorApiError(
 export const EMBEDDING_NOT_ALLOWED =
   "Embedding data for this index is not allowed. The index must be created with an embedding model to use it.";
 
-/** Sparse vectors are not supported: this emulator only models dense indexes. */
+/** A dense index has no sparse part. */
 export const SPARSE_NOT_SUPPORTED =
   "This index does not support sparse vectors. The index type is DENSE; sparseVector cannot be used.";
+
+/** A sparse index has no dense part. */
+export const DENSE_NOT_SUPPORTED =
+  "This index does not support dense vectors. The index type is SPARSE; vector cannot be used.";

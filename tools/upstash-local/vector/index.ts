@@ -1,19 +1,27 @@
 import { join } from "node:path";
 import type { RestHandler } from "../listener.ts";
-import { resolveVectorConfig, type VectorIndexConfig } from "./config.ts";
-import type { VectorContext } from "./context.ts";
+import { resolveVectorConfig, type VectorIndexConfig, type VectorIndexSettings } from "./config.ts";
+import { embedRecord, type VectorContext } from "./context.ts";
 import { createHttpHandler } from "./http.ts";
 import { Persister } from "./persister.ts";
-import { loadInto } from "./snapshot.ts";
 import { ResumableQueries } from "./resumable.ts";
+import { loadInto } from "./snapshot-load.ts";
 import { VectorStore } from "./store.ts";
 
 export {
-  DEFAULT_VECTOR_CONFIG, EMBEDDING_MODEL_NAME, MAX_DIMENSION, resolveVectorConfig, vectorConfigFromEnv,
-  type SimilarityFunction, type VectorIndexConfig,
+  DEFAULT_BM25, DEFAULT_INDEX_KIND, DEFAULT_VECTOR_CONFIG, DENSE_MODEL_NAMES, EMBEDDING_MODEL_NAME, INDEX_KINDS, KIND_DEFAULTS,
+  MAX_DIMENSION, resolveVectorConfig, SPARSE_MODEL_NAME,
+  type Bm25Options, type DenseModel, type SimilarityFunction, type VectorIndexConfig, type VectorIndexKind, type VectorIndexSettings,
 } from "./config.ts";
-export { embedText } from "./embedder.ts";
+export { vectorConfigFromEnv } from "./config-env.ts";
+export { bm25Document, bm25Query } from "./bm25.ts";
+export { embedText, type EmbedOptions } from "./embedder.ts";
+export { float32Score } from "./float32.ts";
+export { fuse, RRF_K, type FusionAlgorithm } from "./fusion.ts";
 export { LIMITS } from "./limits.ts";
+export { idfWeight } from "./sparse-postings.ts";
+export type { SparseVector } from "./sparse-vector.ts";
+export { DEFAULT_TERM_OPTIONS, termId, textTerms, type CjkTerms, type TermOptions, type WordTerms } from "./terms.ts";
 
 /** Options of {@link createVectorService}. */
 export interface VectorServiceOptions {
@@ -21,8 +29,8 @@ export interface VectorServiceOptions {
   token: string;
   /** Folder for `vector.json`. Default: none, data is kept in memory only. */
   dataDir?: string | undefined;
-  /** Index settings. Default: 384 dimensions, COSINE, embedding on (see {@link VectorIndexConfig}). */
-  index?: Partial<VectorIndexConfig> | undefined;
+  /** Index settings. Default: a hybrid index, 1024-dim COSINE dense part, BM25 sparse part, embedding on. */
+  index?: VectorIndexSettings | undefined;
   /** Delay between a mutation and the write of `vector.json`, in ms. Default 250. */
   persistDebounceMs?: number | undefined;
 }
@@ -39,24 +47,25 @@ export interface VectorService {
 export const VECTOR_FILE = "vector.json";
 
 /**
- * Creates the offline Upstash Vector REST emulator (a dense index). Throws if the configuration is
- * invalid (e.g. dimension above 3072) or the data file cannot be loaded.
+ * Creates the offline Upstash Vector REST emulator (a dense, sparse or hybrid index). Throws if
+ * the configuration is invalid (e.g. dimension above 3072) or the data file cannot be loaded.
  */
 export async function createVectorService(options: VectorServiceOptions): Promise<VectorService> {
   const config = resolveVectorConfig(options.index);
   const store = new VectorStore(config.dimension);
   let persister: Persister | undefined;
-  if (options.dataDir !== undefined && options.dataDir !== "") {
-    const file = join(options.dataDir, VECTOR_FILE);
-    await loadInto(file, store);
-    persister = new Persister(file, store, options.persistDebounceMs);
-  }
   const ctx: VectorContext = {
     config,
     store,
     indexName: "upstash-local",
     changed: () => persister?.markDirty(),
   };
+  if (options.dataDir !== undefined && options.dataDir !== "") {
+    const file = join(options.dataDir, VECTOR_FILE);
+    const { rebuilt } = await loadInto(file, store, config, (text) => embedRecord(ctx, text));
+    persister = new Persister(file, store, config.kind, options.persistDebounceMs);
+    if (rebuilt) persister.markDirty();
+  }
   return {
     handler: createHttpHandler(ctx, options.token, new ResumableQueries()),
     config,

@@ -1,8 +1,14 @@
 import type { SimilarityFunction } from "./config.ts";
 import { makeScorer, squaredNormAt } from "./scoring.ts";
+import { SparsePostings } from "./sparse-postings.ts";
+import { sparseBytes, type SparseVector } from "./sparse-vector.ts";
 import { TopK } from "./topk.ts";
 
-/** One vector record. The vector itself lives in the namespace's matrix, at row `slot`. */
+/**
+ * One record. Its dense vector (if the index has a dense part) lives in the namespace's matrix, at
+ * row `slot`; its sparse vector (if the index has a sparse part) is kept here and posted in the
+ * namespace's inverted index.
+ */
 export interface StoredRecord {
   readonly id: string;
   /** Insertion sequence number: orders `range` pages and serves as the range cursor. */
@@ -10,7 +16,8 @@ export interface StoredRecord {
   readonly slot: number;
   metadata: Record<string, unknown> | undefined;
   data: string | undefined;
-  /** Approximate stored size in bytes (vector as float32 + id + metadata JSON + data), for `info`. */
+  sparse: SparseVector | undefined;
+  /** Approximate stored size in bytes (vectors as float32 + id + metadata JSON + data), for `info`. */
   bytes: number;
 }
 
@@ -20,7 +27,9 @@ export interface ScoredRecord {
 }
 
 export interface RecordInput {
-  vector: ArrayLike<number>;
+  /** Dense part; required when the namespace has a dimension. */
+  vector?: ArrayLike<number> | undefined;
+  sparse?: SparseVector | undefined;
   metadata?: Record<string, unknown> | undefined;
   data?: string | undefined;
   /** Size of the metadata as JSON, if the caller already measured it. */
@@ -39,6 +48,7 @@ export class NamespaceStore {
   readonly #slots: (StoredRecord | undefined)[] = [];
   readonly #free: number[] = [];
   readonly #byId = new Map<string, StoredRecord>();
+  readonly #postings = new SparsePostings<StoredRecord>();
   #nextSeq = 0;
 
   constructor(dimension: number) {
@@ -49,6 +59,11 @@ export class NamespaceStore {
 
   get size(): number {
     return this.#byId.size;
+  }
+
+  /** The inverted index of the sparse parts. */
+  get postings(): SparsePostings<StoredRecord> {
+    return this.#postings;
   }
 
   get(id: string): StoredRecord | undefined {
@@ -69,11 +84,14 @@ export class NamespaceStore {
       slot,
       metadata: input.metadata,
       data: input.data,
+      sparse: undefined,
       bytes: 0,
     };
+    if (existing?.sparse) this.#postings.remove(existing, existing.sparse);
     this.#slots[slot] = record;
     this.#byId.set(id, record);
-    this.setVector(record, input.vector);
+    if (input.vector) this.setVector(record, input.vector);
+    if (input.sparse) this.setSparse(record, input.sparse);
     this.#measure(record, input.metadataBytes);
   }
 
@@ -90,6 +108,13 @@ export class NamespaceStore {
     this.#norms[record.slot] = squaredNormAt(this.#matrix, offset, this.#dim);
   }
 
+  setSparse(record: StoredRecord, sparse: SparseVector): void {
+    if (record.sparse) this.#postings.remove(record, record.sparse);
+    record.sparse = sparse;
+    this.#postings.add(record, sparse);
+    this.#measure(record, undefined);
+  }
+
   /** The record's vector as a plain array (exact float64 values). */
   vector(record: StoredRecord): number[] {
     const offset = record.slot * this.#dim;
@@ -100,6 +125,7 @@ export class NamespaceStore {
     const record = this.#byId.get(id);
     if (!record) return false;
     this.#byId.delete(id);
+    if (record.sparse) this.#postings.remove(record, record.sparse);
     this.#slots[record.slot] = undefined;
     this.#free.push(record.slot);
     return true;
@@ -109,6 +135,7 @@ export class NamespaceStore {
     this.#byId.clear();
     this.#slots.length = 0;
     this.#free.length = 0;
+    this.#postings.clear();
     this.#matrix = new Float64Array(this.#dim * 16);
     this.#norms = new Float64Array(16);
   }
@@ -162,6 +189,6 @@ export class NamespaceStore {
   #measure(record: StoredRecord, metadataBytes: number | undefined): void {
     const meta = record.metadata === undefined ? 0 : (metadataBytes ?? Buffer.byteLength(JSON.stringify(record.metadata)));
     const data = record.data === undefined ? 0 : Buffer.byteLength(record.data);
-    record.bytes = this.#dim * 4 + Buffer.byteLength(record.id) + meta + data;
+    record.bytes = this.#dim * 4 + sparseBytes(record.sparse) + Buffer.byteLength(record.id) + meta + data;
   }
 }

@@ -1,11 +1,16 @@
-import { EMBEDDING_MODEL_NAME } from "./config.ts";
+import { DENSE_MODEL_NAMES, SPARSE_MODEL_NAME } from "./config.ts";
 import type { VectorContext } from "./context.ts";
 import { badRequest, notFound } from "./errors.ts";
 import type { Json } from "./validate.ts";
 
-/** `POST /info`. `pendingVectorCount` is always 0: writes are indexed synchronously. */
+/**
+ * `POST /info`. `pendingVectorCount` is always 0: writes are indexed synchronously. The index type
+ * shows as `indexType` and as the `denseIndex` / `sparseIndex` blocks the client's `InfoResult`
+ * reads; a sparse index has no dense block, and reports dimension 0 and the inner product
+ * (`DOT_PRODUCT`) it scores with at the top level, whose fields the client types as required.
+ */
 export function info(ctx: VectorContext): Json {
-  const { dimension, similarity, embedding } = ctx.config;
+  const { kind, dimension, similarity, embedding, denseModel } = ctx.config;
   const namespaces: Record<string, { vectorCount: number; pendingVectorCount: number }> = {};
   let vectorCount = 0;
   let indexSize = 0;
@@ -14,16 +19,20 @@ export function info(ctx: VectorContext): Json {
     vectorCount += ns.size;
     indexSize += ns.bytes();
   }
-  return {
+  const out: Json = {
     vectorCount,
     pendingVectorCount: 0,
     indexSize,
     dimension,
-    similarityFunction: similarity,
-    indexType: "DENSE",
-    denseIndex: { dimension, similarityFunction: similarity, embeddingModel: embedding ? EMBEDDING_MODEL_NAME : "" },
-    namespaces,
+    similarityFunction: kind === "sparse" ? "DOT_PRODUCT" : similarity,
+    indexType: kind.toUpperCase(),
   };
+  if (kind !== "sparse") {
+    out.denseIndex = { dimension, similarityFunction: similarity, embeddingModel: embedding ? DENSE_MODEL_NAMES[denseModel] : "" };
+  }
+  if (kind !== "dense") out.sparseIndex = { embeddingModel: embedding ? SPARSE_MODEL_NAME : "" };
+  out.namespaces = namespaces;
+  return out;
 }
 
 /** `POST /list-namespaces`: names in creation order, the default `""` first. */

@@ -21,13 +21,13 @@ export function fetchRecords(ctx: VectorContext, namespace: string, body: unknow
     if (!ns) return out;
     for (const r of ns.records()) {
       if (out.length >= LIMITS.fetchPrefix) break;
-      if (r.id.startsWith(prefix)) out.push(renderRecord(ns, r, includes));
+      if (r.id.startsWith(prefix)) out.push(renderRecord(ctx, ns, r, includes));
     }
     return out;
   }
   return readIds(req.ids).map((id) => {
     const r = ns?.get(id);
-    return ns && r ? renderRecord(ns, r, includes) : null;
+    return ns && r ? renderRecord(ctx, ns, r, includes) : null;
   });
 }
 
@@ -63,5 +63,5 @@ export function range(ctx: VectorContext, namespace: string, body: unknown): { n
       page.push(r);
     }
   }
-  return { nextCursor: next, vectors: ns ? page.map((r) => renderRecord(ns, r, includes)) : [] };
+  return { nextCursor: next, vectors: ns ? page.map((r) => renderRecord(ctx, ns, r, includes)) : [] };
 }

@@ -1,19 +1,20 @@
-import { embed, type VectorContext } from "./context.ts";
+import { embedRecord, type VectorContext } from "./context.ts";
 import { badRequest } from "./errors.ts";
 import { checkMetadataDepth, checkMetadataSize, readData } from "./limits.ts";
 import { mergePatch } from "./merge-patch.ts";
-import { isObject, present, readId, readString, readVector, rejectSparse, requireObject, type Json } from "./validate.ts";
+import { readUpdateParts, rejectForeignParts } from "./parts.ts";
+import { isObject, present, readId, readString, requireObject, type Json } from "./validate.ts";
 
 /**
- * `POST /update/{ns}`: changes vector, data and/or metadata of an existing record.
+ * `POST /update/{ns}`: changes vector, sparse vector, data and/or metadata of an existing record.
  * `metadataUpdateMode` is `OVERWRITE` (default) or `PATCH` (RFC 7396). New data is re-embedded on
- * an embedding index unless a vector is given too; metadata is kept unless it is updated.
+ * an embedding index unless vectors are given too; metadata is kept unless it is updated.
  */
 export function update(ctx: VectorContext, namespace: string, body: unknown): { updated: number } {
   const req = requireObject(body, "the update payload");
-  rejectSparse(req);
+  rejectForeignParts(ctx, req);
   const id = readId(req.id);
-  const vector = present(req.vector) ? readVector(req.vector, ctx.config.dimension) : undefined;
+  const parts = readUpdateParts(ctx, req);
   const data = readData(req.data);
   if (present(req.metadata) && !isObject(req.metadata)) throw badRequest("Invalid request body: metadata must be a JSON object");
   const metadata = isObject(req.metadata) ? req.metadata : undefined;
@@ -22,10 +23,12 @@ export function update(ctx: VectorContext, namespace: string, body: unknown): { 
   if (mode !== "OVERWRITE" && mode !== "PATCH") {
     throw badRequest("Invalid request body: metadataUpdateMode must be OVERWRITE or PATCH");
   }
-  if (vector === undefined && data === undefined && metadata === undefined) {
-    throw badRequest("Invalid request body: at least one of vector, data or metadata must be provided");
+  const givenParts = parts.vector !== undefined || parts.sparse !== undefined;
+  if (!givenParts && data === undefined && metadata === undefined) {
+    const what = ctx.config.kind === "dense" ? "vector" : ctx.config.kind === "sparse" ? "sparseVector" : "vector, sparseVector";
+    throw badRequest(`Invalid request body: at least one of ${what}, data or metadata must be provided`);
   }
-  const newVector = vector ?? (data !== undefined && ctx.config.embedding ? embed(ctx, data) : undefined);
+  const newParts = givenParts ? parts : data !== undefined && ctx.config.embedding ? embedRecord(ctx, data) : {};
 
   const ns = ctx.store.get(namespace);
   const record = ns?.get(id);
@@ -36,7 +39,8 @@ export function update(ctx: VectorContext, namespace: string, body: unknown): { 
     newMetadata = isObject(merged) ? merged : {};
     checkMetadataSize(Buffer.byteLength(JSON.stringify(newMetadata)));
   }
-  if (newVector) ns.setVector(record, newVector);
+  if (newParts.vector) ns.setVector(record, newParts.vector);
+  if (newParts.sparse) ns.setSparse(record, newParts.sparse);
   const changes: { metadata?: Json; data?: string } = {};
   if (newMetadata !== undefined) changes.metadata = newMetadata;
   if (data !== undefined) changes.data = data;

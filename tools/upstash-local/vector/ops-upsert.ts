@@ -1,23 +1,19 @@
-import { embed, requireEmbedding, type VectorContext } from "./context.ts";
+import { embedRecord, requireEmbedding, type VectorContext } from "./context.ts";
 import { badRequest } from "./errors.ts";
 import { readBatch, readData, readMetadata } from "./limits.ts";
+import { readRecordParts, rejectForeignParts, rejectVectors } from "./parts.ts";
 import type { RecordInput } from "./store.ts";
-import { present, readId, readVector, rejectSparse } from "./validate.ts";
+import { readId } from "./validate.ts";
 
-/** `POST /upsert/{ns}`: one record or an array; every item needs a dense `vector`. */
+/** `POST /upsert/{ns}`: one record or an array; every item needs the parts of the index kind. */
 export function upsert(ctx: VectorContext, namespace: string, body: unknown): string {
   // Validate the whole batch before writing anything, so a bad item leaves the index unchanged.
   const records = readBatch(body).map((item): [string, RecordInput] => {
-    rejectSparse(item);
+    rejectForeignParts(ctx, item);
     const id = readId(item.id);
-    if (!present(item.vector)) {
-      throw badRequest(`Invalid request body: vector is required for id "${id}" (use /upsert-data to embed data)`);
-    }
+    const parts = readRecordParts(ctx, item, id);
     const metadata = readMetadata(item.metadata);
-    return [
-      id,
-      { vector: readVector(item.vector, ctx.config.dimension), metadata: metadata?.value, metadataBytes: metadata?.bytes, data: readData(item.data) },
-    ];
+    return [id, { ...parts, metadata: metadata?.value, metadataBytes: metadata?.bytes, data: readData(item.data) }];
   });
   const ns = ctx.store.ensure(namespace);
   for (const [id, record] of records) ns.upsert(id, record);
@@ -25,17 +21,17 @@ export function upsert(ctx: VectorContext, namespace: string, body: unknown): st
   return "Success";
 }
 
-/** `POST /upsert-data/{ns}`: the server embeds `data` and stores it as the record's data. */
+/** `POST /upsert-data/{ns}`: the server embeds `data` (dense model and/or BM25) and stores it as data. */
 export function upsertData(ctx: VectorContext, namespace: string, body: unknown): string {
   requireEmbedding(ctx);
   const records = readBatch(body).map((item): [string, RecordInput] => {
-    rejectSparse(item);
+    rejectForeignParts(ctx, item);
     const id = readId(item.id);
-    if (present(item.vector)) throw badRequest(`Invalid request body: /upsert-data takes data, not vector (id "${id}")`);
+    rejectVectors(item, "/upsert-data", id);
     const data = readData(item.data);
     if (data === undefined) throw badRequest(`Invalid request body: data is required for id "${id}"`);
     const metadata = readMetadata(item.metadata);
-    return [id, { vector: embed(ctx, data), metadata: metadata?.value, metadataBytes: metadata?.bytes, data }];
+    return [id, { ...embedRecord(ctx, data), metadata: metadata?.value, metadataBytes: metadata?.bytes, data }];
   });
   const ns = ctx.store.ensure(namespace);
   for (const [id, record] of records) ns.upsert(id, record);

@@ -1,5 +1,6 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import type { VectorIndexKind } from "./config.ts";
 import { snapshot } from "./snapshot.ts";
 import type { VectorStore } from "./store.ts";
 
@@ -11,15 +12,17 @@ import type { VectorStore } from "./store.ts";
 export class Persister {
   readonly #file: string;
   readonly #store: VectorStore;
+  readonly #kind: VectorIndexKind;
   readonly #debounceMs: number;
   #timer: NodeJS.Timeout | undefined;
   #dirty = false;
   #writing: Promise<void> = Promise.resolve();
   #lastError: unknown;
 
-  constructor(file: string, store: VectorStore, debounceMs = 250) {
+  constructor(file: string, store: VectorStore, kind: VectorIndexKind, debounceMs = 250) {
     this.#file = file;
     this.#store = store;
+    this.#kind = kind;
     this.#debounceMs = debounceMs;
   }
 
@@ -37,7 +40,7 @@ export class Persister {
     if (!this.#dirty) return this.#writing;
     this.#dirty = false;
     // Take the snapshot synchronously so the file reflects one consistent moment.
-    const json = JSON.stringify(snapshot(this.#store));
+    const json = JSON.stringify(snapshot(this.#store, this.#kind));
     this.#writing = this.#writing.then(() => this.#write(json)).catch((err: unknown) => {
       this.#lastError = err;
     });

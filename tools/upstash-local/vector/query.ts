@@ -1,62 +1,88 @@
-import { embed, requireEmbedding, type VectorContext } from "./context.ts";
+import { embedQuery, requireEmbedding, type VectorContext } from "./context.ts";
 import { badRequest, unprocessable } from "./errors.ts";
 import { filterFromRequest, type FilterPredicate } from "./filter/index.ts";
+import type { FusionAlgorithm } from "./fusion.ts";
+import { LIMITS, readData } from "./limits.ts";
+import { readQueryParts, rejectForeignParts, rejectVectors } from "./parts.ts";
+import { rank, type RankRequest } from "./ranking.ts";
 import { renderScored } from "./render.ts";
 import type { ScoredRecord } from "./store.ts";
-import { LIMITS, readData } from "./limits.ts";
-import {
-  present, readCount, readIncludes, readString, readVector, rejectSparse, requireObject, type Includes, type Json,
-} from "./validate.ts";
+import { readCount, readIncludes, readString, requireObject, type Includes, type Json } from "./validate.ts";
 
 /** `vector` for `/query`, `data` for `/query-data` (the text is embedded first). */
 export type QueryMode = "vector" | "data";
 
-export interface ParsedQuery {
-  vector: Float64Array;
+export interface ParsedQuery extends Omit<RankRequest, "accept"> {
   topK: number;
   includes: Includes;
   filter: FilterPredicate | undefined;
 }
 
+const QUERY_MODES = ["HYBRID", "DENSE", "SPARSE"] as const;
+
+/** `queryMode` of `/query-data`: which components the text is embedded for (default HYBRID = all the index has). */
+function readQueryMode(ctx: VectorContext, q: Json): { dense: boolean; sparse: boolean } {
+  const mode = readString(q.queryMode, "queryMode")?.toUpperCase() ?? "HYBRID";
+  if (!QUERY_MODES.some((m) => m === mode)) throw badRequest("Invalid request body: queryMode must be HYBRID, DENSE or SPARSE");
+  const { kind } = ctx.config;
+  if (kind === "dense" && mode === "SPARSE") throw unprocessable("queryMode SPARSE is not supported: the index type is DENSE");
+  if (kind === "sparse" && mode === "DENSE") throw unprocessable("queryMode DENSE is not supported: the index type is SPARSE");
+  return { dense: mode !== "SPARSE", sparse: mode !== "DENSE" };
+}
+
+function readFusion(q: Json): FusionAlgorithm {
+  const value = readString(q.fusionAlgorithm, "fusionAlgorithm")?.toUpperCase() ?? "RRF";
+  if (value !== "RRF" && value !== "DBSF") throw badRequest("Invalid request body: fusionAlgorithm must be RRF or DBSF");
+  return value;
+}
+
+function readIdf(q: Json): boolean {
+  const value = readString(q.weightingStrategy, "weightingStrategy");
+  if (value === undefined) return false;
+  if (value.toUpperCase() !== "IDF") throw badRequest("Invalid request body: weightingStrategy must be IDF");
+  return true;
+}
+
 /** Validates one query object. topK defaults to 10 and may be at most {@link LIMITS.topK}. */
 export function parseQuery(ctx: VectorContext, body: unknown, mode: QueryMode): ParsedQuery {
   const q = requireObject(body, "the query");
-  rejectSparse(q);
-  let vector: Float64Array;
+  rejectForeignParts(ctx, q);
+  let parts;
   if (mode === "data") {
     requireEmbedding(ctx);
-    if (present(q.vector)) throw badRequest("Invalid request body: /query-data takes data, not vector");
-    const queryMode = readString(q.queryMode, "queryMode")?.toUpperCase();
-    if (queryMode === "SPARSE") throw unprocessable("queryMode SPARSE is not supported: the index type is DENSE");
-    if (queryMode !== undefined && queryMode !== "HYBRID" && queryMode !== "DENSE") {
-      throw badRequest("Invalid request body: queryMode must be HYBRID, DENSE or SPARSE");
-    }
+    rejectVectors(q, "/query-data");
+    const use = readQueryMode(ctx, q);
     const data = readData(q.data);
     if (data === undefined) throw badRequest("Invalid request body: data is required");
-    vector = embed(ctx, data);
+    parts = embedQuery(ctx, data, use);
   } else {
-    if (!present(q.vector)) throw badRequest("Invalid request body: vector is required (use /query-data to query with data)");
-    vector = Float64Array.from(readVector(q.vector, ctx.config.dimension));
+    parts = readQueryParts(ctx, q);
   }
   return {
-    vector,
+    vector: parts.vector === undefined ? undefined : Float64Array.from(parts.vector),
+    sparse: parts.sparse,
     topK: readCount(q.topK, "topK", 10, LIMITS.topK),
     includes: readIncludes(q),
     filter: filterFromRequest(readString(q.filter, "filter")),
+    fusion: readFusion(q),
+    idf: readIdf(q),
   };
 }
+
+export const rankRequest = (q: ParsedQuery): RankRequest => {
+  const filter = q.filter;
+  return { ...q, accept: filter ? (r) => filter(r.metadata) : undefined };
+};
 
 /** Ranks the namespace (missing namespaces are empty); `limit` defaults to the query's topK. */
 export function search(ctx: VectorContext, namespace: string, q: ParsedQuery, limit = q.topK): ScoredRecord[] {
   const ns = ctx.store.get(namespace);
-  if (!ns || limit === 0) return [];
-  const filter = q.filter;
-  return ns.search(q.vector, ctx.config.similarity, limit, filter ? (r) => filter(r.metadata) : undefined);
+  return ns ? rank(ctx, ns, rankRequest(q), limit) : [];
 }
 
 function runOne(ctx: VectorContext, namespace: string, q: ParsedQuery): Json[] {
   const ns = ctx.store.get(namespace);
-  return ns ? renderScored(ns, search(ctx, namespace, q), q.includes) : [];
+  return ns ? renderScored(ctx, ns, search(ctx, namespace, q), q.includes) : [];
 }
 
 /**

@@ -1,29 +1,36 @@
-import { readFile } from "node:fs/promises";
+import type { VectorIndexKind } from "./config.ts";
+import type { SparseVector } from "./sparse-vector.ts";
 import type { VectorStore } from "./store.ts";
-import { isObject } from "./validate.ts";
 
 /**
- * On-disk format of `${dataDir}/vector.json`. Vectors are base64 of little-endian float64 values:
- * exact, about half the size of decimal text, and much faster to write for large indexes.
- * Ids, metadata and data stay readable. Namespaces are kept even when empty.
+ * On-disk format of `${dataDir}/vector.json`. Dense vectors are base64 of little-endian float64
+ * values: exact, about half the size of decimal text, and much faster to write for large indexes.
+ * Sparse vectors are plain JSON arrays (JSON numbers round-trip float64 exactly). Ids, metadata and
+ * data stay readable. Namespaces are kept even when empty.
+ *
+ * Version 2 adds `kind` and `sparseVector`; version 1 files (dense only, no `kind`) still load.
  */
-interface PersistedFile {
+export interface PersistedFile {
   format: "upstash-local-vector";
-  version: 1;
+  version: 2;
+  kind: VectorIndexKind;
   dimension: number;
   namespaces: { name: string; records: PersistedRecord[] }[];
 }
 
-interface PersistedRecord {
+export interface PersistedRecord {
   id: string;
-  vector: string;
+  vector?: string;
+  sparseVector?: SparseVector;
   metadata?: Record<string, unknown>;
   data?: string;
 }
 
-const encodeVector = (v: number[]): string => Buffer.from(Float64Array.from(v).buffer).toString("base64");
+export const SNAPSHOT_VERSION = 2;
 
-function decodeVector(text: string, dimension: number): Float64Array {
+export const encodeVector = (v: number[]): string => Buffer.from(Float64Array.from(v).buffer).toString("base64");
+
+export function decodeVector(text: string, dimension: number): Float64Array {
   const bytes = Buffer.from(text, "base64");
   if (bytes.length !== dimension * 8) throw new Error(`a stored vector has ${bytes.length / 8} values, expected ${dimension}`);
   const out = new Float64Array(dimension);
@@ -31,48 +38,17 @@ function decodeVector(text: string, dimension: number): Float64Array {
   return out;
 }
 
-export function snapshot(store: VectorStore): PersistedFile {
+export function snapshot(store: VectorStore, kind: VectorIndexKind): PersistedFile {
   const namespaces = [...store.entries()].map(([name, ns]) => ({
     name,
     records: [...ns.records()].map((r) => {
-      const rec: PersistedRecord = { id: r.id, vector: encodeVector(ns.vector(r)) };
+      const rec: PersistedRecord = { id: r.id };
+      if (kind !== "sparse") rec.vector = encodeVector(ns.vector(r));
+      if (r.sparse) rec.sparseVector = r.sparse;
       if (r.metadata !== undefined) rec.metadata = r.metadata;
       if (r.data !== undefined) rec.data = r.data;
       return rec;
     }),
   }));
-  return { format: "upstash-local-vector", version: 1, dimension: store.dimension, namespaces };
-}
-
-/** Loads a saved file into an empty store. A missing file is fine; a corrupt or mismatched one throws. */
-export async function loadInto(file: string, store: VectorStore): Promise<void> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw err;
-  }
-  const parsed: unknown = JSON.parse(text);
-  if (!isObject(parsed) || parsed.format !== "upstash-local-vector" || !Array.isArray(parsed.namespaces)) {
-    throw new Error(`${file} is not an upstash-local vector file`);
-  }
-  if (parsed.dimension !== store.dimension) {
-    throw new Error(
-      `${file} holds ${String(parsed.dimension)}-dimensional vectors but the index is configured with ${store.dimension}; ` +
-        "use the same dimension or another data directory",
-    );
-  }
-  for (const entry of parsed.namespaces as unknown[]) {
-    if (!isObject(entry) || typeof entry.name !== "string" || !Array.isArray(entry.records)) throw new Error(`${file}: bad namespace entry`);
-    const ns = store.ensure(entry.name);
-    for (const r of entry.records as unknown[]) {
-      if (!isObject(r) || typeof r.id !== "string" || typeof r.vector !== "string") throw new Error(`${file}: bad record`);
-      ns.upsert(r.id, {
-        vector: decodeVector(r.vector, store.dimension),
-        metadata: isObject(r.metadata) ? r.metadata : undefined,
-        data: typeof r.data === "string" ? r.data : undefined,
-      });
-    }
-  }
+  return { format: "upstash-local-vector", version: SNAPSHOT_VERSION, kind, dimension: store.dimension, namespaces };
 }

@@ -1,4 +1,4 @@
-import { badRequest, SPARSE_NOT_SUPPORTED, unprocessable } from "./errors.ts";
+import { badRequest, unprocessable } from "./errors.ts";
 
 /** Readers for request fields: each returns the narrowed value or throws an Upstash-style error. */
 
@@ -36,11 +36,6 @@ export function readVector(v: unknown, dimension: number): number[] {
   }
   if (v.length !== dimension) throw unprocessable(`Invalid vector dimension: ${v.length}, expected: ${dimension}`);
   return v as number[];
-}
-
-/** Rejects sparse vectors: this emulator models a dense index only. */
-export function rejectSparse(body: Json): void {
-  if (present(body.sparseVector)) throw unprocessable(SPARSE_NOT_SUPPORTED);
 }
 
 export function readBool(v: unknown, field: string): boolean {
