@@ -72,14 +72,18 @@ mkdirSync(options.dataDir, { recursive: true });
 const envFile = join(options.dataDir, "dev.env");
 writeFileSync(envFile, Object.entries(forwarded).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join("\n") + "\n", { mode: 0o600 });
 
-// Run wrangler's own entry with this Node (no npx layer), so signals reach it directly.
+// Run wrangler's own entry with this Node (no npx layer) in a process group of its own: wrangler's
+// entry starts its CLI, which starts workerd and esbuild, and stopping the group stops all of them,
+// even when a forced stop is needed (killing the entry alone would leave workerd running).
 const wranglerBin = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js");
 const wranglerArgs = ["dev", "--ip", HOST, "--port", String(options.port), "--inspector-port", String(options.inspectorPort)];
 const wrangler = spawn(
   process.execPath,
   [wranglerBin, ...wranglerArgs, "--test-scheduled", "--env-file", envFile, "--show-interactive-dev-session=false"],
   {
-    stdio: "inherit",
+    // No stdin: a process outside the terminal's foreground group that read it would be stopped.
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: true,
     // Miniflare would fetch the `Request.cf` placeholder from the network on every start (a DNS
     // failure and its stack trace, twice, when offline); the Worker never reads `request.cf`.
     env: { ...env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false" },
@@ -88,16 +92,27 @@ const wrangler = spawn(
 const keyNote = forwarded.API_KEYS === "dev:dev-key" ? "dev-key, tenant dev" : "from API_KEYS";
 console.log(`agent-memory: http://${HOST}:${options.port}  (API key: ${keyNote}; data in ${options.dataDir})`);
 
+const signalWrangler = (signal: NodeJS.Signals): void => {
+  try {
+    process.kill(-(wrangler.pid as number), signal);
+  } catch {
+    // the group has already ended
+  }
+};
+
 let stopping = false;
 const stop = async (code: number): Promise<void> => {
   if (stopping) return;
   stopping = true;
   if (wrangler.exitCode === null && wrangler.signalCode === null) {
-    wrangler.kill("SIGINT");
-    const forced = setTimeout(() => wrangler.kill("SIGKILL"), 5000);
-    await new Promise((resolve) => wrangler.once("exit", resolve));
+    const exited = new Promise((resolve) => wrangler.once("exit", resolve));
+    signalWrangler("SIGINT");
+    const forced = setTimeout(() => signalWrangler("SIGKILL"), 10_000);
+    await exited;
     clearTimeout(forced);
   }
+  // The entry may exit before its CLI and workerd have: make sure nothing of the group is left.
+  signalWrangler("SIGKILL");
   await local?.close();
   process.exit(code);
 };
