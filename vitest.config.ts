@@ -3,11 +3,22 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // One setup for the whole run: it picks the Redis and starts the emulators both projects use.
+    globalSetup: ["./test/support/global-setup.ts"],
+    // One line per test file; a failing test still prints everything it logged.
+    silent: "passed-only",
+    // Durations are for benchmarks; the per-file line already shows how long a file took.
+    slowTestThreshold: 300_000,
     projects: [
       {
         test: {
           name: "node",
-          include: ["test/unit/**/*.test.ts", "test/conformance/**/*.test.ts", "test/reliability/**/*.test.ts"],
+          include: [
+            "test/unit/**/*.test.ts",
+            "test/conformance/**/*.test.ts",
+            "test/reliability/**/*.test.ts",
+            "test/dev/**/*.test.ts",
+          ],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -35,7 +46,6 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/worker/**/*.test.ts"],
-          globalSetup: ["./test/support/global-setup.ts"],
           // Files share the emulators and the fake LLM, whose faults and modes are global: one at a time.
           fileParallelism: false,
           testTimeout: 30_000,

@@ -32,7 +32,7 @@ import { parseArgs } from "node:util";
 import { Redis } from "@upstash/redis";
 import { Index, type InfoResult } from "@upstash/vector";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
-import { loadTokenCounter } from "../src/memory/tokens.ts";
+import { loadTokenCounter } from "../src/llm/tokenizer.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import type { Dataset } from "./data/recall/schema.ts";
 import { bm25Retriever } from "./support/bm25.ts";

@@ -7,6 +7,7 @@ import type { FactScope } from "../../src/memory/ports.ts";
 import type { RecalledFact } from "../../src/memory/types.ts";
 import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
 import { VectorFactStore } from "../../src/stores/facts-vector.ts";
+import { testDeps } from "../../test/support/memory-deps.ts";
 import type { BenchEnv, PersonaFacts, Retriever, RetrieverFactory } from "./recall-retriever.ts";
 
 /**
@@ -52,9 +53,8 @@ export const productRetriever: RetrieverFactory = (env: BenchEnv) => {
     async setup(persona) {
       const scope = { tenant: "product", userId: persona.persona };
       toDataset = await storePersona(store, scope, persona);
-      manager = new MemoryManager({
-        ref: { tenant: scope.tenant, sessionId: `recall-${persona.persona}` },
-        userId: persona.persona,
+      const deps = testDeps({
+        tenant: scope.tenant,
         sessions: env.sessions,
         facts: store,
         summarizer: new ExtractiveSummarizer(env.counter),
@@ -62,6 +62,7 @@ export const productRetriever: RetrieverFactory = (env: BenchEnv) => {
         options: DEFAULT_MEMORY_OPTIONS,
         now: () => env.now,
       });
+      manager = new MemoryManager(deps, { sessionId: `recall-${persona.persona}`, userId: persona.persona });
     },
     async recall(query, k) {
       return datasetIds(await current().recall(query, k), toDataset);

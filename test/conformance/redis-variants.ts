@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "@upstash/redis";
-import { createRespBackend } from "../../tools/upstash-local/redis/resp/backend.ts";
+import { inject } from "vitest";
 
 /** One backend the Redis REST emulator can run on. */
 export interface RedisVariant {
@@ -9,21 +9,16 @@ export interface RedisVariant {
   redisUrl: string | undefined;
 }
 
-export const REAL_REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-
 /**
- * The embedded engine always; the real Redis at REDIS_URL (default 127.0.0.1:6379) whenever it
- * answers PING. It runs in CI and on dev machines; leaving it out is only for a machine without it.
+ * The real Redis this run picked once for every suite (test/support/test-redis.ts: REDIS_URL, else
+ * 127.0.0.1:6379 when it answers, else an own redis-server, else none); undefined when there is none.
  */
+export const REAL_REDIS_URL: string | undefined = inject("testRedisUrl") || undefined;
+
+/** The embedded engine always, and the run's real Redis when it has one. */
 export async function redisVariants(): Promise<RedisVariant[]> {
   const variants: RedisVariant[] = [{ name: "embedded engine", redisUrl: undefined }];
-  try {
-    const probe = await createRespBackend({ url: REAL_REDIS_URL, poolSize: 1, connectTimeoutMs: 1000 });
-    await probe.close();
-    variants.push({ name: `real Redis (${REAL_REDIS_URL})`, redisUrl: REAL_REDIS_URL });
-  } catch (err) {
-    console.warn(`No Redis answers at ${REAL_REDIS_URL}; only the embedded engine is tested: ${String(err)}`);
-  }
+  if (REAL_REDIS_URL !== undefined) variants.push({ name: `real Redis (${REAL_REDIS_URL})`, redisUrl: REAL_REDIS_URL });
   return variants;
 }
 

@@ -7,6 +7,7 @@ import { typeFilter } from "../../src/stores/fact-filter.ts";
 import { namespaceToScope, scopeToNamespace } from "../../src/stores/fact-namespace.ts";
 import { VectorFactStore } from "../../src/stores/facts-vector.ts";
 import { startUpstashLocal, type UpstashLocal } from "../../tools/upstash-local/index.ts";
+import { REAL_REDIS_URL } from "./redis-variants.ts";
 
 let local: UpstashLocal;
 let index: Index;
@@ -19,7 +20,7 @@ function fact(id: string, text: string, type: FactType = "fact", extra: Partial<
 }
 
 beforeAll(async () => {
-  local = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: "redis://127.0.0.1:6379", vector: { kind: "dense" } });
+  local = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: REAL_REDIS_URL, vector: { kind: "dense" } });
   index = new Index({ url: local.vector.url, token: local.token, enableTelemetry: false });
   store = new VectorFactStore(index);
 });

@@ -8,17 +8,15 @@ import { ScriptRunner } from "../../src/stores/scripts.ts";
 import { RedisSessionStore } from "../../src/stores/session-store.ts";
 import { RedisWorkingMemoryStore } from "../../src/stores/working-memory-store.ts";
 import { startUpstashLocal, type UpstashLocal } from "../../tools/upstash-local/index.ts";
+import { redisVariants } from "./redis-variants.ts";
 
-// Runs through the official client against upstash-local, once forwarding to the real Redis on
-// 127.0.0.1:6379 and once on its embedded engine (what `npm run dev` uses without a Redis), so the
+// Runs through the official client against upstash-local, once forwarding to the run's real Redis
+// (when it has one) and once on its embedded engine (what `npm run dev` uses without a Redis), so the
 // Lua scripts are proven on both. A per-run tenant keeps this file's keys apart from other suites'.
 const tenant = `st${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const TTL = 600;
 
-const BACKENDS: [string, string | undefined][] = [
-  ["real Redis", "redis://127.0.0.1:6379"],
-  ["embedded engine", undefined],
-];
+const BACKENDS: [string, string | undefined][] = (await redisVariants()).map((v) => [v.name, v.redisUrl]);
 
 describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl) => {
   let local: UpstashLocal;

@@ -124,12 +124,17 @@ export function fakeEmbedding(text: string, dims: number): number[] {
 const sleep = (ms: number, res: ServerResponse): Promise<void> =>
   new Promise((resolve) => {
     if (ms <= 0) return resolve();
-    // A client that gives up (SDK timeout) must not leave a timer behind.
-    const timer = setTimeout(resolve, ms);
-    res.once("close", () => {
+    // A client that gives up (SDK timeout) must not leave a timer behind, nor a finished sleep a
+    // listener (a slow stream sleeps once per chunk on the same response).
+    const onClose = (): void => {
       clearTimeout(timer);
       resolve();
-    });
+    };
+    const timer = setTimeout(() => {
+      res.off("close", onClose);
+      resolve();
+    }, ms);
+    res.once("close", onClose);
   });
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

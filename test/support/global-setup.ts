@@ -1,9 +1,13 @@
 import type { TestProject } from "vitest/node";
 import { startUpstashLocal } from "../../tools/upstash-local/index.ts";
 import { startFakeOpenAI } from "./fake-openai.ts";
+import { acquireTestRedis } from "./test-redis.ts";
+import { dropWorkerdNoise } from "./workerd-noise.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
+    /** The real Redis of this run (see test-redis.ts); "" when there is none. */
+    testRedisUrl: string;
     redisUrl: string;
     vectorUrl: string;
     upstashToken: string;
@@ -12,24 +16,30 @@ declare module "vitest" {
 }
 
 /**
- * Starts upstash-local (forwarding to the real Redis in REDIS_URL when set, the embedded engine
- * otherwise) and a local OpenAI-compatible server; the worker tests reach both over 127.0.0.1.
+ * Runs once for the whole run (root config; both projects inherit what it provides). Picks the real
+ * Redis and says which in one line, then starts upstash-local (forwarding to that Redis, or on its
+ * embedded engine when there is none) and a local OpenAI-compatible server for the worker tests.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  dropWorkerdNoise();
+  const redis = await acquireTestRedis();
+  console.log(`Redis for tests: ${redis.summary}`);
   const upstash = await startUpstashLocal({
     redisPort: 0,
     vectorPort: 0,
-    redisUrl: process.env.REDIS_URL || undefined,
+    redisUrl: redis.url,
     // The Worker's facts store queries a dense index (scores in 0..1 against minScore); the
     // emulator's default is hybrid, whose fused scores are ranks, so the index kind is set here.
     vector: { kind: "dense" },
   });
   const openai = await startFakeOpenAI({ port: 0 });
+  project.provide("testRedisUrl", redis.url ?? "");
   project.provide("redisUrl", upstash.redis.url);
   project.provide("vectorUrl", upstash.vector.url);
   project.provide("upstashToken", upstash.token);
   project.provide("openaiUrl", `${openai.url}/v1`);
   return async () => {
     await Promise.all([upstash.close(), openai.close()]);
+    await redis.close();
   };
 }

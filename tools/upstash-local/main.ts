@@ -62,15 +62,23 @@ try {
   process.exit(2);
 }
 
+const redisPort = int(values["redis-port"] ?? env.UPSTASH_LOCAL_REDIS_PORT, 8079, "redis port");
+const vectorPort = int(values["vector-port"] ?? env.UPSTASH_LOCAL_VECTOR_PORT, 8081, "vector port");
 const local = await startUpstashLocal({
   host: values.host ?? env.UPSTASH_LOCAL_HOST,
-  redisPort: int(values["redis-port"] ?? env.UPSTASH_LOCAL_REDIS_PORT, 8079, "redis port"),
-  vectorPort: int(values["vector-port"] ?? env.UPSTASH_LOCAL_VECTOR_PORT, 8081, "vector port"),
+  redisPort,
+  vectorPort,
   token: values.token ?? env.UPSTASH_LOCAL_TOKEN,
   redisUrl: values["redis-url"] ?? (env.REDIS_URL || undefined),
   dataDir: values.memory ? undefined : (values["data-dir"] ?? env.UPSTASH_LOCAL_DATA_DIR ?? ".data/upstash-local"),
   delayMs: int(values["delay-ms"] ?? env.UPSTASH_LOCAL_DELAY_MS, 0, "delay"),
   vector,
+}).catch((err: NodeJS.ErrnoException & { port?: number }) => {
+  // A port someone else holds is a setting to change, not a crash: one line naming it.
+  if (err.syscall !== "listen" || err.code !== "EADDRINUSE") throw err;
+  const [name, flag] = err.port === vectorPort ? ["UPSTASH_LOCAL_VECTOR_PORT", "--vector-port"] : ["UPSTASH_LOCAL_REDIS_PORT", "--redis-port"];
+  console.error(`upstash-local: port ${err.port} is already in use; set ${name} or pass ${flag} to pick another`);
+  process.exit(1);
 });
 
 console.log(`upstash-local ready (redis: ${values["redis-url"] ?? env.REDIS_URL ?? "embedded engine"}, vector index: ${local.vectorIndex.kind})`);
