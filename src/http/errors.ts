@@ -9,7 +9,6 @@ export type ErrorCode =
   | "unsupported_media_type"
   | "unauthorized"
   | "not_found"
-  | "method_not_allowed"
   | "conflict"
   | "config_invalid"
   | "upstream_unavailable"

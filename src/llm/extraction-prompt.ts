@@ -1,22 +1,6 @@
 import type { ChatMessage } from "../memory/ports.ts";
+import { renderTranscript } from "../memory/summary-prompt.ts";
 import type { Fact, StoredMessage } from "../memory/types.ts";
-
-/** Bounds per message so one pasted document cannot crowd the conversation out of the prompt. */
-const MAX_MESSAGE_CHARS = 4000;
-const MAX_ARGS_CHARS = 300;
-
-const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max)} [...]`);
-
-/** Renders messages as `role: text` lines, oldest first; tool calls say what was called. */
-export function renderTranscript(messages: readonly StoredMessage[]): string {
-  return messages
-    .map((m) => {
-      const calls = (m.tool_calls ?? []).map((c) => `${c.function.name}(${clip(c.function.arguments, MAX_ARGS_CHARS)})`).join(", ");
-      const label = m.role === "tool" ? "tool result" : m.role;
-      return `${label}:${calls ? ` [called ${calls}]` : ""} ${clip(m.content, MAX_MESSAGE_CHARS)}`.trimEnd();
-    })
-    .join("\n");
-}
 
 const EXTRACTION_INSTRUCTIONS = `You manage the long-term memory an AI assistant keeps about one user.
 From the new messages, decide what to remember, compared with the existing memories.

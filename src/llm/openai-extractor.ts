@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import { z } from "zod";
 import type { FactExtractor, FactOperation } from "../memory/ports.ts";
-import type { Fact, FactType, StoredMessage } from "../memory/types.ts";
+import { FACT_TYPES, type Fact, type FactType, type StoredMessage } from "../memory/types.ts";
 import { completeText } from "./complete.ts";
 import { LlmError } from "./errors.ts";
 import { buildExtractionMessages } from "./extraction-prompt.ts";
@@ -20,7 +20,7 @@ export interface OpenAIFactExtractorOptions {
   maxTextChars?: number | undefined;
 }
 
-const factType: z.ZodType<FactType> = z.enum(["fact", "preference", "context", "temporary", "experience"]);
+const factType: z.ZodType<FactType> = z.enum(FACT_TYPES as readonly FactType[] as [FactType, ...FactType[]]);
 
 function operationsSchema(maxOperations: number, maxTextChars: number) {
   const text = z.string().trim().min(1).max(maxTextChars);

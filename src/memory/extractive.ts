@@ -1,5 +1,5 @@
 import type { Summarizer, SummaryRequest, TokenCounter } from "./ports.ts";
-import { isSalient } from "./salience.ts";
+import { isSalient, splitSentences } from "./salience.ts";
 import { fitTextHead } from "./text-fit.ts";
 import type { StoredMessage, SummaryMethod } from "./types.ts";
 
@@ -9,14 +9,6 @@ const PICKS: Record<StoredMessage["role"], number> = { user: 2, assistant: 1, to
 /** Below this score an assistant or tool sentence is not worth a line. */
 const MIN_OTHER_SCORE = 1;
 const ROLE_WEIGHT: Record<StoredMessage["role"], number> = { user: 1, assistant: 0.4, tool: 0.2, system: 0 };
-
-/** Sentences of Chinese or English text; decimals such as 3.5 stay whole. */
-export function splitSentences(text: string): string[] {
-  return text
-    .split(/(?<=[。！？；…])|(?<=[.!?;])\s+|\n+/u)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
 
 function clip(sentence: string): string {
   return sentence.length <= MAX_SENTENCE_CHARS ? sentence : `${sentence.slice(0, MAX_SENTENCE_CHARS - 1)}…`;

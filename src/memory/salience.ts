@@ -30,7 +30,7 @@ const GROUPS: CueGroup[] = [
     type: "preference",
     importance: 0.7,
     pattern:
-      /偏好|喜欢|爱吃|讨厌|最爱|习惯用|\bi (?:really )?(?:prefer|like|love|hate|dislike|enjoy)\b|\bi (?:don't|do not) like\b|\bmy favou?rite\b/u,
+      /偏好|喜欢|爱吃|讨厌|最爱|习惯用|不要用|别用|\bi (?:really )?(?:prefer|like|love|hate|dislike|enjoy)\b|\bi (?:don't|do not) like\b|\bmy favou?rite\b/u,
   },
   {
     name: "identity",
@@ -52,15 +52,33 @@ const GROUPS: CueGroup[] = [
   },
 ];
 
+/** Sentences of Chinese or English text; decimals such as 3.5 stay whole. */
+export function splitSentences(text: string): string[] {
+  return text
+    .split(/(?<=[。！？；…])|(?<=[.!?;])\s+|\n+/u)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** A question mentions cue words ("你记得我叫什么吗？", "do you remember my name?") without stating anything. */
+const QUESTION = /(?:[?？]|[吗呢][。.!！]?)\s*$/u;
+
+const FIRST_PERSON = /我|\b(?:i|i'm|i've|my|me|we|our)\b/u;
+
+const NOT_SALIENT: Salience = { salient: false, type: "context", importance: 0.3, cues: [] };
+
 /**
  * Heuristic salience of a user statement (no LLM): cue words for preferences, identity, health,
- * emphasis and passing context. Type precedence: preference, then fact (identity, health,
- * emphasis), then context. Emphasis raises importance by 0.1.
+ * emphasis and passing context; a question is never salient. Type precedence: preference, then
+ * fact (identity, health, emphasis), then context. Emphasis raises importance by 0.1.
  */
 export function isSalient(text: string): Salience {
   const normalized = text.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/gu, "'");
+  if (QUESTION.test(normalized.trim())) return NOT_SALIENT;
   const matched = GROUPS.filter((g) => g.pattern.test(normalized));
-  if (matched.length === 0) return { salient: false, type: "context", importance: 0.3, cues: [] };
+  if (matched.length === 0) return NOT_SALIENT;
+  // "今天天气不错" names a time but says nothing about the user: passing context needs a speaker.
+  if (matched.every((g) => g.name === "context") && !FIRST_PERSON.test(normalized)) return NOT_SALIENT;
 
   const has = (name: string) => matched.some((g) => g.name === name);
   const type: FactType = has("preference")

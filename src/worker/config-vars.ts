@@ -72,7 +72,7 @@ export function numberVar(name: string, o: Common & { default: number; min: numb
 export function enumVar<const V extends string>(name: string, o: Common & { values: readonly V[]; default: V }): ConfigVar<V> {
   return {
     name,
-    description: `${o.description} (${o.values.join(" \\| ")})`,
+    description: `${o.description}; one of ${o.values.map((v) => `\`${v}\``).join(", ")}`,
     defaultText: o.default,
     parse(raw, problems) {
       if (raw === undefined) return o.default;

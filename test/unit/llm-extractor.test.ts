@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Fact, StoredMessage } from "../../src/memory/types.ts";
 import { LlmError } from "../../src/llm/errors.ts";
 import { createOpenAIClient } from "../../src/llm/openai-client.ts";
-import { renderTranscript } from "../../src/llm/extraction-prompt.ts";
+import { renderTranscript } from "../../src/memory/summary-prompt.ts";
 import { OpenAIFactExtractor, parseOperations } from "../../src/llm/openai-extractor.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai.ts";
 
@@ -131,7 +131,7 @@ describe("renderTranscript", () => {
       msg("user", "x".repeat(10_000)),
     ]);
     const lines = text.split("\n");
-    expect(lines[0]).toBe('assistant: [called weather({"city":"Paris"})]');
+    expect(lines[0]).toBe('assistant: [calls weather({"city":"Paris"})]');
     expect(lines[1]).toBe("tool result: 18°C");
     expect(lines[2]!.length).toBeLessThan(4100);
   });

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Fact, StoredMessage } from "../../src/memory/types.ts";
-import { HeuristicFactExtractor, classifySentence, splitSentences } from "../../src/llm/heuristic-extractor.ts";
+import { HeuristicFactExtractor } from "../../src/llm/heuristic-extractor.ts";
+import { isSalient, splitSentences } from "../../src/memory/salience.ts";
 
 const msg = (role: StoredMessage["role"], content: string): StoredMessage => ({ id: "m", role, content, tokens: 1, importance: 0.5, ts: 0 });
 const extract = (messages: StoredMessage[], existing: Fact[] = []) => new HeuristicFactExtractor().extract({ messages, existing });
 
 describe("HeuristicFactExtractor", () => {
-  it("turns a Chinese self-introduction into a fact", async () => {
-    expect(await extract([msg("user", "我叫小明，喜欢蓝色")])).toEqual([{ op: "add", text: "我叫小明，喜欢蓝色", type: "fact", importance: 0.9 }]);
+  it("turns a Chinese self-introduction with a preference into one memory, typed by the shared cue table", async () => {
+    expect(await extract([msg("user", "我叫小明，喜欢蓝色")])).toEqual([{ op: "add", text: "我叫小明，喜欢蓝色", type: "preference", importance: 0.8 }]);
   });
 
   it("classifies Chinese sentences one by one", async () => {
@@ -21,18 +22,20 @@ describe("HeuristicFactExtractor", () => {
 
   it("handles English cues", async () => {
     const cases: [string, string, number][] = [
-      ["My name is Ann.", "fact", 0.9],
-      ["Please call me Bob", "fact", 0.9],
+      ["My name is Ann.", "fact", 0.8],
+      ["Please call me Bob", "fact", 0.8],
       ["I'm allergic to peanuts", "fact", 0.9],
       ["I live in Berlin", "fact", 0.8],
-      ["Remember that the deadline is Friday", "context", 0.8],
-      ["I prefer short answers", "preference", 0.75],
+      ["Remember that the deadline is Friday", "fact", 0.8],
+      ["I prefer short answers", "preference", 0.7],
       ["I really like jazz", "preference", 0.7],
       ["I hate spam", "preference", 0.7],
-      ["I always work at night", "context", 0.65],
+      ["I always work at night", "fact", 0.8],
     ];
     for (const [text, type, importance] of cases) {
       expect(await extract([msg("user", text)]), text).toEqual([{ op: "add", text, type, importance }]);
+      // one cue table: the extractor agrees with the salience the rest of the service uses
+      expect(isSalient(text)).toMatchObject({ salient: true, type, importance });
     }
   });
 
@@ -74,7 +77,8 @@ describe("sentence helpers", () => {
     expect(splitSentences("Version 3.5 is out. 好的！再见\nbye")).toEqual(["Version 3.5 is out.", "好的！", "再见", "bye"]);
   });
 
-  it("returns null for a plain statement", () => {
-    expect(classifySentence("The sky is blue.")).toBeNull();
+  it("finds nothing to keep in a plain statement or a question", () => {
+    expect(isSalient("The sky is blue.").salient).toBe(false);
+    expect(isSalient("你记得我叫什么吗？").salient).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ExtractiveSummarizer, extractiveSummary, splitSentences } from "../../src/memory/extractive.ts";
+import { ExtractiveSummarizer, extractiveSummary } from "../../src/memory/extractive.ts";
+import { splitSentences } from "../../src/memory/salience.ts";
 import type { TokenCounter } from "../../src/memory/ports.ts";
 import { fitTextHead } from "../../src/memory/text-fit.ts";
 import { loadTokenCounter } from "../../src/llm/tokenizer.ts";

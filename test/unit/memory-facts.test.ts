@@ -73,7 +73,10 @@ describe("isSalient", () => {
     ["I prefer tea over coffee", "preference", true],
     ["I’m allergic to peanuts", "fact", true],
     ["I always fly economy", "fact", true],
-    ["今天有点累", "context", true],
+    ["我今天有点累", "context", true],
+    ["今天天气不错", "context", false],
+    ["你记得我叫什么吗？", "context", false],
+    ["Do you remember my name?", "context", false],
     ["what is the weather like", "context", false],
     ["好的，谢谢", "context", false],
   ] as const)("%s -> %s", (text, type, salient) => {
@@ -85,7 +88,7 @@ describe("isSalient", () => {
   it("rates health and emphasised statements above small talk", () => {
     expect(isSalient("I'm allergic to peanuts").importance).toBeGreaterThanOrEqual(0.9);
     expect(isSalient("remember: I like jazz").importance).toBeGreaterThan(isSalient("I like jazz").importance);
-    expect(isSalient("今天有点累").importance).toBeLessThan(0.5);
+    expect(isSalient("我今天有点累").importance).toBeLessThan(0.5);
   });
 });
 

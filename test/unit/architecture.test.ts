@@ -1,0 +1,69 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The dependency rules of src/: http -> memory <- stores / llm, wired by worker/. The domain imports
+ * no adapter and no vendor SDK; http imports no adapter (worker/ only for types and config errors);
+ * adapters import nothing from http; worker/ imports nothing from http.
+ */
+const SRC = new URL("../../src/", import.meta.url).pathname;
+
+interface Import {
+  file: string;
+  target: string;
+  typeOnly: boolean;
+}
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+function imports(file: string): Import[] {
+  const source = readFileSync(file, "utf8");
+  const found: Import[] = [];
+  for (const m of source.matchAll(/^\s*(import|export)\s+(type\s+)?[^"';]*?\s+from\s+["']([^"']+)["']/gm)) {
+    const spec = m[3]!;
+    const target = spec.startsWith(".") ? relative(SRC, join(file, "..", spec)) : spec;
+    found.push({ file: relative(SRC, file), target, typeOnly: m[2] !== undefined });
+  }
+  for (const m of source.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)) found.push({ file: relative(SRC, file), target: m[1]!, typeOnly: false });
+  return found;
+}
+
+const all = files(SRC).flatMap(imports);
+const layer = (path: string): string => path.split("/")[0] ?? "";
+const VENDORS = /^(hono|@hono\/|@upstash\/|openai|js-tiktoken|zod)/;
+
+describe("architecture", () => {
+  it("finds the imports it checks", () => {
+    expect(all.length).toBeGreaterThan(100);
+  });
+
+  it("the domain imports nothing from http, stores, llm, worker or a vendor SDK", () => {
+    const bad = all.filter((i) => layer(i.file) === "memory" && (["http", "stores", "llm", "worker"].includes(layer(i.target)) || VENDORS.test(i.target)));
+    expect(bad).toEqual([]);
+  });
+
+  it("http imports nothing from stores or llm, and from worker only types and the config error", () => {
+    const bad = all.filter(
+      (i) =>
+        layer(i.file) === "http" &&
+        (["stores", "llm"].includes(layer(i.target)) || (layer(i.target) === "worker" && !i.typeOnly && i.target !== "worker/config.ts")),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it("adapters and the composition root import nothing from http", () => {
+    const bad = all.filter((i) => ["stores", "llm", "worker"].includes(layer(i.file)) && layer(i.target) === "http");
+    expect(bad).toEqual([]);
+  });
+
+  it("stores and llm do not import each other", () => {
+    const bad = all.filter((i) => (layer(i.file) === "stores" && layer(i.target) === "llm") || (layer(i.file) === "llm" && layer(i.target) === "stores"));
+    expect(bad).toEqual([]);
+  });
+});
