@@ -1,0 +1,129 @@
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadTokenCounter } from "../../src/llm/tokenizer.ts";
+import { HeuristicFactExtractor } from "../../src/llm/heuristic-extractor.ts";
+import { createFact } from "../../src/memory/facts.ts";
+import { deliverPendingFacts, learnFromMessages } from "../../src/memory/learn.ts";
+import type { FactExtractor, TokenCounter } from "../../src/memory/ports.ts";
+import type { StoredMessage } from "../../src/memory/types.ts";
+import { ERASE_CALLS_PER_REQUEST, ERASE_SESSIONS_PER_CALL, EXPORT_SESSIONS_PER_PAGE, eraseUser, exportUser } from "../../src/memory/user-data.ts";
+import { testDeps, type TestDeps } from "../support/memory-deps.ts";
+import { InMemoryFactStore, InMemorySessionStore, InMemoryUserStore } from "../support/memory-fakes.ts";
+
+let counter: TokenCounter;
+beforeAll(async () => {
+  counter = await loadTokenCounter();
+});
+
+let clock = Date.UTC(2026, 5, 1);
+let deps: TestDeps;
+let sessions: InMemorySessionStore;
+let users: InMemoryUserStore;
+let facts: InMemoryFactStore;
+const scope = { tenant: "acme", userId: "u1" };
+const msg = (id: string, content: string): StoredMessage => ({ id, role: "user", content, tokens: 5, importance: 0.5, ts: clock });
+
+beforeEach(() => {
+  clock += 60_000;
+  sessions = new InMemorySessionStore(() => clock);
+  users = new InMemoryUserStore();
+  sessions.users = users;
+  facts = new InMemoryFactStore();
+  deps = testDeps({ counter, sessions, users, facts, now: () => clock, extractor: new HeuristicFactExtractor() });
+});
+
+async function sessionsOf(userId: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    clock += 1;
+    await sessions.append({ tenant: "acme", sessionId: `${userId}-s${i}` }, [msg("m", `hello ${i}`)], { userId, ttlSeconds: 60 });
+  }
+}
+
+describe("export", () => {
+  it("pages through the user's sessions, then the facts, with a cursor that resumes", async () => {
+    await sessionsOf("u1", 25);
+    await facts.upsert(scope, [createFact("f1", { text: "likes tea", type: "preference", importance: 0.5 }, clock)]);
+    const pages = [];
+    let cursor: string | undefined;
+    do {
+      const page = await exportUser(deps, "u1", cursor);
+      pages.push(page);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined && pages.length < 10);
+    expect(pages.map((p) => p.sessions.length)).toEqual([EXPORT_SESSIONS_PER_PAGE, EXPORT_SESSIONS_PER_PAGE, 5]);
+    expect(pages.at(-1)?.facts.map((f) => f.id)).toEqual(["f1"]);
+    expect(new Set(pages.flatMap((p) => p.sessions.map((s) => s.sessionId))).size).toBe(25);
+    // each page cost at most one session-store call and one fact-store call
+    expect(sessions.calls.exportSessions).toBe(3);
+    expect(facts.calls.list).toBe(1);
+  });
+
+  it("rejects a cursor it did not hand out", async () => {
+    await expect(exportUser(deps, "u1", "s1;DROP")).rejects.toMatchObject({ kind: "invalid" });
+  });
+});
+
+describe("erase", () => {
+  it("is bounded per request and resumable, and says when it is done", async () => {
+    const perRequest = ERASE_SESSIONS_PER_CALL * ERASE_CALLS_PER_REQUEST;
+    await sessionsOf("u1", perRequest + 7);
+    const first = await eraseUser(deps, "u1");
+    expect(first).toMatchObject({ done: false, removed: { sessions: perRequest } });
+    expect(sessions.calls.eraseUserSessions).toBe(ERASE_CALLS_PER_REQUEST);
+    const second = await eraseUser(deps, "u1");
+    expect(second).toMatchObject({ done: true, removed: { sessions: 7 } });
+    expect(sessions.indexed("acme", "u1")).toEqual([]);
+  });
+
+  it("leaves a tombstone first and deletes the facts before any session, so Vector down changes no session", async () => {
+    await sessionsOf("u1", 2);
+    facts.failNext("deleteAll", new Error("vector down"));
+    await expect(eraseUser(deps, "u1")).rejects.toThrow("vector down");
+    expect(await users.erasedAt(scope)).toBe(clock);
+    expect(sessions.calls.eraseUserSessions).toBeUndefined();
+    expect(sessions.indexed("acme", "u1")).toHaveLength(2);
+  });
+});
+
+describe("work scheduled before an erase", () => {
+  it("learning scheduled before the erase does nothing", async () => {
+    const scheduledAt = clock;
+    clock += 1;
+    await users.markErased(scope, clock);
+    expect(await learnFromMessages(deps, { scope, sessionId: "s", messages: [msg("m1", "记住，我对花生过敏")], scheduledAt })).toBeNull();
+    expect(facts.all(scope)).toEqual([]);
+  });
+
+  it("facts learned while an erase runs are deleted again", async () => {
+    const scheduledAt = clock;
+    const erasing: FactExtractor = {
+      async extract(request) {
+        clock += 1;
+        await users.markErased(scope, clock); // the erase lands while the extractor thinks
+        return new HeuristicFactExtractor().extract(request);
+      },
+    };
+    const report = await learnFromMessages({ ...deps, extractor: erasing }, { scope, sessionId: "s", messages: [msg("m1", "记住，我对花生过敏")], scheduledAt });
+    expect(report).toBeNull();
+    expect(facts.all(scope)).toEqual([]);
+  });
+
+  it("queued facts delivered while an erase runs are deleted again; later explicit work is allowed", async () => {
+    const fact = createFact("f1", { text: "I live in Lisbon", type: "fact", importance: 0.5 }, clock);
+    users.queue(scope, [fact]);
+    const startedAt = clock;
+    const realConfirm = users.confirmFacts.bind(users);
+    users.confirmFacts = async (s, delivered) => {
+      clock += 1;
+      await users.markErased(s, clock); // the erase lands between the upsert and the confirmation
+      return realConfirm(s, delivered);
+    };
+    expect(await deliverPendingFacts({ facts, users }, scope, startedAt)).toBe(0);
+    expect(facts.all(scope)).toEqual([]);
+
+    users.confirmFacts = realConfirm;
+    clock += 1;
+    users.queue(scope, [fact]);
+    expect(await deliverPendingFacts({ facts, users }, scope, clock)).toBe(1);
+    expect(facts.all(scope).map((f) => f.id)).toEqual(["f1"]);
+  });
+});
