@@ -80,7 +80,7 @@ export interface WindowStats {
   avgImportance: number;
 }
 
-/** Session statistics (seed 002 `get_stats`) from stored counts only. */
+/** Session statistics (message count, tokens, utilization, average importance) from stored counts only. */
 export function windowStats(
   snapshot: Pick<SessionSnapshot, "system" | "window">,
   options: { maxTokens: number },

@@ -14,7 +14,7 @@ const fact = (type: FactType, importance = 0.8, overrides: Partial<Fact> = {}): 
 });
 
 describe("factValue", () => {
-  it("is importance x decay^days (seed 002 rates per type)", () => {
+  it("is importance x decay^days at the per-type rates", () => {
     expect(factValue(fact("preference"), T0 + 10 * DAY, options)).toBeCloseTo(0.8 * 0.95 ** 10, 12);
     expect(factValue(fact("fact"), T0 + 100 * DAY, options)).toBeCloseTo(0.8 * 0.99 ** 100, 12);
     expect(factValue(fact("context"), T0 + 3 * DAY, options)).toBeCloseTo(0.8 * 0.8 ** 3, 12);

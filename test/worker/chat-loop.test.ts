@@ -17,7 +17,7 @@ import {
 } from "./support-chat.ts";
 
 /**
- * Seed 000's chat_with_memory loop, one turn per request: add the user message, build the context
+ * The thin manager's chat loop, one turn per request: add the user message, build the context
  * (recalling facts), ask the LLM, add the reply, compress in the background when due.
  */
 
@@ -52,7 +52,7 @@ const FACTS_LABEL = DEFAULT_MEMORY_OPTIONS.factsLabel;
 const systemTexts = (request: LlmRequest): string[] =>
   (request.body.messages ?? []).filter((m) => m.role === "system").map((m) => textOf(m.content));
 
-describe("seed 000 chat loop through POST /chat", () => {
+describe("the chat loop through POST /chat", () => {
   beforeAll(resetLlm);
   afterAll(resetLlm);
 

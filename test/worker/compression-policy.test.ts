@@ -6,7 +6,7 @@ import { chatRequests, compress, promptText, readHistory, resetLlm, setLlmMode }
 const SYSTEM = "You are a helpful travel assistant. Answer briefly.";
 const KEEP = 4;
 
-/** Seed 000's loop: short user/assistant rounds. */
+/** The chat loop: short user/assistant rounds. */
 function round(i: number): [MessageInput, MessageInput] {
   return [
     { id: `u${i}`, role: "user", content: `user turn ${i}: what is the weather like in Kyoto this week?` },
@@ -25,7 +25,7 @@ afterEach(async () => {
   await resetLlm();
 });
 
-describe("seed 000: compression is token-driven, never round-driven", () => {
+describe("compression is token-driven, never round-driven", () => {
   it("twenty short rounds under the default 2000 tokens never compress, even when asked every round", async () => {
     const sid = uniqueId("seed-under");
     await append(sid, [{ id: "sys", role: "system", content: SYSTEM }]);

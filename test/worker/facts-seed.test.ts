@@ -4,7 +4,7 @@ import { FACTS_LABEL, SUMMARY_LABEL, contextFor, recall } from "./support-facts.
 import { compress, readHistory, resetLlm, setLlmMode, type SummaryView } from "./support-llm.ts";
 import { append, putSettings, readSession } from "./support-sessions.ts";
 
-// Seed 000's acceptance test through the HTTP API: a thin manager per request, facts in Vector,
+// The thin manager's acceptance checks through the HTTP API: a thin manager per request, facts in Vector,
 // the window and the one rolling summary in Redis, a fake LLM that summarizes.
 
 const PROMPT = "你是客服小M，回答简洁友好。";
@@ -21,9 +21,9 @@ afterAll(async () => {
 const isFactsMessage = (m: { role: string; content: string }) => m.role === "system" && m.content.startsWith(FACTS_LABEL);
 const isSummaryMessage = (m: { role: string; content: string }) => m.role === "system" && m.content.startsWith(SUMMARY_LABEL);
 
-describe("seed 000 acceptance over HTTP", () => {
+describe("acceptance over HTTP", () => {
   it("remembers 小明 and 蓝色 across twenty compressed rounds without polluting the window", async () => {
-    const sid = uniqueId("seed000");
+    const sid = uniqueId("accept");
     const uid = uniqueId("xiaoming");
     await putSettings(sid, { window: 8, maxTokens: 300, keep: 4 });
 
@@ -86,7 +86,7 @@ describe("seed 000 acceptance over HTTP", () => {
     // (6) a new instance: the Worker holds nothing between requests, so a fresh call rebuilds it
     const colors = await recall(uid, "用户喜欢什么颜色?");
     expect(colors.some((f) => f.text.includes("蓝色"))).toBe(true);
-    const other = await contextFor(uniqueId("seed000-new"), { query: "用户喜欢什么颜色?", userId: uid });
+    const other = await contextFor(uniqueId("accept-new"), { query: "用户喜欢什么颜色?", userId: uid });
     expect(other.recalled.some((r) => r.text.includes("蓝色"))).toBe(true);
 
     // (7) the persona is still pinned first
@@ -97,7 +97,7 @@ describe("seed 000 acceptance over HTTP", () => {
   });
 
   it("under the threshold twenty rounds do not compress, and recall still works", async () => {
-    const sid = uniqueId("seed000-quiet");
+    const sid = uniqueId("accept-quiet");
     const uid = uniqueId("xiaoming");
     await append(sid, [{ id: "sys", role: "system", content: PROMPT }], { userId: uid });
     await append(sid, [{ id: "fact", role: "user", content: FACT, persist: true }], { userId: uid });

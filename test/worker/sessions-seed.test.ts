@@ -39,7 +39,7 @@ function expectNoOrphanTool(messages: readonly ChatMessageView[]): void {
   }
 }
 
-describe("seed 000: twenty rounds with a system prompt", () => {
+describe("acceptance: twenty rounds with a system prompt", () => {
   it("keeps the system prompt first, stores exactly what was sent, and does not compress", async () => {
     const sid = uniqueId("seed");
     await append(sid, [{ id: "sys", role: "system", content: SYSTEM }]);
