@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+import { copyDocsAssets } from "../../scripts/docs-assets.ts";
 import { startUpstashLocal } from "../../tools/upstash-local/index.ts";
 import { startFakeOpenAI } from "./fake-openai.ts";
 import { acquireTestRedis } from "./test-redis.ts";
@@ -22,6 +23,8 @@ declare module "vitest" {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   dropWorkerdNoise();
+  // The workers pool serves public/ as wrangler does; wrangler's build step, which fills it, does not run here.
+  copyDocsAssets();
   const redis = await acquireTestRedis();
   console.log(`Redis for tests: ${redis.summary}`);
   const upstash = await startUpstashLocal({

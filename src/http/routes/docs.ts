@@ -1,43 +1,74 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
 import type { AppEnv } from "../env.ts";
+import { API_TAGS, OPERATION_DOCS } from "./docs-operations.ts";
 
-/** Serves `/openapi.json` (generated from the route schemas) and a self-contained `/docs` page. */
-export function mountDocs(app: OpenAPIHono<AppEnv>): void {
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "Agent Memory",
-      version: "1.0.0",
-      description: "Memory for AI chat agents: short-term window, rolling summary, working notes, long-term facts.",
-    },
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
-  app.get("/docs", (c) => c.html(DOCS_PAGE));
-}
+/**
+ * Where the API reference's browser script is served from. It is not part of the Worker bundle
+ * (3.5 MB): `scripts/docs-assets.ts` copies it from `@scalar/api-reference` into `public/`, which
+ * wrangler serves as static assets (see `[assets]` and `[build]` in wrangler.toml).
+ */
+export const DOCS_SCRIPT_PATH = "/docs/scalar/api-reference.js";
 
-// No CDN: the page must work offline, so it renders the spec itself.
-const DOCS_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Agent Memory API</title>
-<style>body{font:14px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem}
-code,pre{background:#f4f4f4;padding:2px 4px;border-radius:3px}h2{margin-top:2rem}
-.op{border:1px solid #ddd;border-radius:6px;padding:.5rem 1rem;margin:.5rem 0}.m{font-weight:700;text-transform:uppercase;width:4.5rem;display:inline-block}
-details pre{overflow:auto;max-height:24rem}</style></head>
-<body><h1>Agent Memory API</h1><p>Authenticate with <code>Authorization: Bearer &lt;key&gt;</code>. Raw spec: <a href="/openapi.json">/openapi.json</a>.</p>
-<div id="ops">Loading...</div>
-<script>
-fetch("/openapi.json").then(r=>r.json()).then(spec=>{
-  const root=document.getElementById("ops");root.textContent="";
-  for(const [path,item] of Object.entries(spec.paths||{})){
-    for(const [method,op] of Object.entries(item)){
-      const d=document.createElement("div");d.className="op";
-      const h=document.createElement("div");
-      const m=document.createElement("span");m.className="m";m.textContent=method;
-      const p=document.createElement("code");p.textContent=path;
-      h.append(m,p," ",op.summary||"");d.append(h);
-      const det=document.createElement("details");const s=document.createElement("summary");s.textContent="schema";
-      const pre=document.createElement("pre");pre.textContent=JSON.stringify({parameters:op.parameters,requestBody:op.requestBody,responses:op.responses},null,2);
-      det.append(s,pre);d.append(det);root.append(d);
+export type OpenAPIDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
+
+const DESCRIPTION = `Memory for AI chat agents: a short-term window with one rolling summary, per-session working notes
+and long-term facts, assembled into a context that fits a token budget.
+
+**Authentication.** Every \`/v1\` route takes \`Authorization: Bearer <key>\`. A key maps to a tenant; no request
+can reach another tenant's data. \`npm run dev\` accepts the key \`dev-key\`.
+
+**Errors.** Every error is JSON, \`{"error": {"code", "message", "details"?}}\`, with its status. Bad input is a
+4xx and stores nothing; an upstream that is down is a 503 with \`Retry-After\`.
+
+**Clients.** The typed TypeScript client in \`client/\` is generated from this document
+([/openapi.json](/openapi.json)); \`POST /v1/chat/completions\` also takes any OpenAI SDK.`;
+
+const DOCUMENT_CONFIG = {
+  openapi: "3.1.0",
+  info: { title: "Agent Memory", version: "1.0.0", description: DESCRIPTION },
+  // Relative: the reference's "try it" and generated clients talk to whichever origin serves the spec.
+  servers: [{ url: "/", description: "This server" }],
+  tags: API_TAGS.map((tag) => ({ name: tag.name, description: tag.description })),
+};
+
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
+
+/** The spec of `app`: the route schemas plus what `OPERATION_DOCS` says where a route says nothing itself. */
+export function openApiDocument(app: OpenAPIHono<AppEnv>): OpenAPIDocument {
+  const document = app.getOpenAPI31Document(DOCUMENT_CONFIG);
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      const row = OPERATION_DOCS[`${method.toUpperCase()} ${path}`];
+      if (operation === undefined || row === undefined) continue;
+      operation.operationId ??= row.operationId;
+      operation.tags ??= [row.tag];
+      operation.description ??= row.description;
     }
   }
-});
-</script></body></html>`;
+  return document;
+}
+
+/** Serves `/openapi.json` (built once per isolate: the routes do not change) and the Scalar reference at `/docs`. */
+export function mountDocs(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
+  let document: OpenAPIDocument | undefined;
+  app.get("/openapi.json", (c) => c.json((document ??= openApiDocument(app))));
+  app.get(
+    "/docs",
+    Scalar({
+      url: "/openapi.json",
+      pageTitle: "Agent Memory API",
+      // Everything the page loads comes from this Worker: the script, no web fonts, no telemetry,
+      // no hosted assistant, no toolbar linking to a hosted dashboard.
+      cdn: DOCS_SCRIPT_PATH,
+      withDefaultFonts: false,
+      telemetry: false,
+      agent: { disabled: true },
+      showDeveloperTools: "never",
+      documentDownloadType: "json",
+      authentication: { preferredSecurityScheme: "bearer" },
+    }),
+  );
+}

@@ -1,0 +1,13 @@
+import { buildApp } from "../src/http/app.ts";
+import type { RuntimeFactory } from "../src/http/env.ts";
+import { openApiDocument, type OpenAPIDocument } from "../src/http/routes/docs.ts";
+
+// The routes register their schemas when the app is built; no request is served, so no runtime is needed.
+const noRuntime: RuntimeFactory = () => {
+  throw new Error("the spec is built without a runtime: no request can be served");
+};
+
+/** The document `GET /openapi.json` serves, built in Node without bindings or network. */
+export function buildSpec(): OpenAPIDocument {
+  return openApiDocument(buildApp(noRuntime));
+}

@@ -1,0 +1,111 @@
+/**
+ * What the API reference says about every operation: its `operationId` (the typed client's name for
+ * it), its tag and a description. A route may set these itself in `createRoute`; what it leaves out
+ * comes from this table, keyed by "METHOD path". `test/unit/openapi-document.test.ts` fails on any
+ * operation that ends up without all three and on any row that matches no route, so a new route
+ * cannot ship undocumented and a renamed one cannot leave a stale row.
+ */
+
+export const API_TAGS = [
+  { name: "Messages", description: "Append to a session's short-term window and read the assembled context." },
+  { name: "Chat", description: "Chat turns with memory: the native endpoint and an OpenAI-compatible proxy." },
+  { name: "Sessions", description: "Session state, per-session settings, reset, compression and the archive of summarized messages." },
+  { name: "Working memory", description: "Per-session notes (key/value) and a scratchpad, with a short TTL of their own." },
+  { name: "Facts", description: "Long-term facts of a user: add, recall by meaning, list, change, delete." },
+  { name: "Users", description: "Everything stored about a user: export page by page, erase everywhere." },
+] as const;
+
+export type ApiTag = (typeof API_TAGS)[number]["name"];
+
+export interface OperationDoc {
+  operationId: string;
+  tag: ApiTag;
+  description: string;
+}
+
+const S = "/v1/sessions/{sessionId}";
+const F = "/v1/users/{userId}/facts";
+
+export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
+  [`POST ${S}/messages`]: {
+    operationId: "appendMessages",
+    tag: "Messages",
+    description:
+      "Appends messages to the session window in one atomic step. Client message ids make retries idempotent; a system message is pinned; `persist: true` on a user message also queues it as a long-term fact. Compression is scheduled in the background when the window passes `maxTokens`.",
+  },
+  [`GET ${S}/context`]: {
+    operationId: "getContext",
+    tag: "Messages",
+    description:
+      "The messages to send to an LLM, within a token budget: pinned system messages, the rolling summary, long-term facts recalled for `query` (when one is given and something relevant is found), then the newest window messages. Recalled facts are never written back to the window.",
+  },
+  [`GET ${S}`]: { operationId: "getSession", tag: "Sessions", description: "The session's settings, stats, summary, pinned system messages and window." },
+  [`PUT ${S}`]: {
+    operationId: "updateSessionSettings",
+    tag: "Sessions",
+    description: "Changes per-session settings. Fields left out keep their value; `null` returns a field to the configured default.",
+  },
+  [`DELETE ${S}`]: {
+    operationId: "resetSession",
+    tag: "Sessions",
+    description: "Resets the session like a `/clear` command; `keepSystem=true` keeps the pinned system messages.",
+  },
+  [`POST ${S}/compress`]: {
+    operationId: "compressSession",
+    tag: "Sessions",
+    description: "Compresses now instead of in the background. Below the `maxTokens` threshold nothing happens unless `force=true`.",
+  },
+  [`GET ${S}/history`]: {
+    operationId: "getSessionHistory",
+    tag: "Sessions",
+    description: "The rolling summary and the archived original messages it replaced, oldest first, paged by `offset` and `limit`.",
+  },
+  [`GET ${S}/notes`]: { operationId: "listNotes", tag: "Working memory", description: "Every note of the session as a key/value map." },
+  [`DELETE ${S}/notes`]: { operationId: "clearNotes", tag: "Working memory", description: "Deletes every note of the session." },
+  [`PUT ${S}/notes/{key}`]: { operationId: "setNote", tag: "Working memory", description: "Sets one note; refreshes the working-memory TTL." },
+  [`GET ${S}/notes/{key}`]: { operationId: "getNote", tag: "Working memory", description: "One note's value (`null` when unset)." },
+  [`DELETE ${S}/notes/{key}`]: { operationId: "deleteNote", tag: "Working memory", description: "Deletes one note." },
+  [`POST ${S}/scratchpad`]: { operationId: "appendScratchpad", tag: "Working memory", description: "Appends one entry to the session's scratchpad." },
+  [`GET ${S}/scratchpad`]: { operationId: "getScratchpad", tag: "Working memory", description: "The scratchpad's entries, oldest first." },
+  [`DELETE ${S}/scratchpad`]: { operationId: "clearScratchpad", tag: "Working memory", description: "Deletes the scratchpad." },
+  [`POST ${S}/chat`]: {
+    operationId: "chat",
+    tag: "Chat",
+    description:
+      "One chat turn: stores the user message, assembles the context, calls the LLM and stores the reply. With `stream: true` the answer is `text/event-stream`: `event: delta` per chunk, then `event: done` with the stored reply and what memory injected, or `event: error`.",
+  },
+  [`POST /v1/chat/completions`]: {
+    operationId: "createChatCompletion",
+    tag: "Chat",
+    description:
+      "OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The session comes from the `X-Memory-Session` header (or the `user` field), the user from `X-Memory-User`; earlier messages already in memory are not stored twice.",
+  },
+  [`POST ${F}`]: {
+    operationId: "addFact",
+    tag: "Facts",
+    description: "Stores a long-term fact. The id is a hash of the normalized text, so the same text twice is one fact (200 instead of 201).",
+  },
+  [`GET ${F}`]: {
+    operationId: "searchFacts",
+    tag: "Facts",
+    description:
+      "With `query`: recall, ranked by similarity first, importance and recency breaking near-ties, filtered by `minScore` and `types`. Without: every fact, paged with `cursor` and `limit`.",
+  },
+  [`GET ${F}/{factId}`]: { operationId: "getFact", tag: "Facts", description: "One fact with its type, importance, timestamps and access stats." },
+  [`PATCH ${F}/{factId}`]: {
+    operationId: "updateFact",
+    tag: "Facts",
+    description: "Changes a fact's text, type, importance or metadata; a new text keeps the old one in the fact's history.",
+  },
+  [`DELETE ${F}/{factId}`]: { operationId: "deleteFact", tag: "Facts", description: "Deletes one fact." },
+  [`GET /v1/users/{userId}/export`]: {
+    operationId: "exportUser",
+    tag: "Users",
+    description: "One page of everything stored about the user: their own sessions (window, summary, archive, notes), then their facts. Follow `nextCursor` until it is null.",
+  },
+  [`DELETE /v1/users/{userId}`]: {
+    operationId: "eraseUser",
+    tag: "Users",
+    description: "Erases the user everywhere: sessions, archives, working memory, facts. Answers 202 while more is left: call again until 200. An erase is final.",
+  },
+};
