@@ -1,0 +1,46 @@
+import type { Client } from "openapi-fetch";
+import { toQuery, unwrap } from "./call.ts";
+import type { paths } from "./schema.ts";
+import type { FactPatch, FactResult, FactsPage, NewFact, QueryInput, QueryParams, Success } from "./types.ts";
+
+type SearchQuery = QueryInput<QueryParams<"searchFacts">>;
+
+/** One user's long-term facts: add, recall by meaning, list page by page, get, update, delete. */
+export class FactsClient {
+  constructor(
+    private readonly api: Client<paths>,
+    readonly userId: string,
+  ) {}
+
+  private get path(): { userId: string } {
+    return { userId: this.userId };
+  }
+
+  /** Stores a fact; the same text twice is one fact (`created: false` the second time). */
+  add(fact: NewFact): Promise<Success<"addFact">> {
+    return unwrap(this.api.POST("/v1/users/{userId}/facts", { params: { path: this.path }, body: fact }));
+  }
+
+  /** The facts most relevant to `query`, best first (`k`, `types`, `minScore` narrow it). */
+  recall(query: string, options: Omit<SearchQuery, "query" | "cursor" | "limit"> = {}): Promise<FactsPage> {
+    return unwrap(this.api.GET("/v1/users/{userId}/facts", { params: { path: this.path, query: toQuery({ ...options, query }) } }));
+  }
+
+  /** One page of every fact; pass the answer's `nextCursor` back as `cursor` for the next page. */
+  list(options: Pick<SearchQuery, "cursor" | "limit" | "types"> = {}): Promise<FactsPage> {
+    return unwrap(this.api.GET("/v1/users/{userId}/facts", { params: { path: this.path, query: toQuery(options) } }));
+  }
+
+  get(factId: string): Promise<FactResult> {
+    return unwrap(this.api.GET("/v1/users/{userId}/facts/{factId}", { params: { path: { ...this.path, factId } } }));
+  }
+
+  /** Changes a fact; a new text keeps the old one in the fact's history. */
+  update(factId: string, patch: FactPatch): Promise<Success<"updateFact">> {
+    return unwrap(this.api.PATCH("/v1/users/{userId}/facts/{factId}", { params: { path: { ...this.path, factId } }, body: patch }));
+  }
+
+  delete(factId: string): Promise<Success<"deleteFact">> {
+    return unwrap(this.api.DELETE("/v1/users/{userId}/facts/{factId}", { params: { path: { ...this.path, factId } } }));
+  }
+}

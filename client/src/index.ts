@@ -1,0 +1,7 @@
+export { MemoryClient, createMemoryClient, type CallOptions, type MemoryClientOptions } from "./client.ts";
+export type { ChatReply, ChatStreamEvent, TurnMemory } from "./chat-stream.ts";
+export { MemoryApiError } from "./errors.ts";
+export { FactsClient } from "./facts.ts";
+export { readServerSentEvents, type ServerSentEvent } from "./sse.ts";
+export type { components, operations, paths } from "./schema.ts";
+export type * from "./types.ts";

@@ -1,0 +1,40 @@
+import type { components, operations } from "./schema.ts";
+
+/**
+ * Types derived from the generated schema by operationId, so the helpers follow the routes: when a
+ * route's schemas change, `npm run client:generate` changes these and the helpers with them.
+ */
+
+/** The API's operations, by operationId. */
+export type OperationId = keyof operations;
+
+type JsonBody<R> = R extends { content: { "application/json": infer B } } ? B : never;
+type SuccessStatus = 200 | 201 | 202;
+
+/** What an operation answers on success (the JSON of its 200/201/202 responses). */
+export type Success<K extends OperationId> = operations[K] extends { responses: infer R } ? JsonBody<R[Extract<keyof R, SuccessStatus>]> : never;
+
+/** The JSON body an operation takes. */
+export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: infer B } ? JsonBody<NonNullable<B>> : never;
+
+/** An operation's query parameters. */
+export type QueryParams<K extends OperationId> = operations[K] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+/**
+ * Query parameters as a caller writes them: numbers and lists of names are welcome; they travel as
+ * text (`k=5`, `types=fact,preference`), which is what the service parses.
+ */
+export type QueryInput<Q> = { [K in keyof Q]?: Q[K] | number | readonly string[] };
+
+/** Every error the API answers with: `{ error: { code, message, details? } }`. */
+export type ErrorBody = components["schemas"]["Error"];
+export type MessageInput = components["schemas"]["MessageInput"];
+export type NewFact = RequestBody<"addFact">;
+export type FactPatch = RequestBody<"updateFact">;
+export type ChatRequest = Omit<RequestBody<"chat">, "stream">;
+
+export type AppendResult = Success<"appendMessages">;
+export type ContextResult = Success<"getContext">;
+export type ChatResult = Success<"chat">;
+export type FactsPage = Success<"searchFacts">;
+export type FactResult = Success<"getFact">;
