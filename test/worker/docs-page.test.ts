@@ -29,6 +29,11 @@ describe("GET /docs", () => {
     const urls = referencedUrls(html);
     expect(urls).toContain(DOCS_SCRIPT_PATH);
     for (const url of urls) expect(url, `${url} is not a path on this origin`).toMatch(/^\/(?!\/)/);
+    // The browser enforces it: the page may load and connect to this origin only.
+    const csp = page.headers.get("content-security-policy") ?? "";
+    expect(csp).toMatch(/(^|; )default-src 'self'(;|$)/);
+    expect(csp).toMatch(/(^|; )connect-src 'self'(;|$)/);
+    expect(csp).not.toMatch(/https?:|\*/);
     // What the script would otherwise fetch from elsewhere is turned off in its configuration.
     expect(html).toContain('"withDefaultFonts": false');
     expect(html).toContain('"telemetry": false');
