@@ -24,21 +24,34 @@ const openai = new OpenAI({
 });
 
 const system = { role: "system" as const, content: "You are a helpful assistant. Use what you remember about the user." };
-const lines = createInterface({ input: process.stdin, terminal: false });
+// In a terminal the prompt comes before the typed line; piped lines are echoed after it instead.
+const interactive = process.stdin.isTTY === true;
+const lines = createInterface({ input: process.stdin, output: process.stdout, terminal: interactive, prompt: "you> " });
 console.log(`chat with memory at ${baseURL} (session ${session}, user ${user}); /exit or Ctrl-D ends it`);
+if (interactive) lines.prompt();
 
 for await (const line of lines) {
   const text = line.trim();
   if (text === "/exit") break;
-  if (text === "") continue;
-  console.log(`you> ${text}`);
-  const stream = await openai.chat.completions.create({
-    model: env.MODEL ?? "gpt-4o-mini",
-    messages: [system, { role: "user", content: text }],
-    stream: true,
-  });
-  process.stdout.write("assistant> ");
-  for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta.content ?? "");
-  process.stdout.write("\n");
+  if (text === "") {
+    if (interactive) lines.prompt();
+    continue;
+  }
+  if (!interactive) console.log(`you> ${text}`);
+  try {
+    const stream = await openai.chat.completions.create({
+      model: env.MODEL ?? "gpt-4o-mini",
+      messages: [system, { role: "user", content: text }],
+      stream: true,
+    });
+    process.stdout.write("assistant> ");
+    for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta.content ?? "");
+    process.stdout.write("\n");
+  } catch (err) {
+    // A refused turn (bad key, no LLM configured, service down) is reported and the chat goes on.
+    console.error(`error: ${err instanceof OpenAI.APIError && err.status ? `${err.status} ` : ""}${(err as Error).message}`);
+    process.exitCode = 1;
+  }
+  if (interactive) lines.prompt();
 }
 lines.close();
