@@ -33,7 +33,7 @@ async function redisHarness(redisUrl: string | undefined, tenantPrefix: string):
     users: new RedisUserStore(redis),
     async expire(ref) {
       const k = sessionKeys(ref);
-      await redis.del(k.sys, k.win, k.sum, k.meta, k.arc, k.ids, k.notes, k.pad, k.lock);
+      await redis.del(k.sys, k.win, k.sum, k.meta, k.arc, k.ids, k.notes, k.pad, k.lock, k.turns);
     },
     async close() {
       await deleteByPrefix(redis, `am:${tenantPrefix}`);
