@@ -45,7 +45,6 @@ const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x))
 export function createFact(id: string, draft: FactDraft, now: number, contentId: string = id): Fact {
   const fact: Fact = {
     id,
-    contentId,
     text: draft.text.trim(),
     type: draft.type,
     importance: clamp01(draft.importance),
@@ -54,6 +53,8 @@ export function createFact(id: string, draft: FactDraft, now: number, contentId:
     lastAccessedAt: now,
     accessCount: 0,
     version: 1,
+    // Field order as the stores read facts back, so queued copies compare equal as JSON.
+    contentId,
   };
   if (draft.sourceSession !== undefined) fact.sourceSession = draft.sourceSession;
   if (draft.sourceMessage !== undefined) fact.sourceMessage = draft.sourceMessage;

@@ -70,7 +70,8 @@ interface OpenAIShaped {
 function checkShape(m: OpenAIShaped, ctx: z.core.$RefinementCtx): void {
   const calls = m.role === "assistant" && m.tool_calls !== undefined;
   const text = m.content ?? m.refusal ?? "";
-  if (text.trim() === "" && !calls) {
+  // Refused content parts leave the array untransformed; that issue is already reported.
+  if (typeof text === "string" && text.trim() === "" && !calls) {
     const problem = m.content === null ? "may be null only beside tool_calls" : m.content === undefined ? "is required" : "must not be empty";
     ctx.addIssue({ code: "custom", path: ["content"], message: problem });
   }
