@@ -27,9 +27,11 @@ export function issueProblem(issue: Issue): string {
       if (issue.origin === "array" || issue.origin === "set") return `must have at most ${plural(n, "item", "items")}`;
       return `must be ${issue.inclusive === false ? "<" : "<="} ${n}`;
     }
-    case "invalid_type":
+    case "invalid_type": {
       if (/received undefined$/.test(issue.message)) return "is required";
-      return ownMessage(issue) ?? `must be ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}`;
+      const expected = issue.expected === "int" ? "integer" : issue.expected;
+      return ownMessage(issue) ?? `must be ${/^[aeiou]/.test(expected) ? "an" : "a"} ${expected}`;
+    }
     case "unrecognized_keys":
       return `${issue.keys.length === 1 ? "is not a known field" : "are not known fields"}`;
     case "invalid_value":
