@@ -176,6 +176,30 @@ describe("POST /v1/chat/completions passes every field through and keeps tool ca
     ]);
   });
 
+  it("an upstream's own 4xx (say, a tool schema it refuses) is the client's error: 400 in OpenAI's shape, stream or not", async () => {
+    const sid = uniqueId("px-4xx");
+    const { openai } = memoryClient(sid, uniqueId("u"));
+    await setLlmMode({ mode: "error", status: 400 });
+    const err = await openai.chat.completions.create({ model: MODEL, tools: TOOLS, messages: [{ role: "user", content: "hi" }] }).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    const body = (err as InstanceType<typeof OpenAI.APIError>).error as { message: string; code: string };
+    expect(body.code).toBe("llm_rejected");
+    expect(body.message).toMatch(/^the LLM rejected the request \(HTTP 400, fake_error\)/);
+    const stream = await openai.chat.completions.create({ model: MODEL, stream: true, messages: [{ role: "user", content: "hi" }] });
+    await expect((async () => {
+      for await (const chunk of stream) void chunk;
+    })()).rejects.toThrow(/the LLM rejected the request/);
+  });
+
+  it("refuses image parts in OpenAI's error shape: memory stores text", async () => {
+    const { openai } = memoryClient(uniqueId("px-image"), uniqueId("u"));
+    const err = await openai.chat.completions
+      .create({ model: MODEL, messages: [{ role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: "https://x.test/cat.png" } }] }] })
+      .then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(((err as InstanceType<typeof OpenAI.APIError>).error as { message: string }).message).toMatch(/^invalid body: messages\.0\.content\.1 only text parts are stored/);
+  });
+
   it("rejects a conversation that ends with an assistant message, in OpenAI's error shape", async () => {
     const sid = uniqueId("px-bad-end");
     const { openai } = memoryClient(sid, uniqueId("u"));
