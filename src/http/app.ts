@@ -41,7 +41,8 @@ export function buildApp(factory: RuntimeFactory): OpenAPIHono<AppEnv> {
   app.notFound((c) => {
     const methods = allowed(c.req.path);
     if (methods.length > 0) {
-      throw new ApiError(405, "method_not_allowed", `${c.req.method} is not allowed here; use ${methods.join(", ")}`, { headers: { allow: methods.join(", ") } });
+      const allow = methods.join(", ");
+      throw new ApiError(405, "method_not_allowed", `${c.req.method} is not allowed here; use ${allow}`, { headers: { allow } });
     }
     throw new ApiError(404, "not_found", "no such route");
   });

@@ -39,14 +39,16 @@ export function streamTurn(c: Context<AppEnv>, turn: ChatTurn, format: StreamFor
     .then(
       (result) => send(format.done(result)),
       (err: unknown) => {
-        if (!(err instanceof LlmError)) console.error(JSON.stringify({ level: "error", msg: "streamed turn failed", session: turn.memory.sessionId, error: String(err) }));
+        if (!(err instanceof LlmError)) {
+          console.error(JSON.stringify({ level: "error", msg: "streamed turn failed", session: turn.memory.sessionId, error: String(err) }));
+        }
         send(format.error(toApiError(err)));
       },
     )
     .finally(() => writer.close().catch(() => undefined));
   c.get("runtime").background(pump);
-  const headers = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", ...turnHeaders(turn.memory, turn.replayed !== null) };
-  return new Response(readable, { headers });
+  const headers = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+  return new Response(readable, { headers: { ...headers, ...turnHeaders(turn.memory, turn.replayed !== null) } });
 }
 
 /** Response headers describing what memory injected, and whether the answer came from storage. */

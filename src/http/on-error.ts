@@ -50,7 +50,8 @@ export function llmFailure(err: LlmError): ApiError {
   }
   const message =
     err.kind === "timeout" ? "the LLM did not answer in time" : err.kind === "bad_output" ? "the LLM returned an unusable answer" : "the LLM request failed";
-  return new ApiError(502, "llm_failed", `${message}; your message was stored, retry with the same idempotency key or message id`, { details: { kind: err.kind }, cause: err });
+  const retry = "your message was stored, retry with the same idempotency key or message id";
+  return new ApiError(502, "llm_failed", `${message}; ${retry}`, { details: { kind: err.kind }, cause: err });
 }
 
 export function toApiError(err: unknown): ApiError {
@@ -70,7 +71,13 @@ export function toApiError(err: unknown): ApiError {
     if (status === 400 && /malformed json/i.test(err.message)) {
       return new ApiError(400, "invalid_json", "request body is not valid JSON", { cause: err });
     }
-    const codes: Partial<Record<number, ErrorCode>> = { 401: "unauthorized", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large", 415: "unsupported_media_type" };
+    const codes: Partial<Record<number, ErrorCode>> = {
+      401: "unauthorized",
+      404: "not_found",
+      405: "method_not_allowed",
+      413: "payload_too_large",
+      415: "unsupported_media_type",
+    };
     const message = status === 415 ? "send the body as JSON (content-type: application/json)" : err.message || "request failed";
     return new ApiError(status, codes[status] ?? "bad_request", message, { cause: err });
   }

@@ -79,7 +79,8 @@ function frame(reply: TurnOutcome, model: string) {
 
 /** A `chat.completion` for a recorded reply (no usage: no tokens were spent). */
 export function completionFromOutcome(reply: TurnOutcome, model: string): JsonObject {
-  return { ...frame(reply, model), object: "chat.completion", choices: [{ index: 0, message: messageOf(reply), logprobs: null, finish_reason: finishOf(reply) }] };
+  const choice = { index: 0, message: messageOf(reply), logprobs: null, finish_reason: finishOf(reply) };
+  return { ...frame(reply, model), object: "chat.completion", choices: [choice] };
 }
 
 /** The `chat.completion.chunk` events of a recorded reply: role and text, tool calls, the finish. */

@@ -48,6 +48,19 @@ export interface TurnAnswer {
 
 const round = (x: number): number => Math.round(x * 10_000) / 10_000;
 
+/** What a started turn holds until the model answers. */
+interface TurnState {
+  manager: MemoryManager;
+  chat: ChatModel;
+  request: PassThroughRequest;
+  /** The stored form of the idempotency key; undefined without one. */
+  key: string | undefined;
+  /** Id a text reply is stored under. */
+  replyId: string;
+  replayed: TurnOutcome | null;
+  memory: TurnMemory;
+}
+
 /**
  * One chat turn: store the new messages and read the context in one Redis round trip (recall in
  * parallel), call the model with the client's fields and memory's messages, store the reply, then
@@ -55,21 +68,14 @@ const round = (x: number): number => Math.round(x * 10_000) / 10_000;
  * the same step: a retry answers with it from that record, even after the reply was summarized.
  */
 export class ChatTurn {
-  readonly #manager: MemoryManager;
-  readonly #chat: ChatModel;
-  readonly #request: PassThroughRequest;
-  readonly #key: string | undefined;
-  readonly #replyId: string;
+  readonly #s: Omit<TurnState, "replayed" | "memory">;
   /** The outcome recorded for this turn's key by an earlier call; null for a new turn. */
   readonly replayed: TurnOutcome | null;
   memory: TurnMemory;
 
-  private constructor(manager: MemoryManager, chat: ChatModel, request: PassThroughRequest, ids: { key?: string; reply: string }, replayed: TurnOutcome | null, memory: TurnMemory) {
-    this.#manager = manager;
-    this.#chat = chat;
-    this.#request = request;
-    this.#key = ids.key;
-    this.#replyId = ids.reply;
+  private constructor(state: TurnState) {
+    const { replayed, memory, ...rest } = state;
+    this.#s = rest;
     this.replayed = replayed;
     this.memory = memory;
   }
@@ -95,14 +101,14 @@ export class ChatTurn {
       ...(context.degraded.length > 0 ? { degraded: context.degraded } : {}),
     };
     const request: PassThroughRequest = { fields: input.fields, messages: context.messages };
-    const ids = { ...(key === undefined ? {} : { key }), reply: await replyIdFor(anchor ?? deps.newId()) };
-    return new ChatTurn(manager, chat, request, ids, add.outcome ?? null, memory);
+    const replyId = await replyIdFor(anchor ?? deps.newId());
+    return new ChatTurn({ manager, chat, request, key, replyId, replayed: add.outcome ?? null, memory });
   }
 
   /** The model's answer (or, on a retry, the recorded one), stored as the session's next message. */
   async complete(): Promise<TurnAnswer> {
     if (this.replayed) return { reply: this.replayed, body: null, usage: null, replayed: true, memory: this.memory };
-    const answer = await this.#chat.completeRaw(this.#request);
+    const answer = await this.#s.chat.completeRaw(this.#s.request);
     const { outcome, replayed } = await this.#storeReply(answer.reply);
     return { reply: outcome, body: replayed ? null : answer.body, usage: answer.reply.usage, replayed, memory: this.memory };
   }
@@ -114,7 +120,7 @@ export class ChatTurn {
    */
   async stream(onChunk: (chunk: PassThroughChunk) => void): Promise<{ reply: TurnOutcome; replayed: boolean; memory: TurnMemory }> {
     if (this.replayed) return { reply: this.replayed, replayed: true, memory: this.memory };
-    const stream = this.#chat.streamRaw(this.#request);
+    const stream = this.#s.chat.streamRaw(this.#s.request);
     for await (const chunk of stream) onChunk(chunk);
     const { outcome, replayed } = await this.#storeReply(stream.reply());
     return { reply: outcome, replayed, memory: this.memory };
@@ -126,11 +132,12 @@ export class ChatTurn {
    */
   async #storeReply(reply: ModelReply): Promise<{ outcome: TurnOutcome; replayed: boolean }> {
     const calls = reply.tool_calls && reply.tool_calls.length > 0 ? reply.tool_calls : undefined;
-    const id = calls ? await toolCallMessageId(calls) : this.#replyId;
-    const outcome: TurnOutcome = { id, content: reply.content, ...(calls ? { tool_calls: calls } : {}), finishReason: reply.finishReason, model: reply.model };
-    const message: IncomingMessage = { id, role: "assistant", content: reply.content, ...(calls ? { tool_calls: calls } : {}) };
-    const turn = this.#key === undefined ? undefined : { key: this.#key, outcome };
-    const result = await this.#manager.add([message], { recalled: this.memory.recalled.map((r) => r.id), turn });
+    const id = calls ? await toolCallMessageId(calls) : this.#s.replyId;
+    const toolCalls = calls ? { tool_calls: calls } : {};
+    const outcome: TurnOutcome = { id, content: reply.content, ...toolCalls, finishReason: reply.finishReason, model: reply.model };
+    const message: IncomingMessage = { id, role: "assistant", content: reply.content, ...toolCalls };
+    const turn = this.#s.key === undefined ? undefined : { key: this.#s.key, outcome };
+    const result = await this.#s.manager.add([message], { recalled: this.memory.recalled.map((r) => r.id), turn });
     this.memory = { ...this.memory, compressionDue: result.compressionDue };
     const recorded = result.outcome ?? outcome;
     return { outcome: recorded, replayed: recorded.id !== outcome.id || recorded.content !== outcome.content };

@@ -67,7 +67,9 @@ export class Memory {
   /** The models a frontend can pick: the LLM's list, or the configured model. */
   models(): Promise<JsonObject> {
     const chat = this.#d.chat;
-    if (!chat) return Promise.reject(new UpstreamUnavailable("llm", "no LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL", { reason: "not_configured" }));
+    if (!chat) {
+      return Promise.reject(new UpstreamUnavailable("llm", "no LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL", { reason: "not_configured" }));
+    }
     return chat.models();
   }
 

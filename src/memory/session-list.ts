@@ -41,7 +41,11 @@ function decodeCursor(cursor: string | undefined): number {
  * hold fewer than `limit` entries (index entries of expired or taken-over sessions are skipped);
  * follow `nextCursor` until it is null.
  */
-export async function listUserSessions(deps: MemoryDeps, userId: string, page: { cursor?: string | undefined; limit?: number | undefined }): Promise<SessionListPage> {
+export async function listUserSessions(
+  deps: MemoryDeps,
+  userId: string,
+  page: { cursor?: string | undefined; limit?: number | undefined },
+): Promise<SessionListPage> {
   const offset = decodeCursor(page.cursor);
   const limit = page.limit ?? DEFAULT_SESSIONS_PER_PAGE;
   const result = await deps.sessions.userSessions(deps.tenant, userId, { offset, limit });

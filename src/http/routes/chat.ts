@@ -37,7 +37,12 @@ const chatRoute = createRoute({
 
 const sse = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
-const replyView = (reply: TurnOutcome) => ({ id: reply.id, role: "assistant", content: reply.content, ...(reply.tool_calls ? { tool_calls: reply.tool_calls } : {}) });
+const replyView = (reply: TurnOutcome) => ({
+  id: reply.id,
+  role: "assistant",
+  content: reply.content,
+  ...(reply.tool_calls ? { tool_calls: reply.tool_calls } : {}),
+});
 
 /** `event: delta` per chunk of text, then `event: done` with the stored reply, or `event: error`. */
 const chatStreamFormat: StreamFormat = {
@@ -64,8 +69,8 @@ export function chatRoutes() {
     // A raw event stream is outside the typed JSON responses the route declares.
     if (body.stream) return streamTurn(c, turn, chatStreamFormat) as never;
     const answer = await turn.complete();
-    const usage = answer.usage;
-    return c.json({ reply: replyView(answer.reply), model: answer.reply.model, usage, memory: answer.memory }, 200, turnHeaders(answer.memory, answer.replayed));
+    const { reply, usage, memory, replayed } = answer;
+    return c.json({ reply: replyView(reply), model: reply.model, usage, memory }, 200, turnHeaders(memory, replayed));
   });
   return app;
 }

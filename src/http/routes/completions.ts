@@ -29,7 +29,9 @@ const proxyFormat = (model: string): StreamFormat => ({
 /** `user` names the session (and user) when no header does; it must then be a valid id. */
 function fromUserField(user: string | undefined, header: string): string | undefined {
   if (user === undefined) return undefined;
-  if (!IdSchema.safeParse(user).success) throw new ApiError(400, "validation_failed", `invalid body: user must be a valid id to name the memory session (or send ${header})`);
+  if (!IdSchema.safeParse(user).success) {
+    throw new ApiError(400, "validation_failed", `invalid body: user must be a valid id to name the memory session (or send ${header})`);
+  }
   return user;
 }
 

@@ -100,7 +100,9 @@ export const ProxyMessageSchema = z.object(openAIFields).passthrough().superRefi
 export function toIncoming(m: z.infer<typeof ProxyMessageSchema>): IncomingMessage {
   const out: IncomingMessage = { role: m.role === "developer" ? "system" : m.role, content: m.content ?? m.refusal ?? "" };
   if (m.name !== undefined) out.name = m.name;
-  if (m.tool_calls !== undefined) out.tool_calls = m.tool_calls.map((c) => ({ id: c.id, type: "function", function: { name: c.function.name, arguments: c.function.arguments } }));
+  if (m.tool_calls !== undefined) {
+    out.tool_calls = m.tool_calls.map((c) => ({ id: c.id, type: "function", function: { name: c.function.name, arguments: c.function.arguments } }));
+  }
   if (m.tool_call_id !== undefined) out.tool_call_id = m.tool_call_id;
   return out;
 }
