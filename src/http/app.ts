@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { TrieRouter } from "hono/router/trie-router";
 import type { AppEnv, RuntimeFactory } from "./env.ts";
 import { ApiError } from "./errors.ts";
 import { bearerAuth } from "./middleware/auth.ts";
@@ -11,17 +12,18 @@ import { mountDocs } from "./routes/docs.ts";
 import { factRoutes } from "./routes/facts.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { messageRoutes } from "./routes/messages.ts";
+import { modelRoutes } from "./routes/models.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
+import { userSessionRoutes } from "./routes/user-sessions.ts";
 import { userRoutes } from "./routes/users.ts";
 import { workingMemoryRoutes } from "./routes/working.ts";
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 /** Builds the HTTP app: middleware and route modules over the runtime `factory` builds per request. */
 export function buildApp(factory: RuntimeFactory): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.onError(renderError);
-  app.notFound(() => {
-    throw new ApiError(404, "not_found", "no such route");
-  });
   app.use("*", runtimeMiddleware(factory));
   app.route("/", healthRoutes());
   mountDocs(app);
@@ -31,7 +33,25 @@ export function buildApp(factory: RuntimeFactory): OpenAPIHono<AppEnv> {
   app.route("/", workingMemoryRoutes());
   app.route("/", factRoutes());
   app.route("/", userRoutes());
+  app.route("/", userSessionRoutes());
   app.route("/", chatRoutes());
   app.route("/", completionRoutes());
+  app.route("/", modelRoutes());
+  const allowed = allowedMethods(app);
+  app.notFound((c) => {
+    const methods = allowed(c.req.path);
+    if (methods.length > 0) {
+      const allow = methods.join(", ");
+      throw new ApiError(405, "method_not_allowed", `${c.req.method} is not allowed here; use ${allow}`, { headers: { allow } });
+    }
+    throw new ApiError(404, "not_found", "no such route");
+  });
   return app;
+}
+
+/** The methods the app's routes answer on a path (a known path asked with another method gets 405). */
+function allowedMethods(app: OpenAPIHono<AppEnv>): (path: string) => string[] {
+  const router = new TrieRouter<string>();
+  for (const route of app.routes) if (route.method !== "ALL") router.add(route.method, route.path, route.method);
+  return (path) => METHODS.filter((method) => (router.match(method, path)[0]?.length ?? 0) > 0);
 }

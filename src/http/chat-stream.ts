@@ -1,14 +1,20 @@
 import type { Context } from "hono";
 import type { ChatTurn, TurnMemory } from "../memory/chat-turn.ts";
 import { LlmError } from "../memory/errors.ts";
+import type { PassThroughChunk } from "../memory/ports.ts";
+import type { TurnOutcome } from "../memory/types.ts";
 import type { AppEnv } from "./env.ts";
 import type { ApiError } from "./errors.ts";
 import { toApiError } from "./on-error.ts";
 
-/** How one streaming protocol renders its events. */
+/** How one streaming protocol renders the events of a turn. */
 export interface StreamFormat {
-  delta(content: string): string;
-  done(content: string, memory: TurnMemory): string;
+  /** One chunk of the model as it arrived ("" to send nothing for it). */
+  chunk(chunk: PassThroughChunk): string;
+  /** A retried turn: the recorded reply, rendered as the stream that first delivered it. */
+  replay(reply: TurnOutcome): string;
+  /** The end, with the reply as stored. */
+  done(result: { reply: TurnOutcome; memory: TurnMemory }): string;
   error(err: ApiError): string;
 }
 
@@ -16,37 +22,42 @@ export interface StreamFormat {
  * Streams a turn's answer as server-sent events. The turn runs in the background and never waits
  * for the client, so the full reply is stored even when the client disconnects mid-stream.
  */
-export function streamTurn(c: Context<AppEnv>, turn: ChatTurn, format: StreamFormat, headers: Record<string, string>): Response {
+export function streamTurn(c: Context<AppEnv>, turn: ChatTurn, format: StreamFormat): Response {
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
   const encoder = new TextEncoder();
   let clientGone = false;
   const send = (text: string): void => {
-    if (clientGone) return;
+    if (clientGone || text === "") return;
     writer.write(encoder.encode(text)).catch(() => {
       clientGone = true;
     });
   };
+  if (turn.replayed) send(format.replay(turn.replayed));
   const pump = turn
-    .stream((delta) => send(format.delta(delta)))
+    .stream((chunk) => send(format.chunk(chunk)))
     .then(
-      ({ content, memory }) => send(format.done(content, memory)),
+      (result) => send(format.done(result)),
       (err: unknown) => {
-        if (!(err instanceof LlmError)) console.error(JSON.stringify({ level: "error", msg: "streamed turn failed", session: turn.memory.sessionId, error: String(err) }));
+        if (!(err instanceof LlmError)) {
+          console.error(JSON.stringify({ level: "error", msg: "streamed turn failed", session: turn.memory.sessionId, error: String(err) }));
+        }
         send(format.error(toApiError(err)));
       },
     )
     .finally(() => writer.close().catch(() => undefined));
   c.get("runtime").background(pump);
-  return new Response(readable, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", ...headers } });
+  const headers = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+  return new Response(readable, { headers: { ...headers, ...turnHeaders(turn.memory, turn.replayed !== null) } });
 }
 
-/** Response headers describing what memory injected (for frontends and debugging). */
-export function memoryHeaders(memory: TurnMemory): Record<string, string> {
+/** Response headers describing what memory injected, and whether the answer came from storage. */
+export function turnHeaders(memory: TurnMemory, replayed: boolean): Record<string, string> {
   return {
     "x-memory-session": memory.sessionId,
     "x-memory-recalled": memory.recalled.map((r) => `${r.id};score=${r.score}`).join(", "),
     "x-memory-summary-version": memory.summaryVersion === null ? "none" : String(memory.summaryVersion),
     "x-memory-context-tokens": String(memory.contextTokens.total),
+    ...(replayed ? { "idempotent-replayed": "true" } : {}),
   };
 }

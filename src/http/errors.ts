@@ -9,11 +9,13 @@ export type ErrorCode =
   | "unsupported_media_type"
   | "unauthorized"
   | "not_found"
+  | "method_not_allowed"
   | "conflict"
   | "config_invalid"
   | "upstream_unavailable"
   | "llm_not_configured"
   | "llm_failed"
+  | "llm_rejected"
   | "internal";
 
 /**

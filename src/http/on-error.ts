@@ -3,13 +3,26 @@ import { HTTPException } from "hono/http-exception";
 import { LlmError, MemoryError, UpstreamUnavailable } from "../memory/errors.ts";
 import { ApiError, serviceUnavailable, type ErrorCode } from "./errors.ts";
 
-/** Renders every failure as `{"error": {...}}`; nothing escapes as a bare 500. */
+/** Paths that speak the OpenAI API, errors included. */
+const OPENAI_PATHS = new Set(["/v1/chat/completions", "/v1/models"]);
+
+/**
+ * Renders every failure as `{"error": {"code", "message", "details"?}}`, or on the OpenAI-compatible
+ * paths as OpenAI does (`{"error": {"message", "type", "param", "code"}}`); nothing escapes as a bare 500.
+ */
 export function renderError(err: Error, c: Context): Response {
   const apiError = toApiError(err);
   if (apiError.status >= 500) {
     console.error(JSON.stringify({ level: "error", code: apiError.code, message: err.message, cause: String(apiError.cause ?? "") }));
   }
-  return c.json(apiError.toJSON(), apiError.status, apiError.headers);
+  const body = OPENAI_PATHS.has(c.req.path) ? openAIError(apiError) : apiError.toJSON();
+  return c.json(body, apiError.status, apiError.headers);
+}
+
+/** An error in OpenAI's shape: the SDKs read `message` and `code`, and `type` tells client from server errors. */
+export function openAIError(err: ApiError): { error: { message: string; type: string; param: string | null; code: string } } {
+  const type = err.status === 401 ? "authentication_error" : err.status >= 500 ? "server_error" : "invalid_request_error";
+  return { error: { message: err.message, type, param: null, code: err.code } };
 }
 
 const MEMORY_STATUS = {
@@ -19,11 +32,26 @@ const MEMORY_STATUS = {
   too_large: [413, "payload_too_large"],
 } as const satisfies Record<MemoryError["kind"], readonly [number, ErrorCode]>;
 
-/** A model failure: 502 with a safe message. What the turn stored stays stored. */
+/** Provider statuses that mean the request itself was wrong (a bad tool schema, an unknown model). */
+const REJECTED = new Set([400, 404, 413, 422]);
+
+/**
+ * A model failure: 502 with a safe message, or 400 when the provider rejected the request as
+ * invalid (its status and code are named, its message is not: it may quote the prompt). What the
+ * turn stored stays stored.
+ */
 export function llmFailure(err: LlmError): ApiError {
+  if (err.kind === "upstream" && err.status !== undefined && REJECTED.has(err.status)) {
+    const what = `HTTP ${err.status}${err.code ? `, ${err.code}` : ""}`;
+    return new ApiError(400, "llm_rejected", `the LLM rejected the request (${what}); fix the request, your message was stored`, {
+      details: { kind: err.kind, status: err.status, ...(err.code ? { providerCode: err.code } : {}) },
+      cause: err,
+    });
+  }
   const message =
     err.kind === "timeout" ? "the LLM did not answer in time" : err.kind === "bad_output" ? "the LLM returned an unusable answer" : "the LLM request failed";
-  return new ApiError(502, "llm_failed", `${message}; your message was stored, retry with the same message id`, { details: { kind: err.kind }, cause: err });
+  const retry = "your message was stored, retry with the same idempotency key or message id";
+  return new ApiError(502, "llm_failed", `${message}; ${retry}`, { details: { kind: err.kind }, cause: err });
 }
 
 export function toApiError(err: unknown): ApiError {
@@ -43,7 +71,13 @@ export function toApiError(err: unknown): ApiError {
     if (status === 400 && /malformed json/i.test(err.message)) {
       return new ApiError(400, "invalid_json", "request body is not valid JSON", { cause: err });
     }
-    const codes: Partial<Record<number, ErrorCode>> = { 401: "unauthorized", 404: "not_found", 413: "payload_too_large", 415: "unsupported_media_type" };
+    const codes: Partial<Record<number, ErrorCode>> = {
+      401: "unauthorized",
+      404: "not_found",
+      405: "method_not_allowed",
+      413: "payload_too_large",
+      415: "unsupported_media_type",
+    };
     const message = status === 415 ? "send the body as JSON (content-type: application/json)" : err.message || "request failed";
     return new ApiError(status, codes[status] ?? "bad_request", message, { cause: err });
   }

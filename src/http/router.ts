@@ -1,22 +1,70 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono, type z } from "@hono/zod-openapi";
 import type { AppEnv } from "./env.ts";
 import { ApiError } from "./errors.ts";
 
+/** What each validation target is called in error messages. */
+const TARGET_NAMES: Record<string, string> = { json: "body", query: "query", param: "path", header: "header", form: "body", cookie: "cookie" };
+
+type Issue = z.core.$ZodIssue;
+
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+/** A message we wrote into a schema starts lower-case; zod's own start with a capital. */
+const ownMessage = (issue: Issue): string | null => (/^[a-z]/.test(issue.message) ? issue.message : null);
+
+/** The problem of one issue in words, with its bound: "must be >= 50", "must be at most 64 characters". */
+export function issueProblem(issue: Issue): string {
+  switch (issue.code) {
+    case "too_small": {
+      const n = Number(issue.minimum);
+      if (issue.origin === "string") return n === 1 ? "must not be empty" : `must be at least ${plural(n, "character", "characters")}`;
+      if (issue.origin === "array" || issue.origin === "set") return `must have at least ${plural(n, "item", "items")}`;
+      return `must be ${issue.inclusive === false ? ">" : ">="} ${n}`;
+    }
+    case "too_big": {
+      const n = Number(issue.maximum);
+      if (issue.origin === "string") return `must be at most ${plural(n, "character", "characters")}`;
+      if (issue.origin === "array" || issue.origin === "set") return `must have at most ${plural(n, "item", "items")}`;
+      return `must be ${issue.inclusive === false ? "<" : "<="} ${n}`;
+    }
+    case "invalid_type": {
+      if (/received undefined$/.test(issue.message)) return "is required";
+      const expected = issue.expected === "int" ? "integer" : issue.expected;
+      return ownMessage(issue) ?? `must be ${/^[aeiou]/.test(expected) ? "an" : "a"} ${expected}`;
+    }
+    case "unrecognized_keys":
+      return `${issue.keys.length === 1 ? "is not a known field" : "are not known fields"}`;
+    case "invalid_value":
+      return ownMessage(issue) ?? `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "not_multiple_of":
+      return `must be a multiple of ${issue.divisor}`;
+    case "invalid_format":
+      return ownMessage(issue) ?? (issue.format === "regex" ? "has an invalid format" : `must be a valid ${issue.format}`);
+    default:
+      return ownMessage(issue) ?? "is invalid";
+  }
+}
+
+/** Where an issue is: `messages.0.content`; an unknown key names itself. */
+function issuePath(issue: Issue): string {
+  const path = issue.path.map(String);
+  if (issue.code === "unrecognized_keys") return [...path, issue.keys.join(", ")].join(".");
+  return path.join(".");
+}
+
 /**
  * A route group whose zod schemas validate input and also describe it in `/openapi.json`. Invalid
- * input becomes one 400 with every issue listed.
+ * input becomes one 400 `invalid <target>: <field> <problem>` with every issue in `details`.
  */
 export function createRouter(): OpenAPIHono<AppEnv> {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        const issues = result.error.issues.map((issue) => ({
-          path: issue.path.map(String).join("."),
-          message: issue.message,
-        }));
-        throw new ApiError(400, "validation_failed", `invalid ${result.target}: ${issues[0]?.path || "(root)"} ${issues[0]?.message ?? ""}`.trim(), {
-          details: issues,
-        });
+        const issues = result.error.issues.map((issue) => ({ path: issuePath(issue), message: issueProblem(issue) }));
+        const first = issues[0];
+        const where = TARGET_NAMES[result.target] ?? result.target;
+        const text = first ? `${first.path === "" ? "" : `${first.path} `}${first.message}` : "is invalid";
+        throw new ApiError(400, "validation_failed", `invalid ${where}: ${text}`, { details: issues });
       }
     },
   });

@@ -1,25 +1,29 @@
 import type { MemoryDeps } from "./deps.ts";
-import { LlmError, UpstreamUnavailable } from "./errors.ts";
-import { sha256Hex } from "./hash.ts";
-import { ID_MAX_LENGTH } from "./ids.ts";
+import { UpstreamUnavailable } from "./errors.ts";
 import { MemoryManager, type ContextResult } from "./manager.ts";
-import type { ChatModel, ChatRequest, ChatUsage } from "./ports.ts";
-import type { IncomingMessage } from "./types.ts";
+import type { ChatModel, ChatUsage, JsonObject, ModelReply, PassThroughChunk, PassThroughRequest } from "./ports.ts";
+import { assignTurnIds, replyIdFor, toolCallMessageId, turnKey } from "./turn-ids.ts";
+import type { IncomingMessage, TurnOutcome } from "./types.ts";
+
+export { replyIdFor } from "./turn-ids.ts";
 
 export interface TurnInput {
   sessionId: string;
   userId: string | undefined;
-  /** Messages to store before the model call: the user's message, and a system prompt to pin. */
+  /**
+   * Messages to store before the model call: the new end of the conversation (a user message, or
+   * an assistant tool call and its results) and a system prompt to pin. Ids are assigned when
+   * absent (see `assignTurnIds`).
+   */
   messages: IncomingMessage[];
   /** The batch's system messages replace differing pinned ones (an OpenAI-style client owns its prompt). */
   replaceSystem?: boolean | undefined;
   /** Text to recall facts for (the user's message). */
   query: string;
-  /** Id of the stored reply: derived from the user message id so a retried turn stores it once. */
-  replyId: string;
-  model?: string | undefined;
-  temperature?: number | undefined;
-  maxTokens?: number | undefined;
+  /** The client's idempotency key: a retry with it answers from storage and never calls the model. */
+  key?: string | undefined;
+  /** The model request's fields (model, temperature, tools, ...), passed to the model unchanged. */
+  fields: JsonObject;
 }
 
 /** What a frontend may show or debug: what memory put into the prompt. */
@@ -33,56 +37,61 @@ export interface TurnMemory {
 }
 
 export interface TurnAnswer {
-  content: string;
-  model: string;
+  /** The stored reply: this call's, or on a retry the one recorded for the key. */
+  reply: TurnOutcome;
+  /** The completion as the model sent it; null when the reply came from storage. */
+  body: JsonObject | null;
   usage: ChatUsage | null;
+  replayed: boolean;
   memory: TurnMemory;
 }
 
 const round = (x: number): number => Math.round(x * 10_000) / 10_000;
 
-/**
- * The stored reply's id, derived from the user message id so a retried turn maps to the same reply:
- * `<id>.reply`, or for ids too long for that, a prefix plus a hash of the whole id.
- */
-export async function replyIdFor(messageId: string): Promise<string> {
-  if (messageId.length <= ID_MAX_LENGTH - ".reply".length) return `${messageId}.reply`;
-  return `${messageId.slice(0, ID_MAX_LENGTH - 23)}.reply.${await sha256Hex(messageId, 8)}`;
+/** What a started turn holds until the model answers. */
+interface TurnState {
+  manager: MemoryManager;
+  chat: ChatModel;
+  request: PassThroughRequest;
+  /** The stored form of the idempotency key; undefined without one. */
+  key: string | undefined;
+  /** Id a text reply is stored under. */
+  replyId: string;
+  replayed: TurnOutcome | null;
+  memory: TurnMemory;
 }
 
 /**
- * One chat turn: store the user's message and read the context in one Redis round trip (recall in
- * parallel), call the model, store the reply, then compress in the background when due. A retried
- * turn whose reply is already stored answers with it and never calls the model again.
+ * One chat turn: store the new messages and read the context in one Redis round trip (recall in
+ * parallel), call the model with the client's fields and memory's messages, store the reply, then
+ * compress in the background when due. With an idempotency key the reply is recorded under it in
+ * the same step: a retry answers with it from that record, even after the reply was summarized.
  */
 export class ChatTurn {
-  readonly #manager: MemoryManager;
-  readonly #chat: ChatModel;
-  readonly #input: TurnInput;
-  readonly #request: ChatRequest;
-  /** The reply a retried turn already got. */
-  readonly storedReply: string | null;
+  readonly #s: Omit<TurnState, "replayed" | "memory">;
+  /** The outcome recorded for this turn's key by an earlier call; null for a new turn. */
+  readonly replayed: TurnOutcome | null;
   memory: TurnMemory;
 
-  private constructor(manager: MemoryManager, chat: ChatModel, input: TurnInput, request: ChatRequest, stored: string | null, memory: TurnMemory) {
-    this.#manager = manager;
-    this.#chat = chat;
-    this.#input = input;
-    this.#request = request;
-    this.storedReply = stored;
+  private constructor(state: TurnState) {
+    const { replayed, memory, ...rest } = state;
+    this.#s = rest;
+    this.replayed = replayed;
     this.memory = memory;
   }
 
   static async start(deps: MemoryDeps, input: TurnInput): Promise<ChatTurn> {
     const chat = deps.chat;
     if (!chat) throw new UpstreamUnavailable("llm", "no LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL", { reason: "not_configured" });
+    const key = input.key === undefined ? undefined : await turnKey(input.key);
+    const messages = await assignTurnIds(input.messages, key, deps.newId);
     const manager = new MemoryManager(deps, { sessionId: input.sessionId, userId: input.userId });
-    const { add, context, snapshot } = await manager.addWithContext(
-      input.messages,
+    const { add, context } = await manager.addWithContext(
+      messages,
       { query: input.query, countRecalls: false },
-      { replaceSystem: input.replaceSystem, deferCompression: true },
+      { replaceSystem: input.replaceSystem, deferCompression: true, turn: key === undefined ? undefined : { key } },
     );
-    const stored = snapshot.window.find((m) => m.id === input.replyId)?.content ?? null;
+    const anchor = [...messages].reverse().find((m) => m.role === "user")?.id;
     const memory: TurnMemory = {
       sessionId: input.sessionId,
       recalled: context.facts.map((r) => ({ id: r.fact.id, text: r.fact.text, type: r.fact.type, score: round(r.score) })),
@@ -91,41 +100,46 @@ export class ChatTurn {
       compressionDue: add.compressionDue,
       ...(context.degraded.length > 0 ? { degraded: context.degraded } : {}),
     };
-    const request: ChatRequest = { messages: context.messages, model: input.model, temperature: input.temperature, maxTokens: input.maxTokens };
-    return new ChatTurn(manager, chat, input, request, stored, memory);
+    const request: PassThroughRequest = { fields: input.fields, messages: context.messages };
+    const replyId = await replyIdFor(anchor ?? deps.newId());
+    return new ChatTurn({ manager, chat, request, key, replyId, replayed: add.outcome ?? null, memory });
   }
 
-  /** The model's answer (or the stored one on a retry), stored as the session's next message. */
-  async complete(defaultModel: string): Promise<TurnAnswer> {
-    if (this.storedReply !== null) return { content: this.storedReply, model: this.#request.model ?? defaultModel, usage: null, memory: this.memory };
-    const answer = await this.#chat.complete(this.#request);
-    if (answer.content.trim() === "") throw new LlmError("bad_output", "empty reply");
-    return { ...answer, memory: await this.#storeReply(answer.content) };
+  /** The model's answer (or, on a retry, the recorded one), stored as the session's next message. */
+  async complete(): Promise<TurnAnswer> {
+    if (this.replayed) return { reply: this.replayed, body: null, usage: null, replayed: true, memory: this.memory };
+    const answer = await this.#s.chat.completeRaw(this.#s.request);
+    const { outcome, replayed } = await this.#storeReply(answer.reply);
+    return { reply: outcome, body: replayed ? null : answer.body, usage: answer.reply.usage, replayed, memory: this.memory };
   }
 
   /**
-   * Streams the answer through `onDelta`, then stores it. Meant to run to the end even when the
-   * listener is gone, so the full reply is stored whatever happens to the client.
+   * Streams the model's chunks through `onChunk` as they come, then stores the reply. Meant to run
+   * to the end even when the listener is gone, so the full reply is stored whatever happens to the
+   * client. A retry streams nothing and resolves with the recorded reply.
    */
-  async stream(onDelta: (delta: string) => void): Promise<{ content: string; memory: TurnMemory }> {
-    if (this.storedReply !== null) {
-      onDelta(this.storedReply);
-      return { content: this.storedReply, memory: this.memory };
-    }
-    let content = "";
-    for await (const delta of this.#chat.stream(this.#request)) {
-      content += delta;
-      onDelta(delta);
-    }
-    if (content.trim() === "") throw new LlmError("bad_output", "empty reply");
-    return { content, memory: await this.#storeReply(content) };
+  async stream(onChunk: (chunk: PassThroughChunk) => void): Promise<{ reply: TurnOutcome; replayed: boolean; memory: TurnMemory }> {
+    if (this.replayed) return { reply: this.replayed, replayed: true, memory: this.memory };
+    const stream = this.#s.chat.streamRaw(this.#s.request);
+    for await (const chunk of stream) onChunk(chunk);
+    const { outcome, replayed } = await this.#storeReply(stream.reply());
+    return { reply: outcome, replayed, memory: this.memory };
   }
 
-  /** Stores the reply (idempotent on its id); compression is scheduled when the turn made it due. */
-  async #storeReply(content: string): Promise<TurnMemory> {
-    const reply: IncomingMessage = { id: this.#input.replyId, role: "assistant", content };
-    const result = await this.#manager.add([reply], { recalled: this.memory.recalled.map((r) => r.id) });
+  /**
+   * Stores the reply and records it for the key in the same step. A concurrent call with the same
+   * key that recorded first wins: its reply is the turn's, this one is not stored.
+   */
+  async #storeReply(reply: ModelReply): Promise<{ outcome: TurnOutcome; replayed: boolean }> {
+    const calls = reply.tool_calls && reply.tool_calls.length > 0 ? reply.tool_calls : undefined;
+    const id = calls ? await toolCallMessageId(calls) : this.#s.replyId;
+    const toolCalls = calls ? { tool_calls: calls } : {};
+    const outcome: TurnOutcome = { id, content: reply.content, ...toolCalls, finishReason: reply.finishReason, model: reply.model };
+    const message: IncomingMessage = { id, role: "assistant", content: reply.content, ...toolCalls };
+    const turn = this.#s.key === undefined ? undefined : { key: this.#s.key, outcome };
+    const result = await this.#s.manager.add([message], { recalled: this.memory.recalled.map((r) => r.id), turn });
     this.memory = { ...this.memory, compressionDue: result.compressionDue };
-    return this.memory;
+    const recorded = result.outcome ?? outcome;
+    return { outcome: recorded, replayed: recorded.id !== outcome.id || recorded.content !== outcome.content };
   }
 }

@@ -1,5 +1,5 @@
 import { MemoryError } from "./errors.ts";
-import { MAX_FACT_HISTORY, createFact, factId, mergeFact, normalizeFactText, rankRecalled, type FactDraft } from "./facts.ts";
+import { MAX_FACT_HISTORY, createFact, factId, freshFactId, mergeFact, normalizeFactText, rankRecalled, type FactDraft } from "./facts.ts";
 import type { MemoryOptions } from "./options.ts";
 import type { FactExtractor, FactPage, FactScope, FactStore } from "./ports.ts";
 import type { Fact, FactType, RecalledFact, StoredMessage } from "./types.ts";
@@ -55,20 +55,21 @@ export class FactService {
     if (deleted === 0) throw new MemoryError("not_found", `no fact ${id}`);
   }
 
-  /** Same text, same id: a second write refreshes the fact instead of creating another. */
+  /** Same text, same fact: a second write refreshes the fact holding that text (edited or not). */
   async remember(draft: FactDraft): Promise<{ fact: Fact; created: boolean }> {
     const { facts, scope } = this.#d;
-    const id = await factId(scope, draft.text);
-    const [existing] = await facts.get(scope, [id]);
+    const contentId = await factId(scope, draft.text);
+    const [match] = await facts.findByContent(scope, [{ contentId, text: draft.text }]);
     const now = this.#now();
-    const fact = existing ? mergeFact(existing, draft, now) : createFact(id, draft, now);
+    const holder = match?.holder ?? null;
+    const fact = holder ? mergeFact(holder, draft, now) : createFact(match?.idTaken ? freshFactId() : contentId, draft, now, contentId);
     await facts.upsert(scope, [fact]);
-    return { fact, created: !existing };
+    return { fact, created: !holder };
   }
 
   /**
-   * Applies changes. A new text moves the fact to the id of that text (same text, same id), keeps
-   * the old text in its history and folds into a fact that already holds the new text.
+   * Applies changes; the id never changes. A new text keeps the old one in its history and is
+   * refused (`conflict`) when another fact already holds it, so no text is held twice.
    */
   async update(id: string, changes: FactChanges): Promise<Fact> {
     const { facts, scope } = this.#d;
@@ -86,20 +87,47 @@ export class FactService {
       await facts.patch(scope, [next]);
       return next;
     }
-    return this.#rekey(next, id);
+    const retexted = await this.#retext(next);
+    if (retexted.holder) throw new MemoryError("conflict", `fact ${retexted.holder.id} already holds this text: change or delete that one`);
+    return retexted.fact;
   }
 
-  /** Stores `fact` under the id of its (new) text, merged into any fact already there, and drops `oldId`. */
-  async #rekey(fact: Fact, oldId: string): Promise<Fact> {
+  /**
+   * Stores `fact` (whose text changed) under its own id with the content id of its new text, unless
+   * another fact holds that text: then nothing is written and that fact is returned as `holder`.
+   */
+  async #retext(fact: Fact): Promise<{ fact: Fact; holder: Fact | null }> {
     const { facts, scope } = this.#d;
-    const newId = await factId(scope, fact.text);
-    const [holder] = newId === oldId ? [null] : await facts.get(scope, [newId]);
-    const moved: Fact = holder
-      ? { ...mergeFact(holder, fact, this.#now()), history: [...(holder.history ?? []), ...(fact.history ?? [])].slice(-MAX_FACT_HISTORY) }
-      : { ...fact, id: newId };
-    await facts.upsert(scope, [moved]);
-    if (newId !== oldId) await facts.delete(scope, [oldId]);
-    return moved;
+    const contentId = await factId(scope, fact.text);
+    const [match] = await facts.findByContent(scope, [{ contentId, text: fact.text }]);
+    const holder = match?.holder && match.holder.id !== fact.id ? match.holder : null;
+    if (holder) return { fact, holder };
+    const next = { ...fact, contentId };
+    await facts.upsert(scope, [next]);
+    return { fact: next, holder: null };
+  }
+
+  /** A learned update of `current`: same id, new text; folded into another fact that already says it. */
+  async #restate(current: Fact, draft: FactDraft): Promise<Fact> {
+    const merged = mergeFact(current, draft, this.#now());
+    if (normalizeFactText(merged.text) === normalizeFactText(current.text)) {
+      await this.#d.facts.upsert(this.#d.scope, [merged]);
+      return merged;
+    }
+    const { fact, holder } = await this.#retext(merged);
+    // The new statement is already another fact: that one is refreshed, the superseded one goes.
+    return holder ? this.#fold(current, holder, draft) : fact;
+  }
+
+  /** Refreshes `holder` with `draft` and takes over the history of `superseded`, which is deleted. */
+  async #fold(superseded: Fact, holder: Fact, draft: FactDraft): Promise<Fact> {
+    const { facts, scope } = this.#d;
+    const merged = mergeFact(holder, draft, this.#now());
+    const history = [...(holder.history ?? []), ...(superseded.history ?? []), { text: superseded.text, updatedAt: superseded.updatedAt }];
+    const folded = { ...merged, history: history.slice(-MAX_FACT_HISTORY) };
+    await facts.upsert(scope, [folded]);
+    await facts.delete(scope, [superseded.id]);
+    return folded;
   }
 
   async recall(query: string, options: { k: number; types?: FactType[] | undefined; minScore?: number | undefined }): Promise<RecalledFact[]> {
@@ -142,7 +170,7 @@ export class FactService {
           report.skipped += 1;
           continue;
         }
-        const moved = await this.#rekey(mergeFact(current, draft, this.#now()), current.id);
+        const moved = await this.#restate(current, draft);
         report.updated.push(moved.id);
       } else {
         const { fact } = await this.remember(draft);

@@ -19,9 +19,10 @@ export function normalizeFactText(text: string): string {
 }
 
 /**
- * Content id of a fact within (tenant, user): "f" + 24 hex digits of SHA-256 over
- * `tenant \0 user \0 normalized text`. The same statement always gets the same id, in any process,
- * so writing it twice is one fact.
+ * Content id of a text within (tenant, user): "f" + 24 hex digits of SHA-256 over
+ * `tenant \0 user \0 normalized text`. The same statement always gets the same content id, in any
+ * process, so writing it twice is one fact. A new fact takes it as its id, and keeps that id
+ * through edits; `Fact.contentId` follows the current text.
  */
 export async function factId(scope: FactScope, text: string): Promise<string> {
   return `f${await sha256Hex(`${scope.tenant}\u0000${scope.userId}\u0000${normalizeFactText(text)}`, 12)}`;
@@ -40,7 +41,8 @@ export interface FactDraft {
 
 const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0.5);
 
-export function createFact(id: string, draft: FactDraft, now: number): Fact {
+/** A new fact; its id is its content id unless that id is taken (see `FactStore.findByContent`). */
+export function createFact(id: string, draft: FactDraft, now: number, contentId: string = id): Fact {
   const fact: Fact = {
     id,
     text: draft.text.trim(),
@@ -51,6 +53,8 @@ export function createFact(id: string, draft: FactDraft, now: number): Fact {
     lastAccessedAt: now,
     accessCount: 0,
     version: 1,
+    // Field order as the stores read facts back, so queued copies compare equal as JSON.
+    contentId,
   };
   if (draft.sourceSession !== undefined) fact.sourceSession = draft.sourceSession;
   if (draft.sourceMessage !== undefined) fact.sourceMessage = draft.sourceMessage;
@@ -80,4 +84,9 @@ export function mergeFact(existing: Fact, incoming: FactDraft, now: number): Fac
   if (incoming.sourceSession !== undefined) merged.sourceSession = incoming.sourceSession;
   if (incoming.sourceMessage !== undefined) merged.sourceMessage = incoming.sourceMessage;
   return merged;
+}
+
+/** A fresh fact id for a new fact whose content id is already some edited fact's id. */
+export function freshFactId(): string {
+  return `f${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
 }

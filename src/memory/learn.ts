@@ -1,6 +1,6 @@
 import type { MemoryDeps } from "./deps.ts";
 import { FactService, type LearnReport } from "./fact-service.ts";
-import { mergeFact } from "./facts.ts";
+import { freshFactId, mergeFact } from "./facts.ts";
 import type { FactScope, FactStore, UserStore } from "./ports.ts";
 import type { StoredMessage } from "./types.ts";
 
@@ -12,7 +12,8 @@ const erasedSince = (erasedAt: number | null, since: number): boolean => erasedA
 
 /**
  * Delivers facts that appends queued for `scope` to long-term memory: merged into the stored fact
- * of the same id (a restatement keeps its creation time, uses and history), written in one upsert,
+ * holding the same text (a restatement keeps its creation time, uses, history and id; an edited
+ * fact is found by the content id of its current text), written in one upsert,
  * then unqueued. If the user was erased while this ran, what it wrote is deleted again, so an erase
  * always wins. A failure leaves the queue as it was for the next run (or the cron).
  */
@@ -24,16 +25,17 @@ export async function deliverPendingFacts(
   const facts = requireFacts(deps);
   const pending = await deps.users.pendingFacts(scope, DELIVERY_BATCH);
   if (pending.length === 0) return 0;
-  const ids = pending.map((f) => f.id);
-  const existing = await facts.get(scope, ids);
+  const matches = await facts.findByContent(scope, pending.map((f) => ({ contentId: f.contentId ?? f.id, text: f.text })));
   const merged = pending.map((fact, i) => {
-    const current = existing[i];
-    return current ? mergeFact(current, fact, fact.updatedAt) : fact;
+    const match = matches[i];
+    if (match?.holder) return mergeFact(match.holder, fact, fact.updatedAt);
+    // Its content id is the id of a fact edited to another text since: the new fact needs its own.
+    return match?.idTaken ? { ...fact, id: freshFactId(), contentId: fact.contentId ?? fact.id } : fact;
   });
   await facts.upsert(scope, merged);
   const { erasedAt } = await deps.users.confirmFacts(scope, pending);
   if (erasedSince(erasedAt, startedAt)) {
-    await facts.delete(scope, ids);
+    await facts.delete(scope, merged.map((f) => f.id));
     return 0;
   }
   return merged.length;

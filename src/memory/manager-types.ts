@@ -1,6 +1,6 @@
 import type { AssembledContext } from "./context.ts";
 import type { AppendResult } from "./ports.ts";
-import type { FactType, SummaryMethod } from "./types.ts";
+import type { FactType, SummaryMethod, TurnOutcome } from "./types.ts";
 import type { WindowStats } from "./window.ts";
 
 /** Parts that failed without failing the request. */
@@ -12,6 +12,8 @@ export interface AddResult {
   compressionDue: boolean;
   /** Ids of the facts queued for persisted user messages (they reach long-term memory right after). */
   facts: string[];
+  /** With a turn key: the outcome recorded for it (earlier, or by this write), else null. */
+  outcome?: TurnOutcome | null | undefined;
 }
 
 export interface ContextRequest {

@@ -7,9 +7,10 @@ import type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded
 import { checkMessages } from "./message-rules.ts";
 import { resolveSessionOptions } from "./options.ts";
 import { factsToPersist } from "./persist.ts";
-import type { FactScope } from "./ports.ts";
+import type { AppendOptions, FactScope } from "./ports.ts";
 import { produceSummary } from "./rolling-summary.ts";
 import { isSalient } from "./salience.ts";
+import { sessionTitle } from "./session-list.ts";
 import type { FactType, IncomingMessage, RecalledFact, SessionRef, SessionSnapshot, StoredMessage } from "./types.ts";
 import { toStoredMessage, windowStats } from "./window.ts";
 
@@ -27,6 +28,8 @@ export interface AddOptions {
   deferCompression?: boolean | undefined;
   /** Fact ids this request recalled; counted in the same atomic step as the append. */
   recalled?: readonly string[] | undefined;
+  /** The chat turn this write belongs to (see `AppendOptions.turn`). */
+  turn?: AppendOptions["turn"];
 }
 
 /**
@@ -94,11 +97,13 @@ export class MemoryManager {
       replaceSystem: options.replaceSystem,
       facts,
       recalled: scope ? options.recalled : undefined,
+      turn: options.turn,
+      title: sessionTitle(messages),
     });
     // A store that ignores withSnapshot costs a second round trip here.
     const snapshot = appended.snapshot ?? (await sessions.read(this.#ref));
     const compressionDue = planCompression(snapshot, resolveSessionOptions(defaults, snapshot.settings)).due;
-    const result = { added: appended.added, compressionDue, facts: facts.map((f) => f.id) };
+    const result = { added: appended.added, compressionDue, facts: facts.map((f) => f.id), ...(options.turn ? { outcome: appended.outcome ?? null } : {}) };
     this.#afterAppend(messages, stored, result, persistAll, options.deferCompression === true, now);
     return { snapshot, result };
   }

@@ -3,7 +3,8 @@ import type { MemoryDeps } from "./deps.ts";
 import { UpstreamUnavailable } from "./errors.ts";
 import { FactService } from "./fact-service.ts";
 import { MemoryManager, type AddResult, type ContextRequest, type ContextResult } from "./manager.ts";
-import type { SettingsChange } from "./ports.ts";
+import type { JsonObject, SettingsChange } from "./ports.ts";
+import { listUserSessions } from "./session-list.ts";
 import { compressSession, resetSession, sessionHistory, sessionState, updateSessionSettings } from "./sessions.ts";
 import type { IncomingMessage } from "./types.ts";
 import { eraseUser, exportUser } from "./user-data.ts";
@@ -63,6 +64,15 @@ export class Memory {
     return ChatTurn.start(this.#d, input);
   }
 
+  /** The models a frontend can pick: the LLM's list, or the configured model. */
+  models(): Promise<JsonObject> {
+    const chat = this.#d.chat;
+    if (!chat) {
+      return Promise.reject(new UpstreamUnavailable("llm", "no LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL", { reason: "not_configured" }));
+    }
+    return chat.models();
+  }
+
   /** One user's long-term facts; 503 when long-term memory is not configured. */
   facts(userId: string): FactService {
     const facts = this.#d.facts;
@@ -70,6 +80,11 @@ export class Memory {
       throw new UpstreamUnavailable("vector", "long-term memory is not configured (UPSTASH_VECTOR_REST_URL / _TOKEN)", { reason: "not_configured" });
     }
     return new FactService({ facts, scope: { tenant: this.#d.tenant, userId }, options: this.#d.options, now: this.#d.now });
+  }
+
+  /** One page of the sessions a user owns, newest activity first. */
+  userSessions(userId: string, page: { cursor?: string | undefined; limit?: number | undefined }) {
+    return listUserSessions(this.#d, userId, page);
   }
 
   exportUser(userId: string, cursor?: string) {

@@ -28,7 +28,8 @@ export function metadataProblem(metadata: unknown): string | null {
 
 /**
  * The limits every write path applies to messages (native append, chat turn, proxied completion),
- * checked before anything is stored.
+ * checked before anything is stored: the batch size, each content and each tool call's arguments
+ * against `maxMessageChars`, metadata size and depth, and tool results answering a call.
  */
 export function checkMessages(messages: readonly IncomingMessage[], limits: MessageLimits): void {
   if (messages.length > limits.maxMessagesPerRequest) {
@@ -38,7 +39,38 @@ export function checkMessages(messages: readonly IncomingMessage[], limits: Mess
     if (m.content.length > limits.maxMessageChars) {
       throw new MemoryError("too_large", `messages.${i}.content exceeds ${limits.maxMessageChars} characters`);
     }
+    m.tool_calls?.forEach((call, j) => {
+      if (call.function.arguments.length > limits.maxMessageChars) {
+        throw new MemoryError("too_large", `messages.${i}.tool_calls.${j}.function.arguments exceeds ${limits.maxMessageChars} characters`);
+      }
+    });
     const problem = m.metadata === undefined ? null : metadataProblem(m.metadata);
     if (problem) throw new MemoryError("invalid", `messages.${i}.${problem}`);
+  });
+  checkToolPairs(messages);
+}
+
+/** Why a tool result cannot be stored: it answers no open call. */
+export function orphanToolMessage(index: number, callId: string): MemoryError {
+  return new MemoryError(
+    "invalid",
+    `messages.${index} is a tool result for call ${callId}, which the assistant message right before it (in this request or stored) did not make`,
+  );
+}
+
+/**
+ * A tool result must follow the assistant message that made its call, with only other results in
+ * between. Within the batch that is checked here; results at the start of a batch answer calls of
+ * the stored window, which the store checks in the same atomic step as the append.
+ */
+function checkToolPairs(messages: readonly IncomingMessage[]): void {
+  let open: Set<string> | null = null; // null: the calls still open in storage, unknown here
+  messages.forEach((m, i) => {
+    if (m.role === "system") return;
+    if (m.role === "assistant" && m.tool_calls && m.tool_calls.length > 0) open = new Set(m.tool_calls.map((c) => c.id));
+    else if (m.role === "tool") {
+      const calls: Set<string> | null = open;
+      if (calls !== null && (m.tool_call_id === undefined || !calls.has(m.tool_call_id))) throw orphanToolMessage(i, m.tool_call_id ?? "(none)");
+    } else open = new Set();
   });
 }

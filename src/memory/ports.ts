@@ -7,6 +7,8 @@ import type {
   StoredMessage,
   Summary,
   SummaryMethod,
+  ToolCall,
+  TurnOutcome,
 } from "./types.ts";
 
 /** Options of one append. */
@@ -29,7 +31,19 @@ export interface AppendOptions {
   facts?: Fact[] | undefined;
   /** Facts of the owner recalled by this turn, counted in the same step (see {@link UserStore.recordRecalls}). */
   recalled?: readonly string[] | undefined;
+  /**
+   * The chat turn this append belongs to, by its idempotency key. When the key already has an
+   * outcome, nothing is stored and the result carries that outcome. Otherwise, with `outcome`, the
+   * outcome is recorded for the key once the batch stored something (the first one wins).
+   * Outcomes live as long as the session, the newest {@link TURN_OUTCOMES_KEPT} of them.
+   */
+  turn?: { key: string; outcome?: TurnOutcome | undefined } | undefined;
+  /** The session's title, kept from the first write that names one (a session list shows it). */
+  title?: string | undefined;
 }
+
+/** Turn outcomes a session keeps for retries; a retry of an older turn is a new turn. */
+export const TURN_OUTCOMES_KEPT = 200;
 
 export interface AppendResult {
   /** One entry per input message, in order; `duplicate` when its id was already stored. */
@@ -37,6 +51,8 @@ export interface AppendResult {
   windowCount: number;
   windowTokens: number;
   snapshot?: SessionSnapshot | undefined;
+  /** With `turn`: the outcome recorded for its key (earlier, or by this append), else null. */
+  outcome?: TurnOutcome | null | undefined;
 }
 
 /** What a compression read and wants to replace; the commit checks all of it atomically. */
@@ -78,11 +94,27 @@ export interface SessionDump {
   archived: StoredMessage[];
   notes: Record<string, string>;
   scratchpad: string[];
+  /** Recorded turn outcomes (the replies retries are answered with). */
+  turns: TurnOutcome[];
+}
+
+/** What a session list shows of one session. */
+export interface SessionListEntry {
+  sessionId: string;
+  createdAt: number;
+  /** Last write, ms. */
+  updatedAt: number;
+  /** Conversation messages so far: those folded into the summary plus the window (system excluded). */
+  messages: number;
+  /** The first user message, clipped; null when there is none yet. */
+  title: string | null;
 }
 
 /** A page of a user's sessions, newest activity first. */
 export interface SessionIdPage {
   ids: string[];
+  /** The same sessions, with what a session list shows. */
+  sessions: SessionListEntry[];
   /** Offset of the next page in the user's index; null at the end. */
   next: number | null;
 }
@@ -199,6 +231,18 @@ export interface FactQuery {
   types?: FactType[] | undefined;
 }
 
+/** A text and its content id (see `factId`). */
+export interface ContentRef {
+  contentId: string;
+  text: string;
+}
+
+/** See {@link FactStore.findByContent}. */
+export interface ContentMatch {
+  holder: Fact | null;
+  idTaken: boolean;
+}
+
 export interface FactPage {
   facts: Fact[];
   /** Empty when there are no more. */
@@ -210,6 +254,11 @@ export interface FactStore {
   upsert(scope: FactScope, facts: Fact[]): Promise<void>;
   query(scope: FactScope, query: FactQuery): Promise<{ fact: Fact; similarity: number }[]>;
   get(scope: FactScope, ids: string[]): Promise<(Fact | null)[]>;
+  /**
+   * Per content id, in order: the fact whose current text has it (edited or not) and whether a
+   * fact uses it as its own id (then a new fact needs another id). One round trip.
+   */
+  findByContent(scope: FactScope, contents: ContentRef[]): Promise<ContentMatch[]>;
   /** Updates metadata only (no re-embedding). */
   patch(scope: FactScope, facts: Fact[]): Promise<void>;
   /**
@@ -270,11 +319,59 @@ export interface ChatUsage {
   totalTokens: number;
 }
 
+/** A JSON object as an upstream sends or takes it. */
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * A request passed through to the model: every field the client sent (`tools`, `tool_choice`,
+ * `response_format`, `temperature`, `stream_options`, ...) unchanged, with memory's messages.
+ */
+export interface PassThroughRequest {
+  /** The client's fields, without `messages` and `stream`. */
+  fields: JsonObject;
+  messages: ChatMessage[];
+  signal?: AbortSignal | undefined;
+}
+
+/** The assistant message a model call produced, as memory stores it. */
+export interface ModelReply {
+  /** The text ("" when the reply only calls tools). */
+  content: string;
+  tool_calls?: ToolCall[] | undefined;
+  finishReason: string | null;
+  model: string;
+  usage: ChatUsage | null;
+}
+
+/** A completion as the upstream sent it, and the reply it holds. */
+export interface PassThroughAnswer {
+  body: JsonObject;
+  reply: ModelReply;
+}
+
+/** One streamed chunk as the upstream sent it, and the text it adds. */
+export interface PassThroughChunk {
+  chunk: JsonObject;
+  /** Content text this chunk adds ("" for role, tool-call, finish and usage chunks). */
+  text: string;
+}
+
+/** A stream of chunks; `reply()` is the assembled reply once iteration has ended. */
+export interface PassThroughStream extends AsyncIterable<PassThroughChunk> {
+  reply(): ModelReply;
+}
+
 /** A chat-completion model (OpenAI-compatible in production). Failures are `LlmError`s. */
 export interface ChatModel {
   complete(request: ChatRequest): Promise<{ content: string; model: string; usage: ChatUsage | null }>;
   /** Yields content deltas in order. */
   stream(request: ChatRequest): AsyncIterable<string>;
+  /** One completion of a passed-through request; the answer comes back as the upstream sent it. */
+  completeRaw(request: PassThroughRequest): Promise<PassThroughAnswer>;
+  /** The same, streamed: the upstream's chunks as it sent them (tool-call deltas, usage chunk). */
+  streamRaw(request: PassThroughRequest): PassThroughStream;
+  /** The upstream's model list as it sent it; the configured model alone when it has none (404). */
+  models(): Promise<JsonObject>;
 }
 
 /** Counts tokens of untrusted text with a bounded worst case. */

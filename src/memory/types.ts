@@ -7,7 +7,10 @@ export interface ToolCall {
   function: { name: string; arguments: string };
 }
 
-/** A message as a client sends it (already validated at the edge). */
+/**
+ * A message as a client sends it, already validated and normalized at the edge: OpenAI-shaped
+ * input (`content: null` beside `tool_calls`, arrays of text parts) arrives here as plain text.
+ */
 export interface IncomingMessage {
   /** Client-supplied id makes the write idempotent; generated when absent. */
   id?: string | undefined;
@@ -97,8 +100,16 @@ export const FACT_TYPES: readonly FactType[] = ["fact", "preference", "context",
 
 /** A long-term memory of one user. */
 export interface Fact {
-  /** Content hash of the normalized text within (tenant, user). */
+  /**
+   * Stable for the fact's lifetime: the content id of the text it was created with (see
+   * `factId`), or a fresh id when an edited fact still holds that one. Edits never change it.
+   */
   id: string;
+  /**
+   * Content id of the current text, what a new write of the same text finds the fact by. Absent
+   * on facts stored before it was recorded: their id is their content id.
+   */
+  contentId?: string | undefined;
   text: string;
   type: FactType;
   importance: number;
@@ -121,4 +132,18 @@ export interface RecalledFact {
   similarity: number;
   /** Combined score used for ranking (similarity, importance, recency). */
   score: number;
+}
+
+/**
+ * What a completed chat turn answered, recorded under the turn's idempotency key in the same
+ * atomic step that stores the reply: a retry with that key answers from it, even after the reply
+ * was folded into the summary.
+ */
+export interface TurnOutcome {
+  /** Id of the stored reply message. */
+  id: string;
+  content: string;
+  tool_calls?: ToolCall[] | undefined;
+  finishReason: string | null;
+  model: string;
 }

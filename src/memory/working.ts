@@ -35,8 +35,9 @@ export class WorkingMemory {
     await this.#d.working.setNote(this.#ref, key, value, this.#d.workingTtlSeconds);
   }
 
-  deleteNote(key: string): Promise<boolean> {
-    return this.#d.working.deleteNote(this.#ref, key);
+  /** Deletes one note; `not_found` when there was none. */
+  async deleteNote(key: string): Promise<void> {
+    if (!(await this.#d.working.deleteNote(this.#ref, key))) throw new MemoryError("not_found", `no note "${key}"`);
   }
 
   clearNotes(): Promise<number> {

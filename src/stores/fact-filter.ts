@@ -16,3 +16,12 @@ export function typeFilter(types: readonly FactType[] | undefined): string | und
   const unique = [...new Set(types)];
   return `type IN (${unique.map((t) => filterLiteral(t, FACT_TYPES)).join(", ")})`;
 }
+
+/** A content id as `factId` makes it: "f" and 24 hex digits. Nothing else reaches a filter. */
+const CONTENT_ID = /^f[0-9a-f]{24}$/;
+
+/** `contentId IN ('f...', ...)`; throws unless every value is a content id. */
+export function contentIdFilter(contentIds: readonly string[]): string {
+  if (contentIds.length === 0 || !contentIds.every((id) => CONTENT_ID.test(id))) throw new InvalidStoreInput("invalid content id");
+  return `contentId IN (${[...new Set(contentIds)].map((id) => `'${id}'`).join(", ")})`;
+}

@@ -15,6 +15,7 @@ export function factToMetadata(fact: Fact): FactMetadata {
     accessCount: fact.accessCount,
     version: fact.version,
   };
+  if (fact.contentId !== undefined) md.contentId = fact.contentId;
   if (fact.sourceSession !== undefined) md.sourceSession = fact.sourceSession;
   if (fact.sourceMessage !== undefined) md.sourceMessage = fact.sourceMessage;
   if (fact.history !== undefined) md.history = fact.history;
@@ -46,6 +47,7 @@ export function factFromMetadata(id: string | number, md: unknown): Fact | null 
     accessCount: numberOr(md.accessCount, 0),
     version: numberOr(md.version, 1),
   };
+  if (typeof md.contentId === "string") fact.contentId = md.contentId;
   if (typeof md.sourceSession === "string") fact.sourceSession = md.sourceSession;
   if (typeof md.sourceMessage === "string") fact.sourceMessage = md.sourceMessage;
   const history = parseHistory(md.history);

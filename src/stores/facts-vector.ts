@@ -1,8 +1,8 @@
 import type { RangeResult } from "@upstash/vector";
-import type { FactAccess, FactPage, FactQuery, FactScope, FactStore } from "../memory/ports.ts";
+import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactScope, FactStore } from "../memory/ports.ts";
 import { FACT_TYPES, type Fact } from "../memory/types.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";
-import { typeFilter } from "./fact-filter.ts";
+import { contentIdFilter, typeFilter } from "./fact-filter.ts";
 import { orEmpty, UPSERT_BATCH, type EmbedFunction, type VectorIndex } from "./fact-index.ts";
 import { factFromMetadata, factToMetadata } from "./fact-metadata.ts";
 import { assertId } from "./keys.ts";
@@ -72,6 +72,35 @@ export class VectorFactStore implements FactStore {
     return ids.map((_, i) => {
       const v = found[i];
       return v ? factFromMetadata(v.id, v.metadata) : null;
+    });
+  }
+
+  /**
+   * A fetch by id (facts never edited, and those stored before content ids were recorded, have
+   * their content id as id) and a query filtered on the recorded content id (edited facts), in
+   * parallel: one round trip.
+   */
+  async findByContent(scope: FactScope, contents: ContentRef[]): Promise<ContentMatch[]> {
+    const namespace = scopeToNamespace(scope);
+    if (contents.length === 0) return [];
+    const contentIds = contents.map((c) => c.contentId);
+    const filter = contentIdFilter(contentIds);
+    const topK = Math.min(100, contentIds.length * 2);
+    const common = { topK, includeMetadata: true, filter };
+    // The holder's text is the query, so it ranks first among the candidates whatever the filter.
+    const probe = contents.map((c) => c.text).join("\n").slice(0, 2000);
+    const [byId, byContent] = await Promise.all([
+      orEmpty(() => this.#index.fetch(contentIds, { includeMetadata: true, namespace }), []),
+      orEmpty(async () => {
+        const vector = this.#embed ? (await this.#embedAll([probe]))[0] : undefined;
+        return vector ? this.#index.query({ ...common, vector }, { namespace }) : this.#index.query({ ...common, data: probe }, { namespace });
+      }, []),
+    ]);
+    const edited = toFacts(byContent.map((r) => ({ id: r.id, metadata: r.metadata })));
+    return contentIds.map((cid, i) => {
+      const stored = byId[i] ? factFromMetadata(byId[i].id, byId[i].metadata) : null;
+      const holder = edited.find((f) => f.contentId === cid) ?? (stored && (stored.contentId ?? stored.id) === cid ? stored : null);
+      return { holder, idTaken: stored !== null };
     });
   }
 

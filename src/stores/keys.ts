@@ -25,6 +25,8 @@ export interface SessionKeys {
   notes: string;
   pad: string;
   lock: string;
+  /** Turn outcomes by idempotency key (see AppendOptions.turn). */
+  turns: string;
 }
 
 const tenantPrefix = (tenant: string): string => `${KEY_PREFIX}:${assertId("tenant", tenant)}:`;
@@ -42,6 +44,7 @@ export function sessionKeys(ref: SessionRef): SessionKeys {
     notes: `${base}notes`,
     pad: `${base}pad`,
     lock: `${base}lock`,
+    turns: `${base}turns`,
   };
 }
 

@@ -1,4 +1,5 @@
-import type { SessionMeta, SessionSettings, SessionSnapshot, StoredMessage, Summary } from "../memory/types.ts";
+import type { SessionListEntry } from "../memory/ports.ts";
+import type { SessionMeta, SessionSettings, SessionSnapshot, StoredMessage, Summary, ToolCall, TurnOutcome } from "../memory/types.ts";
 import { UnexpectedReply } from "./errors.ts";
 import { SETTING_FIELDS } from "./lua/settings.ts";
 
@@ -105,4 +106,34 @@ export function parseSnapshot(value: unknown): SessionSnapshot {
     meta,
     settings: parseSettings(metaMap),
   };
+}
+
+/** A recorded turn outcome (JSON written by `serializeOutcome`), or null when there is none. */
+export function parseOutcome(value: unknown): TurnOutcome | null {
+  if (typeof value !== "string" || value === "") return null;
+  const parsed = decodeReply(value, "turn outcome");
+  if (typeof parsed.id !== "string" || typeof parsed.content !== "string") throw new UnexpectedReply("turn outcome");
+  const outcome: TurnOutcome = {
+    id: parsed.id,
+    content: parsed.content,
+    finishReason: typeof parsed.finishReason === "string" ? parsed.finishReason : null,
+    model: typeof parsed.model === "string" ? parsed.model : "",
+  };
+  if (Array.isArray(parsed.tool_calls)) outcome.tool_calls = parsed.tool_calls as ToolCall[];
+  return outcome;
+}
+
+/** The entries of the user-sessions script: `{id, created, updated, count, title}` each. */
+export function parseSessionList(value: unknown): SessionListEntry[] {
+  return asList(value).map((raw) => {
+    const e = decodeReply(raw, "userSessions");
+    if (typeof e.id !== "string") throw new UnexpectedReply("userSessions");
+    return {
+      sessionId: e.id,
+      createdAt: num(e.created),
+      updatedAt: num(e.updated),
+      messages: num(e.count),
+      title: typeof e.title === "string" && e.title !== "" ? e.title : null,
+    };
+  });
 }

@@ -1,5 +1,6 @@
 import type { AppendOptions, CompressionCommit, SettingsChange } from "../memory/ports.ts";
-import type { Fact, SessionRef, StoredMessage } from "../memory/types.ts";
+import { isValidToolCallId } from "../memory/ids.ts";
+import type { Fact, SessionRef, StoredMessage, TurnOutcome } from "../memory/types.ts";
 import { InvalidStoreInput } from "./errors.ts";
 import { assertId, luaKeyParts } from "./keys.ts";
 import { KEEP_SETTING } from "./lua/settings.ts";
@@ -40,8 +41,40 @@ export function appendArgs(ref: SessionRef, messages: StoredMessage[], options: 
   const args = [String(now), ttl, userId, flags, ref.sessionId, parts.userPrefix, parts.userSuffix, String(facts.length), String(recalled.length)];
   for (const f of facts) args.push(assertId("fact id", f.id), JSON.stringify(f));
   for (const id of recalled) args.push(assertId("fact id", id));
-  for (const m of messages) args.push(m.id, m.role === "system" ? "s" : "w", String(m.tokens), serializeMessage(m));
+  for (const m of messages) args.push(m.id, messageKind(m), String(m.tokens), serializeMessage(m));
+  args.push(...turnArgs(options));
   return args;
+}
+
+/** Longest session title the append script records. */
+export const MAX_TITLE_CHARS = 200;
+
+/**
+ * What the append script knows of a message: `s` pinned system, `w` window, or, for pairing tool
+ * results with calls, `a <call ids>` an assistant message calling tools and `t <call id>` a tool
+ * result. Call ids hold no space (see TOOL_CALL_ID_PATTERN), so a space separates them.
+ */
+function messageKind(m: StoredMessage): string {
+  if (m.role === "system") return "s";
+  const ids = m.role === "assistant" ? (m.tool_calls ?? []).map((c) => c.id) : m.role === "tool" ? [m.tool_call_id ?? ""] : [];
+  if (ids.length === 0) return "w";
+  if (!ids.every(isValidToolCallId)) throw new InvalidStoreInput("tool call ids must be printable ASCII without space, quote or backslash");
+  return `${m.role === "tool" ? "t" : "a"} ${ids.join(" ")}`;
+}
+
+/** The append script's last three ARGV: turn key, outcome JSON and title ('' = none each). */
+function turnArgs(options: AppendOptions): [string, string, string] {
+  const key = options.turn ? assertId("turn key", options.turn.key) : "";
+  const outcome = options.turn?.outcome ? serializeOutcome(options.turn.outcome) : "";
+  const title = options.title ?? "";
+  if (title.length > MAX_TITLE_CHARS) throw new InvalidStoreInput(`a session title holds at most ${MAX_TITLE_CHARS} characters`);
+  return [key, outcome, title];
+}
+
+export function serializeOutcome(outcome: TurnOutcome): string {
+  assertId("reply id", outcome.id);
+  const { id, content, tool_calls, finishReason, model } = outcome;
+  return JSON.stringify({ id, content, ...(tool_calls ? { tool_calls } : {}), finishReason, model });
 }
 
 /** ARGV of the commit script (see lua/commit.ts). */

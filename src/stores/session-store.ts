@@ -12,6 +12,7 @@ import type {
   SettingsChange,
   UserSessionsErased,
 } from "../memory/ports.ts";
+import { orphanToolMessage } from "../memory/message-rules.ts";
 import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from "../memory/types.ts";
 import { InvalidStoreInput, SessionOwnerMismatch, UnexpectedReply } from "./errors.ts";
 import { appendArgs, commitArgs, isCount, settingsArgs } from "./session-args.ts";
@@ -24,7 +25,7 @@ import { READ_LUA } from "./lua/read.ts";
 import { RESET_LUA } from "./lua/reset.ts";
 import { SETTINGS_LUA } from "./lua/settings.ts";
 import { ERASE_SESSIONS_LUA, EXPORT_SESSIONS_LUA, SUMMARY_FAILURE_LUA, SWEEP_LUA, USER_SESSIONS_LUA } from "./lua/user-sessions.ts";
-import { asList, asMap, asStrings, decodeReply, num, parseMessages, parseSettings, parseSnapshot, parseSummary } from "./reply.ts";
+import { asList, asMap, asStrings, decodeReply, num, parseMessages, parseOutcome, parseSessionList, parseSettings, parseSnapshot, parseSummary } from "./reply.ts";
 import { ScriptRunner, type RedisClient } from "./scripts.ts";
 
 /** Options of {@link RedisSessionStore}. */
@@ -66,8 +67,13 @@ export class RedisSessionStore implements SessionStore {
     const sets = tenantUserSets(ref.tenant);
     const user = options.userId === undefined ? { pending: sets.pendingUsers, recalls: sets.recallUsers } : userRecordKeys(ref.tenant, options.userId);
     const keys = [...coreKeys(ref), tenantSessionsKey(ref.tenant), ownersKey(ref.tenant), user.pending, sets.pendingUsers, user.recalls, sets.recallUsers];
+    keys.push(sessionKeys(ref).turns);
     const reply = decodeReply(await this.#scripts.run(APPEND_LUA, keys, args), "append");
     if (reply.err === "owner_mismatch") throw new SessionOwnerMismatch();
+    if (reply.err === "orphan_tool") {
+      const index = num(reply.index, -1);
+      throw orphanToolMessage(index, messages[index]?.tool_call_id ?? "(none)");
+    }
     const flags = asList(reply.added);
     if (flags.length !== messages.length) throw new UnexpectedReply("append");
     return {
@@ -75,6 +81,7 @@ export class RedisSessionStore implements SessionStore {
       windowCount: num(reply.wcount),
       windowTokens: num(reply.wtok),
       snapshot: options.withSnapshot ? parseSnapshot(reply.snap) : undefined,
+      ...(options.turn ? { outcome: parseOutcome(reply.outcome) } : {}),
     };
   }
 
@@ -92,7 +99,7 @@ export class RedisSessionStore implements SessionStore {
 
   async reset(ref: SessionRef, options: { keepSystem: boolean }): Promise<ResetResult> {
     const k = sessionKeys(ref);
-    const keys = [k.sys, k.win, k.sum, k.meta, k.arc, k.ids, k.notes, k.pad];
+    const keys = [k.sys, k.win, k.sum, k.meta, k.arc, k.ids, k.notes, k.pad, k.turns];
     const reply = decodeReply(await this.#scripts.run(RESET_LUA, keys, [options.keepSystem ? "1" : "0"]), "reset");
     return { removedMessages: num(reply.removed), keptSystem: num(reply.kept) };
   }
@@ -134,7 +141,8 @@ export class RedisSessionStore implements SessionStore {
     const args = [assertId("userId", userId), luaKeyParts(tenant).sessionPrefix, offset, limit];
     const reply = decodeReply(await this.#scripts.run(USER_SESSIONS_LUA, [userSessionsKey(tenant, userId)], args), "userSessions");
     const scanned = num(reply.scanned);
-    return { ids: asStrings(reply.ids), next: scanned < p.limit ? null : p.offset + scanned };
+    const sessions = parseSessionList(reply.sessions);
+    return { ids: sessions.map((s) => s.sessionId), sessions, next: scanned < p.limit ? null : p.offset + scanned };
   }
 
   async exportSessions(tenant: string, userId: string, p: { offset: number; limit: number }): Promise<{ sessions: SessionDump[]; next: number | null }> {
@@ -150,6 +158,7 @@ export class RedisSessionStore implements SessionStore {
         archived: parseMessages(s.arc, "exportSessions"),
         notes: asMap(s.notes),
         scratchpad: asStrings(s.pad),
+        turns: asList(s.turns).flatMap((raw) => parseOutcome(raw) ?? []),
       };
     });
     const scanned = num(reply.scanned);

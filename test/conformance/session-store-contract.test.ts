@@ -1,7 +1,7 @@
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CompressionCommit, SessionStore, UserStore } from "../../src/memory/ports.ts";
-import type { Fact, Role, SessionRef, StoredMessage } from "../../src/memory/types.ts";
+import { TURN_OUTCOMES_KEPT, type CompressionCommit, type SessionStore, type UserStore } from "../../src/memory/ports.ts";
+import type { Fact, Role, SessionRef, StoredMessage, ToolCall, TurnOutcome } from "../../src/memory/types.ts";
 import { sessionKeys } from "../../src/stores/keys.ts";
 import { RedisSessionStore } from "../../src/stores/session-store.ts";
 import { RedisUserStore } from "../../src/stores/user-store.ts";
@@ -33,7 +33,7 @@ async function redisHarness(redisUrl: string | undefined, tenantPrefix: string):
     users: new RedisUserStore(redis),
     async expire(ref) {
       const k = sessionKeys(ref);
-      await redis.del(k.sys, k.win, k.sum, k.meta, k.arc, k.ids, k.notes, k.pad, k.lock);
+      await redis.del(k.sys, k.win, k.sum, k.meta, k.arc, k.ids, k.notes, k.pad, k.lock, k.turns);
     },
     async close() {
       await deleteByPrefix(redis, `am:${tenantPrefix}`);
@@ -56,6 +56,11 @@ const variants = [
 ];
 
 const msg = (id: string, role: Role, content: string, tokens = 10): StoredMessage => ({ id, role, content, tokens, importance: 0.5, ts: clock });
+const toolCall = (id: string): ToolCall => ({ id, type: "function", function: { name: "lookup", arguments: "{}" } });
+const calling = (id: string, ...callIds: string[]): StoredMessage => ({ ...msg(id, "assistant", ""), tool_calls: callIds.map(toolCall) });
+const result = (id: string, callId: string): StoredMessage => ({ ...msg(id, "tool", `result of ${callId}`), tool_call_id: callId });
+const outcome = (id: string, content: string): TurnOutcome => ({ id, content, finishReason: "stop", model: "m" });
+
 const fact = (id: string, text: string): Fact => ({
   id,
   text,
@@ -213,6 +218,82 @@ describe.each(variants)("session store contract: $name", ({ make }) => {
     expect(removed).toEqual([refs[1]!.sessionId]);
     const listed = await h.sessions.userSessions(tenant, "w", { offset: 0, limit: 10 });
     expect(listed.ids.sort()).toEqual([refs[0]!.sessionId, refs[2]!.sessionId].sort());
+  });
+
+  it("records a turn's outcome once per key and answers a retry with it without storing anything", async () => {
+    const ref = nextRef(nextTenant());
+    const start = await h.sessions.append(ref, [msg("u1", "user", "hi")], { ttlSeconds: TTL, turn: { key: "k1" } });
+    expect(start.outcome).toBeNull();
+    const reply = await h.sessions.append(ref, [msg("u1.reply", "assistant", "hello")], { ttlSeconds: TTL, turn: { key: "k1", outcome: outcome("u1.reply", "hello") } });
+    expect(reply.added.map((a) => a.duplicate)).toEqual([false]);
+    expect(reply.outcome).toEqual(outcome("u1.reply", "hello"));
+
+    // The retry: the outcome comes back, and even a message with a new id is not stored.
+    const retry = await h.sessions.append(ref, [msg("u1-again", "user", "hi")], { ttlSeconds: TTL, withSnapshot: true, turn: { key: "k1" } });
+    expect(retry.outcome).toEqual(outcome("u1.reply", "hello"));
+    expect(retry.added.map((a) => a.duplicate)).toEqual([true]);
+    expect(retry.snapshot?.window.map((m) => m.id)).toEqual(["u1", "u1.reply"]);
+    // A second reply for the key (a concurrent duplicate) is not stored; the first one wins.
+    const late = await h.sessions.append(ref, [msg("other", "assistant", "late")], { ttlSeconds: TTL, turn: { key: "k1", outcome: outcome("other", "late") } });
+    expect(late.outcome).toEqual(outcome("u1.reply", "hello"));
+    expect((await h.sessions.read(ref)).window.map((m) => m.id)).toEqual(["u1", "u1.reply"]);
+    // Without a turn key nothing is looked up.
+    expect((await h.sessions.append(ref, [msg("u2", "user", "hi")], { ttlSeconds: TTL })).outcome).toBeUndefined();
+    // Outcomes are exported and go with a reset.
+    const owned = nextRef(ref.tenant);
+    await h.sessions.append(owned, [msg("q", "user", "?")], { ttlSeconds: TTL, userId: "olga", turn: { key: "k9", outcome: outcome("q.reply", "!") } });
+    expect((await h.sessions.exportSessions(ref.tenant, "olga", { offset: 0, limit: 10 })).sessions[0]?.turns).toEqual([outcome("q.reply", "!")]);
+    await h.sessions.reset(ref, { keepSystem: false });
+    expect((await h.sessions.append(ref, [msg("u3", "user", "hi")], { ttlSeconds: TTL, turn: { key: "k1" } })).outcome).toBeNull();
+  });
+
+  it(`keeps the newest ${TURN_OUTCOMES_KEPT} turn outcomes of a session`, async () => {
+    const ref = nextRef(nextTenant());
+    for (let i = 0; i <= TURN_OUTCOMES_KEPT; i++) {
+      await h.sessions.append(ref, [msg(`r${i}`, "assistant", `reply ${i}`, 1)], { ttlSeconds: TTL, turn: { key: `key${i}`, outcome: outcome(`r${i}`, `reply ${i}`) } });
+    }
+    expect((await h.sessions.append(ref, [msg("x0", "user", "?")], { ttlSeconds: TTL, turn: { key: "key0" } })).outcome).toBeNull();
+    const newest = await h.sessions.append(ref, [msg("x1", "user", "?")], { ttlSeconds: TTL, turn: { key: `key${TURN_OUTCOMES_KEPT}` } });
+    expect(newest.outcome?.content).toBe(`reply ${TURN_OUTCOMES_KEPT}`);
+  });
+
+  it("stores a tool result only right after the call it answers, across appends; an orphan changes nothing", async () => {
+    const ref = nextRef(nextTenant());
+    await expect(h.sessions.append(ref, [result("t0", "c0")], { ttlSeconds: TTL })).rejects.toMatchObject({ kind: "invalid" });
+    expect((await h.sessions.read(ref)).exists).toBe(false);
+
+    await h.sessions.append(ref, [msg("u", "user", "go"), calling("a1", "c1", "c2")], { ttlSeconds: TTL });
+    await h.sessions.append(ref, [result("t2", "c2")], { ttlSeconds: TTL });
+    // Echoing the stored call with its second result (the proxy's follow-up) stores only the result.
+    const echo = await h.sessions.append(ref, [calling("a1", "c1", "c2"), result("t1", "c1")], { ttlSeconds: TTL });
+    expect(echo.added.map((a) => a.duplicate)).toEqual([true, false]);
+    const before = await h.sessions.read(ref);
+    await expect(h.sessions.append(ref, [msg("ok", "user", "fine"), result("t3", "c9")], { ttlSeconds: TTL })).rejects.toMatchObject({ kind: "invalid" });
+    await expect(h.sessions.append(ref, [result("t4", "c9")], { ttlSeconds: TTL })).rejects.toMatchObject({ kind: "invalid" });
+    expect(await h.sessions.read(ref)).toEqual(before);
+    // Another message closes the calls.
+    await h.sessions.append(ref, [msg("a2", "assistant", "done")], { ttlSeconds: TTL });
+    await expect(h.sessions.append(ref, [result("t5", "c1")], { ttlSeconds: TTL })).rejects.toMatchObject({ kind: "invalid" });
+    expect((await h.sessions.read(ref)).window.map((m) => m.id)).toEqual(["u", "a1", "t2", "t1", "a2"]);
+  });
+
+  it("lists a user's sessions with created and last-write times, message count and the first title", async () => {
+    const tenant = nextTenant();
+    const a = nextRef(tenant);
+    const b = nextRef(tenant);
+    clock += 1;
+    await h.sessions.append(a, [msg("s", "system", "sys"), msg("u", "user", "first")], { userId: "lena", ttlSeconds: TTL, title: "first" });
+    clock += 1;
+    await h.sessions.append(b, [msg("u", "user", "other")], { userId: "lena", ttlSeconds: TTL });
+    clock += 1;
+    await h.sessions.append(a, [msg("v", "user", "second")], { userId: "lena", ttlSeconds: TTL, title: "second" });
+    await h.sessions.commitCompression(a, commit(0, 0, ["u"]));
+    const page = await h.sessions.userSessions(tenant, "lena", { offset: 0, limit: 10 });
+    expect(page.sessions).toEqual([
+      { sessionId: a.sessionId, createdAt: clock - 2, updatedAt: clock, messages: 2, title: "first" },
+      { sessionId: b.sessionId, createdAt: clock - 1, updatedAt: clock - 1, messages: 1, title: null },
+    ]);
+    expect(page.ids).toEqual([a.sessionId, b.sessionId]);
   });
 
   it("records erases and recall counts per user without losing concurrent increments", async () => {

@@ -69,6 +69,35 @@ describe("VectorFactStore (index embeds the text)", () => {
     expect(typeFilter(["fact", "context", "fact"])).toBe("type IN ('fact', 'context')");
   });
 
+  it("finds facts by content id in one round trip: never edited (by id), edited (by the recorded content id), legacy (no content id)", async () => {
+    const s = scope("ana.lima+test@example.com");
+    const [a, b, c, d] = ["f000000000000000000000a01", "f000000000000000000000a02", "f000000000000000000000a03", "f000000000000000000000a04"];
+    await store.upsert(s, [
+      fact(a, "likes tea", "fact", { contentId: a }),
+      fact(b, "likes coffee now", "fact", { contentId: c }), // edited: created as b's text, holds c's now
+      fact(d, "a legacy fact"),
+    ]);
+    local.vector.resetLog();
+    const found = await store.findByContent(s, [
+      { contentId: a, text: "likes tea" },
+      { contentId: c, text: "likes coffee now" },
+      { contentId: b, text: "what b was created with" },
+      { contentId: d, text: "a legacy fact" },
+      { contentId: "f000000000000000000000a05", text: "nothing" },
+    ]);
+    expect(found.map((m) => [m.holder?.id ?? null, m.idTaken])).toEqual([
+      [a, true],
+      [b, false],
+      [null, true], // b's first content id is its id, but b no longer says that
+      [d, true],
+      [null, false],
+    ]);
+    // A fetch and a filtered query, sent together; the namespace of an e-mail-like user is literal in the path.
+    expect(local.vector.log.map((r) => r.path.split("/")[1]).sort()).toEqual(["fetch", "query-data"]);
+    expect(local.vector.log.every((r) => r.path.endsWith(`/${scopeToNamespace(s)}`) && r.path.includes("+test@example.com"))).toBe(true);
+    await expect(store.findByContent(s, [{ contentId: "f1') OR (1 = 1", text: "x" }])).rejects.toBeInstanceOf(InvalidStoreInput);
+  });
+
   it("keeps users apart", async () => {
     await store.upsert(scope("ua"), [fact("secret", "the vault code is 1234")]);
     expect(await store.query(scope("ub"), { text: "vault code", topK: 5 })).toEqual([]);

@@ -16,15 +16,26 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 
-export type FakeMode = "echo" | "summary" | "fixed" | "error" | "timeout" | "empty" | "garbage";
+export type FakeMode = "echo" | "summary" | "fixed" | "error" | "timeout" | "empty" | "garbage" | "tools";
+
+/** A tool call the `tools` mode answers with. */
+export interface FakeToolCall {
+  name: string;
+  arguments: string;
+}
 
 export interface FakeModeOptions {
   /**
-   * `echo`: the last user message; `summary`: the first words of each input line; `fixed`: `text`;
-   * `error`: an OpenAI-style error with `status`; `timeout`: answers (as echo) only after `delayMs`;
-   * `empty`: an empty answer; `garbage`: `text` or a non-JSON string. Content modes affect chat only.
+   * `echo`: the last user message (or `tool result: <content>` when the request ends with a tool
+   * result); `summary`: the first words of each input line; `fixed`: `text`; `tools`: calls the
+   * `toolCalls` (default one `get_weather` call) with `content: null` and finish reason `tool_calls`,
+   * streamed as tool-call deltas; `error`: an OpenAI-style error with `status`; `timeout`: answers
+   * (as echo) only after `delayMs`; `empty`: an empty answer; `garbage`: `text` or a non-JSON
+   * string. Content modes affect chat only.
    */
   mode: FakeMode;
+  /** Calls of `tools` mode. */
+  toolCalls?: FakeToolCall[] | undefined;
   /** Wait before answering, ms. Default 0; 60000 in `timeout` mode. */
   delayMs?: number | undefined;
   /** HTTP status in `error` mode. Default 500. */
@@ -54,7 +65,7 @@ export interface FakeOpenAI {
   setMode(options: FakeModeOptions): void;
 }
 
-const MODES: readonly FakeMode[] = ["echo", "summary", "fixed", "error", "timeout", "empty", "garbage"];
+const MODES: readonly FakeMode[] = ["echo", "summary", "fixed", "error", "timeout", "empty", "garbage", "tools"];
 type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -154,6 +165,20 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 
 let seq = 0;
 
+/** Why OpenAI would refuse the request's tool messages, or null: each answers the assistant call before it. */
+function orphanToolResult(body: Json): string | null {
+  const list = Array.isArray(body.messages) ? body.messages.filter(isObject) : [];
+  let open = new Set<string>();
+  for (const m of list) {
+    if (m.role === "tool") {
+      if (typeof m.tool_call_id !== "string" || !open.has(m.tool_call_id)) return `Invalid parameter: messages with role 'tool' must be a response to a preceding message with 'tool_calls'.`;
+    } else if (m.role === "assistant" && Array.isArray(m.tool_calls)) {
+      open = new Set(m.tool_calls.filter(isObject).map((c) => String(c.id)));
+    } else open = new Set();
+  }
+  return null;
+}
+
 function chatContent(mode: FakeModeOptions, body: Json): string {
   const messages = messagesOf(body);
   switch (mode.mode) {
@@ -165,21 +190,35 @@ function chatContent(mode: FakeModeOptions, body: Json): string {
       return "";
     case "garbage":
       return mode.text ?? "}{ this is not JSON";
-    default:
+    case "tools":
+      return "";
+    default: {
+      const last = messages.at(-1);
+      if (last?.role === "tool") return `tool result: ${last.text}`;
       return [...messages].reverse().find((m) => m.role === "user")?.text ?? "";
+    }
   }
+}
+
+const DEFAULT_TOOL_CALLS: FakeToolCall[] = [{ name: "get_weather", arguments: '{"city":"Paris"}' }];
+
+/** The calls of `tools` mode with fresh ids (as a provider makes them). */
+function toolCallsOf(mode: FakeModeOptions, id: number) {
+  return (mode.toolCalls ?? DEFAULT_TOOL_CALLS).map((c, i) => ({ id: `call_fake${id}_${i}`, type: "function", function: { name: c.name, arguments: c.arguments } }));
 }
 
 async function chat(res: ServerResponse, mode: FakeModeOptions, body: Json): Promise<void> {
   const model = typeof body.model === "string" ? body.model : "fake-model";
   const max = typeof body.max_tokens === "number" ? body.max_tokens : typeof body.max_completion_tokens === "number" ? body.max_completion_tokens : undefined;
   const { text, cut } = capTokens(chatContent(mode, body), max);
-  const finish = cut ? "length" : "stop";
+  const id = ++seq;
+  const calls = mode.mode === "tools" ? toolCallsOf(mode, id) : [];
+  const finish = calls.length > 0 ? "tool_calls" : cut ? "length" : "stop";
   const promptTokens = tokensOf(messagesOf(body).map((m) => m.text).join("\n"));
   const usage = { prompt_tokens: promptTokens, completion_tokens: tokensOf(text), total_tokens: promptTokens + tokensOf(text) };
-  const base = { id: `chatcmpl-fake${++seq}`, created: Math.floor(Date.now() / 1000), model, system_fingerprint: "fp_fake" };
+  const base = { id: `chatcmpl-fake${id}`, created: Math.floor(Date.now() / 1000), model, system_fingerprint: "fp_fake" };
   if (body.stream !== true) {
-    const message = { role: "assistant", content: text, refusal: null };
+    const message = calls.length > 0 ? { role: "assistant", content: null, tool_calls: calls, refusal: null } : { role: "assistant", content: text, refusal: null };
     sendJson(res, 200, { ...base, object: "chat.completion", choices: [{ index: 0, message, logprobs: null, finish_reason: finish }], usage });
     return;
   }
@@ -187,7 +226,15 @@ async function chat(res: ServerResponse, mode: FakeModeOptions, body: Json): Pro
   const send = (choices: unknown[], extra: Json = {}): void => {
     if (!res.destroyed) res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices, ...extra })}\n\n`);
   };
-  send([{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]);
+  send([{ index: 0, delta: { role: "assistant", content: calls.length > 0 ? null : "" }, logprobs: null, finish_reason: null }]);
+  // Tool calls stream as OpenAI does: id and name first, then the arguments in pieces, by index.
+  for (const [index, call] of calls.entries()) {
+    await sleep(mode.chunkDelayMs ?? 10, res);
+    send([{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }, logprobs: null, finish_reason: null }]);
+    for (const piece of call.function.arguments.match(/.{1,5}/gsu) ?? []) {
+      send([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, logprobs: null, finish_reason: null }]);
+    }
+  }
   for (const piece of text.match(/\s*\S{1,4}|\s+$/gu) ?? []) {
     await sleep(mode.chunkDelayMs ?? 10, res);
     if (res.destroyed) return;
@@ -222,6 +269,9 @@ function parseMode(body: unknown): FakeModeOptions | null {
     text: typeof body.text === "string" ? body.text : undefined,
     count: num("count"),
     chunkDelayMs: num("chunkDelayMs"),
+    toolCalls: Array.isArray(body.toolCalls)
+      ? body.toolCalls.filter(isObject).map((c) => ({ name: String(c.name ?? "tool"), arguments: String(c.arguments ?? "{}") }))
+      : undefined,
   };
 }
 
@@ -284,6 +334,9 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
     }
     if (!isObject(body)) return sendJson(res, 400, apiError("Body must be a JSON object.", "invalid_request_error", null));
     if (path === "/embeddings") return embeddings(res, body);
+    // Like OpenAI: a tool result must answer a call of the assistant message right before it.
+    const orphan = orphanToolResult(body);
+    if (orphan) return sendJson(res, 400, apiError(orphan, "invalid_request_error", null));
     await chat(res, current, body);
   };
 

@@ -6,7 +6,11 @@
  * round trips, and any method can be made to fail once.
  */
 import { MemoryError } from "../../src/memory/errors.ts";
+import { orphanToolMessage } from "../../src/memory/message-rules.ts";
+import { TURN_OUTCOMES_KEPT } from "../../src/memory/ports.ts";
 import type {
+  ContentMatch,
+  ContentRef,
   AppendOptions,
   AppendResult,
   CommitOutcome,
@@ -29,7 +33,17 @@ import type {
   UserSessionsErased,
   UserStore,
 } from "../../src/memory/ports.ts";
-import type { Fact, SessionMeta, SessionRef, SessionSettings, SessionSnapshot, StoredMessage, Summary, SummaryMethod } from "../../src/memory/types.ts";
+import type {
+  Fact,
+  SessionMeta,
+  SessionRef,
+  SessionSettings,
+  SessionSnapshot,
+  StoredMessage,
+  Summary,
+  SummaryMethod,
+  TurnOutcome,
+} from "../../src/memory/types.ts";
 
 interface SessionState {
   system: StoredMessage[];
@@ -40,6 +54,19 @@ interface SessionState {
   settings: SessionSettings;
   ids: Set<string>;
   notes: number;
+  /** Turn outcomes by key, oldest first (a Map keeps insertion order). */
+  turns: Map<string, TurnOutcome>;
+  /** Call ids of the newest assistant tool call still open for results. */
+  calls: string[];
+  title: string | null;
+}
+
+/** The tool-call ids a message makes (`a`) or answers (`t`), as the append script reads its kind. */
+function callsOf(m: StoredMessage): { tag: "s" | "w" | "a" | "t"; ids: string[] } {
+  if (m.role === "system") return { tag: "s", ids: [] };
+  if (m.role === "assistant" && m.tool_calls && m.tool_calls.length > 0) return { tag: "a", ids: m.tool_calls.map((c) => c.id) };
+  if (m.role === "tool" && m.tool_call_id !== undefined) return { tag: "t", ids: [m.tool_call_id] };
+  return { tag: "w", ids: [] };
 }
 
 const clone = <T>(value: T): T => structuredClone(value);
@@ -104,7 +131,7 @@ export class InMemorySessionStore implements SessionStore {
     const key = keyOf(ref);
     let state = this.#sessions.get(key);
     if (!state && create) {
-      state = { system: [], window: [], archive: [], summary: null, meta: null, settings: {}, ids: new Set(), notes: 0 };
+      state = { system: [], window: [], archive: [], summary: null, meta: null, settings: {}, ids: new Set(), notes: 0, turns: new Map(), calls: [], title: null };
       this.#sessions.set(key, state);
     }
     return state;
@@ -138,6 +165,22 @@ export class InMemorySessionStore implements SessionStore {
     if (owner !== undefined && options.userId !== undefined && owner !== options.userId) {
       throw new MemoryError("conflict", "session belongs to a different user");
     }
+    // Like the script: the recorded outcome and the tool-call pairing are checked before any write.
+    const key = options.turn?.key;
+    const prior = key === undefined ? undefined : existing?.turns.get(key);
+    let open = existing?.calls ?? [];
+    if (!prior) {
+      const seen = new Set<string>();
+      messages.forEach((m, i) => {
+        if (!seen.has(m.id) && !existing?.ids.has(m.id)) {
+          const { tag, ids } = callsOf(m);
+          if (tag === "a") open = ids;
+          else if (tag === "t" && !open.includes(ids[0] ?? "")) throw orphanToolMessage(i, m.tool_call_id ?? "(none)");
+          else if (tag === "w") open = [];
+        }
+        seen.add(m.id);
+      });
+    }
     const state = this.#state(ref, true)!;
     const now = this.now();
     this.#touch(ref, state, now);
@@ -158,23 +201,34 @@ export class InMemorySessionStore implements SessionStore {
     }
     const wanted = messages.filter((m) => m.role === "system").map((m) => m.id);
     const pinned = state.system.map((m) => m.id);
-    if (options.replaceSystem && wanted.length > 0 && wanted.join("\u0000") !== pinned.join("\u0000")) {
+    if (!prior && options.replaceSystem && wanted.length > 0 && wanted.join("\u0000") !== pinned.join("\u0000")) {
       for (const id of pinned) state.ids.delete(id);
       state.system.length = 0;
     }
     const added = messages.map((m) => {
-      const duplicate = state.ids.has(m.id);
+      const duplicate = prior !== undefined || state.ids.has(m.id);
       if (!duplicate) {
         state.ids.add(m.id);
         (m.role === "system" ? state.system : state.window).push(clone(m));
       }
       return { id: m.id, tokens: m.tokens, duplicate };
     });
+    let outcome = prior ?? null;
+    if (added.some((a) => !a.duplicate)) {
+      state.calls = open;
+      if (options.title !== undefined && options.title !== "") state.title ??= options.title;
+      if (key !== undefined && options.turn?.outcome) {
+        state.turns.set(key, clone(options.turn.outcome));
+        if (state.turns.size > TURN_OUTCOMES_KEPT) state.turns.delete(state.turns.keys().next().value as string);
+        outcome = options.turn.outcome;
+      }
+    }
     return {
       added,
       windowCount: state.window.length,
       windowTokens: sum(state.window),
       snapshot: options.withSnapshot ? this.#snapshot(state) : undefined,
+      ...(options.turn ? { outcome: outcome === null ? null : clone(outcome) } : {}),
     };
   }
 
@@ -206,6 +260,9 @@ export class InMemorySessionStore implements SessionStore {
     state.archive = [];
     state.summary = null;
     state.ids = new Set(state.system.map((m) => m.id));
+    state.turns = new Map();
+    state.calls = [];
+    state.title = null;
     const epoch = (state.meta?.epoch ?? 0) + 1;
     this.#epochs.set(keyOf(ref), epoch);
     if (state.meta) state.meta.epoch = epoch;
@@ -274,7 +331,13 @@ export class InMemorySessionStore implements SessionStore {
   async userSessions(tenant: string, userId: string, page: { offset: number; limit: number }): Promise<SessionIdPage> {
     this.#enter("userSessions");
     const members = newestFirst(this.#map(this.#userIndex, userKey(tenant, userId))).slice(page.offset, page.offset + page.limit);
-    return { ids: members.filter((id) => this.#owned(tenant, userId, id)), next: members.length < page.limit ? null : page.offset + members.length };
+    const sessions = members.flatMap((sessionId) => {
+      const state = this.#owned(tenant, userId, sessionId);
+      if (!state?.meta) return [];
+      const messages = (state.summary?.covered ?? 0) + state.window.length;
+      return [{ sessionId, createdAt: state.meta.createdAt, updatedAt: state.meta.updatedAt, messages, title: state.title }];
+    });
+    return { ids: sessions.map((e) => e.sessionId), sessions, next: members.length < page.limit ? null : page.offset + members.length };
   }
 
   async exportSessions(tenant: string, userId: string, page: { offset: number; limit: number }): Promise<{ sessions: SessionDump[]; next: number | null }> {
@@ -283,7 +346,7 @@ export class InMemorySessionStore implements SessionStore {
     const sessions = members.flatMap((sessionId): SessionDump[] => {
       const state = this.#owned(tenant, userId, sessionId);
       if (!state) return [];
-      return [{ sessionId, snapshot: this.#snapshot(state), archived: clone(state.archive), notes: {}, scratchpad: [] }];
+      return [{ sessionId, snapshot: this.#snapshot(state), archived: clone(state.archive), notes: {}, scratchpad: [], turns: clone([...state.turns.values()]) }];
     });
     return { sessions, next: members.length < page.limit ? null : page.offset + members.length };
   }
@@ -503,6 +566,15 @@ export class InMemoryFactStore implements FactStore {
   async get(scope: FactScope, ids: string[]): Promise<(Fact | null)[]> {
     this.#enter("get");
     return ids.map((id) => clone(this.#scope(scope).get(id) ?? null));
+  }
+
+  async findByContent(scope: FactScope, contents: ContentRef[]): Promise<ContentMatch[]> {
+    this.#enter("findByContent");
+    const facts = this.#scope(scope);
+    return contents.map(({ contentId }) => {
+      const holder = [...facts.values()].find((f) => (f.contentId ?? f.id) === contentId) ?? null;
+      return { holder: clone(holder), idTaken: facts.has(contentId) };
+    });
   }
 
   async patch(scope: FactScope, facts: Fact[]): Promise<void> {

@@ -93,7 +93,7 @@ describe("add", () => {
     expect(result.facts).toEqual([id]); // assistant text never becomes a fact; the restatement is the same fact
     expect(sessions.calls).toEqual({ append: 1 });
     await settle();
-    expect(facts.calls).toEqual({ get: 1, upsert: 1 });
+    expect(facts.calls).toEqual({ findByContent: 1, upsert: 1 });
     expect(facts.all(scope)).toMatchObject([{ id, type: "preference", sourceSession: "s1", version: 1 }]);
     expect(await users.pendingFacts(scope, 10)).toEqual([]);
 

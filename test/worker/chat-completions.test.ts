@@ -1,27 +1,13 @@
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { call, KEY_A, uniqueId } from "./helpers.ts";
-import { chatRequests, inProcessFetch, readSession, resetLlm, setLlmMode, textOf, turnRequests } from "./support-chat.ts";
+import { call, uniqueId } from "./helpers.ts";
+import { chatRequests, readSession, resetLlm, setLlmMode, textOf, turnRequests } from "./support-chat.ts";
+import { memoryClient } from "./support-openai.ts";
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
 const SYSTEM = "You are a terse assistant.";
 const MODEL = "fake-model";
-
-/** The official client, pointed at the Worker (served in-process) as the service's own API. */
-function memoryClient(sessionId: string, userId: string) {
-  const routed = inProcessFetch();
-  const openai = new OpenAI({
-    baseURL: "http://agent-memory.test/v1",
-    apiKey: KEY_A,
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    fetch: routed.fetch,
-    defaultHeaders: { "X-Memory-Session": sessionId, "X-Memory-User": userId },
-  });
-  return { openai, drain: routed.drain, served: routed.served };
-}
 
 const pairs = (messages: { role: string; content: string }[]) => messages.map((m) => [m.role, m.content]);
 
@@ -143,17 +129,20 @@ describe("POST /v1/chat/completions with the official openai client", () => {
     expect(pairs((await readSession(sid)).system)).toEqual([["system", SYSTEM]]);
   });
 
-  it("retrying an identical request does not duplicate the user message or the reply", async () => {
+  it("a retry with the same Idempotency-Key stores the turn once and answers from storage", async () => {
     const sid = uniqueId("oa-retry");
     const { openai, drain, served } = memoryClient(sid, uniqueId("u"));
     const messages: Message[] = [{ role: "system", content: SYSTEM }, { role: "user", content: "same question" }];
-    const first = await openai.chat.completions.create({ model: MODEL, messages });
-    const second = await openai.chat.completions.create({ model: MODEL, messages });
+    const headers = { "Idempotency-Key": "retry-1" };
+    const first = await openai.chat.completions.create({ model: MODEL, messages }, { headers });
+    const second = await openai.chat.completions.create({ model: MODEL, messages }, { headers }).withResponse();
     await drain();
 
     expect(served()).toBe(2);
     expect(first.choices[0]?.message.content).toBe("same question");
-    expect(second.choices[0]?.message.content).toBe("same question");
+    expect(second.data.choices[0]?.message.content).toBe("same question");
+    expect(second.response.headers.get("idempotent-replayed")).toBe("true");
+    expect(turnRequests(await chatRequests(), "same question")).toHaveLength(1);
     const session = await readSession(sid);
     expect(pairs(session.system)).toEqual([["system", SYSTEM]]);
     expect(pairs(session.window)).toEqual([
@@ -162,13 +151,14 @@ describe("POST /v1/chat/completions with the official openai client", () => {
     ]);
   });
 
-  it("surfaces an LLM failure to the client as an error, stream or not, and keeps the user message once", async () => {
+  it("surfaces an LLM failure to the client as an error, stream or not; with the same key the user message is stored once", async () => {
     const sid = uniqueId("oa-fail");
     const { openai, drain } = memoryClient(sid, uniqueId("u"));
     await setLlmMode({ mode: "error", status: 500 });
     const messages: Message[] = [{ role: "user", content: "will this work" }];
+    const headers = { "Idempotency-Key": "fail-1" };
 
-    const plain = await openai.chat.completions.create({ model: MODEL, messages }).then(
+    const plain = await openai.chat.completions.create({ model: MODEL, messages }, { headers }).then(
       () => null,
       (err: unknown) => err,
     );
@@ -177,7 +167,7 @@ describe("POST /v1/chat/completions with the official openai client", () => {
 
     const streamed = async (): Promise<string> => {
       let text = "";
-      const stream = await openai.chat.completions.create({ model: MODEL, stream: true, messages });
+      const stream = await openai.chat.completions.create({ model: MODEL, stream: true, messages }, { headers });
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
       return text;
     };

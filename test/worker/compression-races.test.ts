@@ -186,7 +186,7 @@ describe("erasing the user during a compression", () => {
 
     const erased = await call("DELETE", `/v1/users/${userId}`);
     expect(erased.status, erased.text).toBe(200);
-    expect(erased.json).toMatchObject({ erased: true, removed: { sessions: 1 } });
+    expect(erased.json).toMatchObject({ done: true, deleted: expect.any(Number), removed: { sessions: 1 } });
     expect(running.settled()).toBe(false);
 
     expect((await running.promise).json).toMatchObject({ compressed: false, reason: "missing" });

@@ -31,29 +31,39 @@ describe("facts API: list, get, patch, delete", () => {
     expect(fact?.createdAt).toBeGreaterThan(0);
   });
 
-  it("patches text (the fact moves to the id of its new text, the old text goes to history) and importance", async () => {
+  it("patches text and importance; the fact keeps its id, the old text goes to history", async () => {
     const uid = uniqueId("patch");
     const added = await addFact(uid, { text: "works at a bank", importance: 0.6 });
     const res = await call<FactView>("PATCH", `${factsPath(uid)}/${added.id}`, { body: { text: "works at a hospital" } });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ text: "works at a hospital", importance: 0.6 });
-    expect(res.json.id).not.toBe(added.id);
+    expect(res.json).toMatchObject({ id: added.id, text: "works at a hospital", importance: 0.6, version: 2 });
     expect(res.json.history?.map((h) => h.text)).toEqual(["works at a bank"]);
-    expect(res.json.version).toBe(2);
-    // same text, same id: adding the new text again names the patched fact
+    // The id the client holds keeps working: GET, PATCH, recall, DELETE.
+    expect(await findFact(uid, added.id)).toMatchObject({ text: "works at a hospital" });
+    // same text, same fact: adding the new text again names the patched fact
     const again = await addFact(uid, { text: "works at a hospital" });
-    expect(again.id).toBe(res.json.id);
-    expect((await getFact(uid, added.id)).status).toBe(404);
+    expect(again).toMatchObject({ id: added.id, created: false });
 
-    const newId = res.json.id;
-    const lower = await call<FactView>("PATCH", `${factsPath(uid)}/${newId}`, { body: { importance: 0.2 } });
+    const lower = await call<FactView>("PATCH", `${factsPath(uid)}/${added.id}`, { body: { importance: 0.2 } });
     expect(lower.status, lower.text).toBe(200);
-    const stored = await findFact(uid, newId);
-    expect(stored).toMatchObject({ text: "works at a hospital", importance: 0.2 });
+    const stored = await findFact(uid, added.id);
+    expect(stored).toMatchObject({ id: added.id, text: "works at a hospital", importance: 0.2 });
     expect(stored?.history?.map((h) => h.text)).toEqual(["works at a bank"]);
-    // the new text is what recall finds now
     const hits = await recall(uid, "works at a hospital", { k: "1" });
-    expect(hits.map((h) => [h.id, h.text])).toEqual([[newId, "works at a hospital"]]);
+    expect(hits.map((h) => [h.id, h.text])).toEqual([[added.id, "works at a hospital"]]);
+
+    // The old text, said again, is a new fact of its own (the patched one moved on).
+    const old = await addFact(uid, { text: "works at a bank" });
+    expect(old.created).toBe(true);
+    expect(old.id).not.toBe(added.id);
+    expect((await listAll(uid)).map((f) => f.text).sort()).toEqual(["works at a bank", "works at a hospital"]);
+    // A text another fact holds cannot be patched in: 409, nothing changes.
+    const clash = await call("PATCH", `${factsPath(uid)}/${old.id}`, { body: { text: "Works at a hospital." } });
+    expect(clash.status, clash.text).toBe(409);
+    expect(await findFact(uid, old.id)).toMatchObject({ text: "works at a bank", version: 1 });
+
+    expect((await call("DELETE", `${factsPath(uid)}/${added.id}`)).status).toBe(200);
+    expect((await getFact(uid, added.id)).status).toBe(404);
   });
 
   it("answers 404 for a patch or get of an unknown fact", async () => {
@@ -70,7 +80,7 @@ describe("facts API: list, get, patch, delete", () => {
     const drop = await addFact(uid, { text: "drop me" });
     const res = await call("DELETE", `${factsPath(uid)}/${drop.id}`);
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ id: drop.id, deleted: true });
+    expect(res.json).toEqual({ userId: uid, id: drop.id, deleted: 1 });
     expect((await getFact(uid, drop.id)).status).toBe(404);
     expect((await call("DELETE", `${factsPath(uid)}/${drop.id}`)).status).toBe(404);
     expect((await listAll(uid)).map((f) => f.id)).toEqual([keep.id]);

@@ -64,9 +64,11 @@ describe("export and erase a user", () => {
     expect(before.facts.map((f) => f.id)).toContain(fact.id);
     expect(before.facts.map((f) => f.text)).toContain("after the summary");
 
-    const erased = await call<{ erased: boolean; removed: { sessions: number; facts: number } }>("DELETE", `/v1/users/${uid}`);
+    const erased = await call<{ done: boolean; deleted: number; removed: Record<string, number> }>("DELETE", `/v1/users/${uid}`);
     expect(erased.status, erased.text).toBe(200);
-    expect(erased.json).toMatchObject({ erased: true, removed: { sessions: 2, facts: before.facts.length } });
+    expect(erased.json).toMatchObject({ userId: uid, done: true, removed: { sessions: 2, facts: before.facts.length } });
+    // One delete shape: `deleted` counts everything removed, `removed` breaks it down.
+    expect(erased.json.deleted).toBe(Object.values(erased.json.removed).reduce((a, b) => a + b, 0));
 
     // nothing of the user is left in Redis
     for (const sid of [s1, s2]) {
@@ -91,7 +93,7 @@ describe("export and erase a user", () => {
     // erasing again finds nothing
     const again = await call("DELETE", `/v1/users/${uid}`);
     expect(again.status).toBe(200);
-    expect(again.json).toMatchObject({ erased: true, removed: { sessions: 0, facts: 0 } });
+    expect(again.json).toMatchObject({ done: true, deleted: 0, removed: { sessions: 0, facts: 0 } });
   });
 
   it("exports an unknown user as empty", async () => {

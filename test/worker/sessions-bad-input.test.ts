@@ -52,11 +52,24 @@ describe("unknown routes", () => {
     ["GET", "/v1/nope", "acme-key"],
     ["GET", "/v1/sessions/s1/unknown", "acme-key"],
     ["POST", "/v1/sessions/s1/messages/extra", "acme-key"],
-    ["PATCH", "/v1/sessions/s1", "acme-key"],
   ];
 
   it.each(cases)("%s %s answers a JSON 404", async (method, path, key) => {
     const res = await call(method, path, { key });
     expect(expectJsonError(res, 404).error.code).toBe("not_found");
+  });
+
+  const known: [string, string, string][] = [
+    ["PATCH", "/v1/sessions/s1", "GET, PUT, DELETE"],
+    ["GET", "/v1/sessions/s1/messages", "POST"],
+    ["DELETE", "/v1/sessions/s1/context", "GET"],
+    ["PUT", "/v1/users/u1/facts", "GET, POST"],
+    ["GET", "/v1/chat/completions", "POST"],
+  ];
+
+  it.each(known)("%s %s (a known path, another method) answers 405 with Allow: %s", async (method, path, allow) => {
+    const res = await call(method, path);
+    expect(expectJsonError(res, 405).error.code).toBe("method_not_allowed");
+    expect(res.headers.get("allow")).toBe(allow);
   });
 });

@@ -134,8 +134,10 @@ describe("acceptance: twenty rounds with a system prompt", () => {
   it("keeps or drops a tool call and its result together, and never shows an orphan tool result", async () => {
     const sid = uniqueId("tools");
     const call1 = { id: "call_1", type: "function" as const, function: { name: "get_weather", arguments: '{"city":"Paris"}' } };
+    // A result whose call is not stored is refused on write.
+    const ghost = await call("POST", `${sessionPath(sid)}/messages`, { body: { messages: [{ id: "ghost", role: "tool", tool_call_id: "call_0", content: "orphan" }] } });
+    expect(ghost.status).toBe(400);
     const messages: MessageInput[] = [
-      { id: "ghost", role: "tool", tool_call_id: "call_0", content: "a result whose call is not stored" },
       { id: "u1", role: "user", content: "What is the weather in Paris today?" },
       { id: "a1", role: "assistant", content: "", tool_calls: [call1] },
       { id: "t1", role: "tool", tool_call_id: "call_1", content: '{"temp": 18, "sky": "cloudy", "wind": "light breeze from the west"}' },
@@ -191,7 +193,7 @@ describe("per-session settings, reset and stats", () => {
 
     const kept = await call("DELETE", `${sessionPath(sid)}?keepSystem=true`);
     expect(kept.status).toBe(200);
-    expect(kept.json).toMatchObject({ reset: true, keepSystem: true, removedMessages: 2, keptSystem: 1 });
+    expect(kept.json).toEqual({ sessionId: sid, deleted: 2, keptSystem: 1 });
     let state = await readSession(sid);
     expect(state.system.map((m) => m.content)).toEqual([SYSTEM]);
     expect(state.window).toEqual([]);
@@ -203,7 +205,7 @@ describe("per-session settings, reset and stats", () => {
 
     const all = await call("DELETE", `${sessionPath(sid)}?keepSystem=false`);
     expect(all.status).toBe(200);
-    expect(all.json).toMatchObject({ reset: true, keepSystem: false, removedMessages: 2, keptSystem: 0 });
+    expect(all.json).toEqual({ sessionId: sid, deleted: 2, keptSystem: 0 });
     state = await readSession(sid);
     expect(state.system).toEqual([]);
     expect(state.window).toEqual([]);
@@ -257,8 +259,9 @@ describe("working memory", () => {
     expect((await call("PUT", `${base}/destination`, { body: { value: "Osaka" } })).status).toBe(200);
     expect((await call("GET", `${base}/destination`)).json).toMatchObject({ value: "Osaka" });
 
-    expect((await call("DELETE", `${base}/destination`)).json).toEqual({ sessionId: sid, key: "destination", deleted: true });
-    expect((await call("DELETE", `${base}/destination`)).json).toEqual({ sessionId: sid, key: "destination", deleted: false });
+    expect((await call("DELETE", `${base}/destination`)).json).toEqual({ sessionId: sid, key: "destination", deleted: 1 });
+    // One delete convention: naming one thing that is not there is a 404.
+    expect((await call("DELETE", `${base}/destination`)).status).toBe(404);
     const missing = await call<{ error: { code: string } }>("GET", `${base}/destination`);
     expect(missing.status).toBe(404);
     expect(missing.json.error.code).toBe("not_found");

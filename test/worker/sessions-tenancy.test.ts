@@ -40,7 +40,7 @@ describe("tenant isolation", () => {
     expect((await call("PUT", sessionPath(sid), { key: KEY_B, body: { window: 1, maxTokens: 100 } })).status).toBe(200);
     expect((await call("DELETE", `${sessionPath(sid)}?keepSystem=false`, { key: KEY_B })).status).toBe(200);
     expect((await call("DELETE", `${sessionPath(sid)}/notes`, { key: KEY_B })).status).toBe(200);
-    expect((await call("DELETE", `${sessionPath(sid)}/notes/plan`, { key: KEY_B })).json).toMatchObject({ deleted: false });
+    expect((await call("DELETE", `${sessionPath(sid)}/notes/plan`, { key: KEY_B })).status).toBe(404);
     expect((await call("DELETE", `${sessionPath(sid)}/scratchpad`, { key: KEY_B })).json).toMatchObject({ deleted: 0 });
 
     expect(await observable(sid)).toEqual(before);

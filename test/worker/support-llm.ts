@@ -7,7 +7,7 @@ import { sessionPath, type StoredMessageView } from "./support-sessions.ts";
  * reads the compression API (compress, history) in the shapes these tests use.
  */
 
-export type FakeMode = "echo" | "summary" | "fixed" | "error" | "timeout" | "empty" | "garbage";
+export type FakeMode = "echo" | "summary" | "fixed" | "error" | "timeout" | "empty" | "garbage" | "tools";
 
 export interface FakeModeOptions {
   mode: FakeMode;
@@ -17,6 +17,8 @@ export interface FakeModeOptions {
   count?: number;
   /** Gap between streamed chunks, ms. */
   chunkDelayMs?: number;
+  /** Calls of `tools` mode (default one get_weather call). */
+  toolCalls?: { name: string; arguments: string }[];
 }
 
 export interface LlmMessage {

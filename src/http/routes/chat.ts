@@ -1,19 +1,19 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { replyIdFor } from "../../memory/chat-turn.ts";
-import { memoryHeaders, streamTurn, type StreamFormat } from "../chat-stream.ts";
+import type { TurnOutcome } from "../../memory/types.ts";
+import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";
 import { createRouter } from "../router.ts";
-import { IdSchema, SessionParams, errorResponses, jsonResponse, security } from "../schemas/common.ts";
+import { IdSchema, IdempotencyKeySchema, SessionParams, errorResponses, jsonResponse, security } from "../schemas/common.ts";
 
 const ChatBody = z
   .object({
     message: z.string().trim().min(1),
-    messageId: IdSchema.optional().openapi({ description: "Client id of the user message; a retried turn does not duplicate it" }),
+    messageId: IdSchema.optional().openapi({ description: "Client id of the user message; also the turn's idempotency key unless the header names one" }),
     userId: IdSchema.optional(),
     persist: z.boolean().optional(),
     stream: z.boolean().optional(),
-    model: z.string().min(1).max(128).optional(),
+    model: z.string().min(1).max(256).optional(),
     temperature: z.number().min(0).max(2).optional(),
-    maxTokens: z.number().int().min(1).max(100_000).optional(),
+    maxTokens: z.number().int().min(1).optional(),
   })
   .strict()
   .openapi("ChatTurn");
@@ -23,7 +23,11 @@ const chatRoute = createRoute({
   path: "/v1/sessions/{sessionId}/chat",
   summary: "One chat turn: store the message, build the context, call the LLM, store the reply",
   security,
-  request: { params: SessionParams, body: { content: { "application/json": { schema: ChatBody } }, required: true } },
+  request: {
+    params: SessionParams,
+    headers: z.object({ "idempotency-key": IdempotencyKeySchema.optional() }),
+    body: { content: { "application/json": { schema: ChatBody } }, required: true },
+  },
   responses: {
     200: jsonResponse(z.object({}).passthrough(), "The reply and what memory injected (or text/event-stream with stream: true)"),
     ...errorResponses,
@@ -33,35 +37,40 @@ const chatRoute = createRoute({
 
 const sse = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
-/** `event: delta` per chunk, then `event: done` with the stored reply, or `event: error`. */
-const chatStreamFormat = (replyId: string): StreamFormat => ({
-  delta: (content) => sse("delta", { content }),
-  done: (content, memory) => sse("done", { reply: { id: replyId, role: "assistant", content }, memory }),
-  error: (err) => sse("error", err.toJSON()),
+const replyView = (reply: TurnOutcome) => ({
+  id: reply.id,
+  role: "assistant",
+  content: reply.content,
+  ...(reply.tool_calls ? { tool_calls: reply.tool_calls } : {}),
 });
+
+/** `event: delta` per chunk of text, then `event: done` with the stored reply, or `event: error`. */
+const chatStreamFormat: StreamFormat = {
+  chunk: (chunk) => (chunk.text === "" ? "" : sse("delta", { content: chunk.text })),
+  replay: (reply) => sse("delta", { content: reply.content }),
+  done: ({ reply, memory }) => sse("done", { reply: replyView(reply), memory }),
+  error: (err) => sse("error", err.toJSON()),
+};
 
 export function chatRoutes() {
   const app = createRouter();
   app.openapi(chatRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const messageId = body.messageId ?? crypto.randomUUID();
-    const replyId = await replyIdFor(messageId);
+    const fields = { model: body.model, temperature: body.temperature, max_tokens: body.maxTokens };
     const turn = await c.get("memory").startTurn({
       sessionId,
       userId: body.userId,
-      messages: [{ id: messageId, role: "user", content: body.message, persist: body.persist }],
+      messages: [{ id: body.messageId, role: "user", content: body.message, persist: body.persist }],
       query: body.message,
-      replyId,
-      model: body.model,
-      temperature: body.temperature,
-      maxTokens: body.maxTokens,
+      key: c.req.valid("header")["idempotency-key"] ?? body.messageId,
+      fields: Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
     });
     // A raw event stream is outside the typed JSON responses the route declares.
-    if (body.stream) return streamTurn(c, turn, chatStreamFormat(replyId), memoryHeaders(turn.memory)) as never;
-    const answer = await turn.complete(c.get("runtime").config.llm?.model ?? "");
-    const reply = { id: replyId, role: "assistant", content: answer.content };
-    return c.json({ reply, model: answer.model, usage: answer.usage, memory: answer.memory }, 200, memoryHeaders(answer.memory));
+    if (body.stream) return streamTurn(c, turn, chatStreamFormat) as never;
+    const answer = await turn.complete();
+    const { reply, usage, memory, replayed } = answer;
+    return c.json({ reply: replyView(reply), model: reply.model, usage, memory }, 200, turnHeaders(memory, replayed));
   });
   return app;
 }

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { recalledView } from "../render.ts";
 import { createRouter } from "../router.ts";
 import { IdSchema, UserParams, errorResponses, queryInt, jsonResponse, AnyObject, security } from "../schemas/common.ts";
 import { FactTypeList, FactTypeSchema } from "../schemas/facts.ts";
@@ -59,7 +60,7 @@ const routes = {
   patch: createRoute({
     method: "patch",
     path: `${factsPath}/{factId}`,
-    summary: "Change a fact (a new text keeps the old one in history)",
+    summary: "Change a fact; its id stays (a new text keeps the old one in history; 409 when another fact holds it)",
     security,
     request: { params: FactParams, body: { content: { "application/json": { schema: FactPatch } }, required: true } },
     responses: { 200: jsonResponse(AnyObject, "The changed fact"), ...errorResponses },
@@ -85,7 +86,7 @@ export function factRoutes() {
     const types = q.types ?? q.type;
     if (q.query !== undefined && q.query.trim() !== "") {
       const recalled = await facts.recall(q.query, { k: q.k ?? c.get("memory").options.recallK, types, minScore: q.minScore });
-      return c.json({ userId, query: q.query, facts: recalled.map((r) => ({ ...r.fact, score: r.score, similarity: r.similarity })) }, 200);
+      return c.json({ userId, query: q.query, facts: recalled.map(recalledView) }, 200);
     }
     const page = await facts.list(q.cursor ?? "", q.limit ?? 100, types);
     return c.json({ userId, facts: page.facts, nextCursor: page.nextCursor }, 200);
@@ -104,7 +105,7 @@ export function factRoutes() {
   app.openapi(routes.delete, async (c) => {
     const { userId, factId } = c.req.valid("param");
     await c.get("memory").facts(userId).delete(factId);
-    return c.json({ id: factId, deleted: true }, 200);
+    return c.json({ userId, id: factId, deleted: 1 }, 200);
   });
 
   return app;

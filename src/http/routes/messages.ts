@@ -1,8 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { round4, statsView } from "../render.ts";
 import { createRouter } from "../router.ts";
 import { IdSchema, SessionParams, errorResponses, queryInt, jsonResponse, security } from "../schemas/common.ts";
 import { FactTypeList } from "../schemas/facts.ts";
-import { AppendBodySchema } from "../schemas/messages.ts";
+import { AppendBodySchema, toIncomingNative } from "../schemas/messages.ts";
 
 const appendRoute = createRoute({
   method: "post",
@@ -31,16 +32,14 @@ const contextRoute = createRoute({
   responses: { 200: jsonResponse(z.object({}).passthrough(), "The context and what went into it"), ...errorResponses },
 });
 
-const round = (x: number): number => Math.round(x * 10_000) / 10_000;
-
 export function messageRoutes() {
   const app = createRouter();
 
   app.openapi(appendRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const result = await c.get("memory").append(sessionId, body);
-    return c.json({ sessionId, added: result.added, stats: result.stats, compressionDue: result.compressionDue, facts: result.facts }, 201);
+    const result = await c.get("memory").append(sessionId, { userId: body.userId, messages: body.messages.map(toIncomingNative) });
+    return c.json({ sessionId, added: result.added, stats: statsView(result.stats), compressionDue: result.compressionDue, facts: result.facts }, 201);
   });
 
   app.openapi(contextRoute, async (c) => {
@@ -53,10 +52,10 @@ export function messageRoutes() {
         messages: context.messages,
         tokens: context.tokens,
         budget: context.budget,
-        recalled: context.facts.map((r) => ({ id: r.fact.id, text: r.fact.text, type: r.fact.type, score: round(r.score), similarity: round(r.similarity) })),
+        recalled: context.facts.map((r) => ({ id: r.fact.id, text: r.fact.text, type: r.fact.type, score: round4(r.score), similarity: round4(r.similarity) })),
         summary: context.summary,
         omitted: context.omitted,
-        stats: context.stats,
+        stats: statsView(context.stats),
         ...(context.degraded.length > 0 ? { degraded: context.degraded } : {}),
       },
       200,

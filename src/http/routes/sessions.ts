@@ -1,5 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { OPTION_BOUNDS } from "../../memory/options.ts";
+import type { SessionState } from "../../memory/sessions.ts";
+import { compressView, statsView, summaryView } from "../render.ts";
 import { createRouter } from "../router.ts";
 import { QueryBool, SessionParams, errorResponses, queryInt, jsonResponse, AnyObject, security } from "../schemas/common.ts";
 
@@ -40,7 +42,7 @@ const deleteRoute = createRoute({
   summary: "Reset the session (like /clear); keepSystem keeps the pinned system messages",
   security,
   request: { params: SessionParams, query: z.object({ keepSystem: QueryBool.optional() }) },
-  responses: { 200: jsonResponse(AnyObject, "What was removed"), ...errorResponses },
+  responses: { 200: jsonResponse(AnyObject, "`deleted`: messages removed; `keptSystem`: pinned system messages kept"), ...errorResponses },
 });
 
 const compressRoute = createRoute({
@@ -61,34 +63,36 @@ const historyRoute = createRoute({
   responses: { 200: jsonResponse(AnyObject, "Summary and archived messages"), ...errorResponses },
 });
 
+const stateView = (state: SessionState): SessionState => ({ ...state, stats: statsView(state.stats), summary: summaryView(state.summary) });
+
 export function sessionRoutes() {
   const app = createRouter();
 
-  app.openapi(getRoute, async (c) => c.json(await c.get("memory").session(c.req.valid("param").sessionId), 200));
+  app.openapi(getRoute, async (c) => c.json(stateView(await c.get("memory").session(c.req.valid("param").sessionId)), 200));
 
   app.openapi(putRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
-    return c.json(await c.get("memory").updateSettings(sessionId, c.req.valid("json")), 200);
+    return c.json(stateView(await c.get("memory").updateSettings(sessionId, c.req.valid("json"))), 200);
   });
 
   app.openapi(deleteRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
     const keepSystem = c.req.valid("query").keepSystem ?? false;
-    const result = await c.get("memory").reset(sessionId, keepSystem);
-    return c.json({ sessionId, reset: true, keepSystem, ...result }, 200);
+    const { removedMessages, keptSystem } = await c.get("memory").reset(sessionId, keepSystem);
+    return c.json({ sessionId, deleted: removedMessages, keptSystem }, 200);
   });
 
   app.openapi(compressRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
     const result = await c.get("memory").compress(sessionId, c.req.valid("query").force ?? false);
-    return c.json({ sessionId, ...result }, 200);
+    return c.json({ sessionId, ...compressView(result) }, 200);
   });
 
   app.openapi(historyRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
     const q = c.req.valid("query");
     const page = await c.get("memory").history(sessionId, { offset: q.offset ?? 0, limit: q.limit ?? 100 });
-    return c.json({ sessionId, ...page }, 200);
+    return c.json({ sessionId, ...page, summary: summaryView(page.summary) }, 200);
   });
 
   return app;

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { summaryView } from "../render.ts";
 import { createRouter } from "../router.ts";
 import { UserParams, errorResponses, jsonResponse, AnyObject, security } from "../schemas/common.ts";
 
@@ -30,17 +31,18 @@ export function userRoutes() {
   app.openapi(exportRoute, async (c) => {
     const { userId } = c.req.valid("param");
     const page = await c.get("memory").exportUser(userId, c.req.valid("query").cursor);
-    const sessions = page.sessions.map(({ sessionId, snapshot, archived, notes, scratchpad }) => {
+    const sessions = page.sessions.map(({ sessionId, snapshot, archived, notes, scratchpad, turns }) => {
       const { system, window, summary, meta } = snapshot;
-      return { sessionId, system, window, summary, archived, notes, scratchpad, meta };
+      return { sessionId, system, window, summary: summaryView(summary), archived, notes, scratchpad, turns, meta };
     });
-    return c.json({ ...page, sessions, exportedAt: new Date(page.exportedAt).toISOString() }, 200);
+    return c.json({ ...page, sessions }, 200);
   });
 
   app.openapi(eraseRoute, async (c) => {
     const { userId } = c.req.valid("param");
     const { done, erasedAt, removed } = await c.get("memory").eraseUser(userId);
-    return c.json({ userId, erased: done, erasedAt, removed }, done ? 200 : 202);
+    const deleted = Object.values(removed).reduce((sum, n) => sum + n, 0);
+    return c.json({ userId, deleted, done, erasedAt, removed }, done ? 200 : 202);
   });
 
   return app;

@@ -48,9 +48,10 @@ export function workingMemoryRoutes() {
     return c.json({ sessionId, key, value: await c.get("memory").working(sessionId).note(key) }, 200);
   });
 
-  app.openapi(route("delete", `${notesPath}/{key}`, "Delete one note", NoteParams), async (c) => {
+  app.openapi(route("delete", `${notesPath}/{key}`, "Delete one note (404 when there is none)", NoteParams), async (c) => {
     const { sessionId, key } = c.req.valid("param");
-    return c.json({ sessionId, key, deleted: await c.get("memory").working(sessionId).deleteNote(key) }, 200);
+    await c.get("memory").working(sessionId).deleteNote(key);
+    return c.json({ sessionId, key, deleted: 1 }, 200);
   });
 
   app.openapi(withBody("post", padPath, "Append a scratchpad entry", SessionParams, ScratchBody), async (c) => {

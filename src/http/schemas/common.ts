@@ -1,10 +1,15 @@
 import { z } from "@hono/zod-openapi";
-import { ID_PATTERN } from "../../memory/ids.ts";
+import { ID_PATTERN, ID_RULE } from "../../memory/ids.ts";
 
 /** Any identifier that becomes part of a key, a namespace or a filter. */
-export const IdSchema = z
+export const IdSchema = z.string().regex(ID_PATTERN, `must be ${ID_RULE}`);
+
+/** `Idempotency-Key`: any printable ASCII up to 256 characters; it is hashed before it is stored. */
+export const IdempotencyKeySchema = z
   .string()
-  .regex(ID_PATTERN, "must be 1-128 characters of A-Z a-z 0-9 _ . - and start with a letter or digit");
+  .max(256)
+  .regex(/^[\x21-\x7e][\x20-\x7e]*$/, "must be 1-256 printable ASCII characters")
+  .openapi({ description: "A retry with the same key answers with the recorded reply and never calls the LLM again" });
 
 export const ErrorSchema = z
   .object({
@@ -38,6 +43,8 @@ export const queryInt = (min: number, max: number) =>
 export const errorResponses = {
   400: { description: "Invalid input", content: { "application/json": { schema: ErrorSchema } } },
   401: { description: "Missing or invalid API key", content: { "application/json": { schema: ErrorSchema } } },
+  404: { description: "No such resource", content: { "application/json": { schema: ErrorSchema } } },
+  409: { description: "Conflicts with what is stored", content: { "application/json": { schema: ErrorSchema } } },
   503: { description: "An upstream is unavailable; retry after Retry-After", content: { "application/json": { schema: ErrorSchema } } },
 } as const;
 

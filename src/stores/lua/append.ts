@@ -1,12 +1,20 @@
+import { TURN_OUTCOMES_KEPT } from "../../memory/ports.ts";
 import { LUA_EXTEND, LUA_MSG_HEAD, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
 
 /**
  * Appends messages idempotently, in one atomic step.
  *
- * KEYS: sys win sum meta arc ids tenantIndex owners pendingFacts pendingUsers recalls recallUsers
+ * KEYS: sys win sum meta arc ids tenantIndex owners pendingFacts pendingUsers recalls recallUsers turns
  * ARGV: now ttl userId('' = none) flags sessionId userPrefix userSuffix factCount recallCount,
  *       then per fact: id json, then the recalled fact ids,
- *       then per message: id kind('s' system / 'w' window) tokens json
+ *       then per message: id kind tokens json,
+ *       then turnKey outcome title ('' = none each)
+ *
+ * kind: 's' system, 'w' window, 'a <call ids>' an assistant message calling tools, 't <call id>' a
+ * tool result. Turn outcomes and tool-call pairing (see TURN_LUA below): when the turn key already
+ * has an outcome nothing is stored and the reply carries it; a new tool result must answer a call
+ * of the assistant message right before it (in the batch, or the window's newest, kept as
+ * meta.calls), else nothing is stored and the reply is err 'orphan_tool'.
  *
  * flags: 's' returns the snapshot too; 'r' makes the batch's system messages replace the pinned
  * ones when they differ (their ids leave the id set, so they could be pinned again later).
@@ -15,6 +23,56 @@ import { LUA_EXTEND, LUA_MSG_HEAD, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
  * fact, no recall count. A session id that a new owner takes over (the old session expired) leaves the previous
  * owner's index. The user index key is built here from the owner (validated when written).
  */
+/** Before any write: the turn's recorded outcome, and the pairing of new tool results with calls. */
+const TURN_CHECK_LUA = `
+local msg_end = #ARGV - 3
+local tkey, tout, title = ARGV[#ARGV - 2], ARGV[#ARGV - 1], ARGV[#ARGV]
+local prior = false
+if tkey ~= '' then prior = redis.call('HGET', KEYS[13], 'k:' .. tkey) end
+local open = redis.call('HGET', KEYS[4], 'calls') or ''
+if not prior then
+  local seen = {}
+  for i = first, msg_end, 4 do
+    local id, kind = ARGV[i], ARGV[i + 1]
+    if not seen[id] and redis.call('SISMEMBER', KEYS[6], id) == 0 then
+      local tag = string.sub(kind, 1, 1)
+      if tag == 'a' then
+        open = string.sub(kind, 3)
+      elseif tag == 't' then
+        if not string.find(' ' .. open .. ' ', ' ' .. string.sub(kind, 3) .. ' ', 1, true) then
+          return cjson.encode({ err = 'orphan_tool', index = (i - first) / 4 })
+        end
+      elseif tag ~= 's' then
+        open = ''
+      end
+    end
+    seen[id] = true
+  end
+end
+`;
+
+/** After the messages: the calls left open, the title, and the outcome recorded once per key. */
+const TURN_RECORD_LUA = `
+local stored = false
+for _, a in ipairs(added) do if a == 1 then stored = true end end
+if stored then
+  redis.call('HSET', KEYS[4], 'calls', open)
+  if title ~= '' then redis.call('HSETNX', KEYS[4], 'title', title) end
+  if tkey ~= '' and tout ~= '' then
+    local n = redis.call('HINCRBY', KEYS[13], '#', 1)
+    redis.call('HSET', KEYS[13], 'k:' .. tkey, tout)
+    redis.call('HSET', KEYS[13], 'o:' .. n, tkey)
+    local gone = n - ${TURN_OUTCOMES_KEPT}
+    if gone > 0 then
+      local old = redis.call('HGET', KEYS[13], 'o:' .. gone)
+      if old then redis.call('HDEL', KEYS[13], 'k:' .. old, 'o:' .. gone) end
+    end
+    prior = tout
+  end
+end
+redis.call('EXPIRE', KEYS[13], ttl)
+`;
+
 export const APPEND_LUA = `${LUA_SNAPSHOT}${LUA_TOUCH}${LUA_EXTEND}${LUA_MSG_HEAD}
 local now, ttl, uid, sid = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[5]
 local owner = redis.call('HGET', KEYS[4], 'userId')
@@ -25,9 +83,10 @@ if uid ~= '' and owner and owner ~= uid then
 end
 local nfacts, nrecalls = tonumber(ARGV[8]), tonumber(ARGV[9])
 local first = 10 + 2 * nfacts + nrecalls
-if string.find(ARGV[4], 'r', 1, true) then
+${TURN_CHECK_LUA}
+if not prior and string.find(ARGV[4], 'r', 1, true) then
   local wanted = {}
-  for i = first, #ARGV, 4 do
+  for i = first, msg_end, 4 do
     if ARGV[i + 1] == 's' then wanted[#wanted + 1] = ARGV[i] end
   end
   if #wanted > 0 then
@@ -45,8 +104,8 @@ if string.find(ARGV[4], 'r', 1, true) then
   end
 end
 local added = {}
-for i = first, #ARGV, 4 do
-  if redis.call('SADD', KEYS[6], ARGV[i]) == 1 then
+for i = first, msg_end, 4 do
+  if not prior and redis.call('SADD', KEYS[6], ARGV[i]) == 1 then
     if ARGV[i + 1] == 's' then
       redis.call('RPUSH', KEYS[1], ARGV[i + 3])
     else
@@ -77,6 +136,7 @@ for i = 10 + 2 * nfacts, 9 + 2 * nfacts + nrecalls do
   if tonumber(now) > last then redis.call('HSET', KEYS[11], '@' .. ARGV[i], now) end
 end
 if nrecalls > 0 then redis.call('SADD', KEYS[12], owner) end
+${TURN_RECORD_LUA}
 touch(ttl, KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 redis.call('ZADD', KEYS[7], now, sid)
 extend(KEYS[7], ttl)
@@ -91,5 +151,6 @@ local reply = {
   wtok = redis.call('HGET', KEYS[4], 'wtok'),
 }
 if string.find(ARGV[4], 's', 1, true) then reply.snap = snapshot(KEYS[1], KEYS[2], KEYS[3], KEYS[4]) end
+if prior then reply.outcome = prior end
 return cjson.encode(reply)
 `;

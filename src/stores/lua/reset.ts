@@ -3,9 +3,10 @@ import { LUA_MSG_HEAD } from "./common.ts";
 /**
  * Clears a session (a `/clear`), optionally keeping the pinned system messages. Bumps the epoch so
  * a compression that read the session before the reset cannot commit after it. Meta (owner,
- * settings, created) survives; its TTL is left as it is.
+ * settings, created) survives; its TTL is left as it is. Turn outcomes, the open tool calls and the
+ * title go with the conversation.
  *
- * KEYS: sys win sum meta arc ids notes pad
+ * KEYS: sys win sum meta arc ids notes pad turns
  * ARGV: keepSystem('1'/'0')
  */
 export const RESET_LUA = `${LUA_MSG_HEAD}
@@ -19,7 +20,8 @@ for i = 1, #kept do
   local id = msg_head(kept[i])
   if id then ids[#ids + 1] = id end
 end
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
+redis.call('HDEL', KEYS[4], 'calls', 'title')
 local removed = nwin
 if keep then
   -- kept system messages stay idempotent: re-sending the same prompt id must not duplicate it

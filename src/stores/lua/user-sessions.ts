@@ -13,7 +13,8 @@ local function owned(sid) return redis.call('HGET', skey(sid, 'meta'), 'userId')
 `;
 
 /**
- * One page of the user's own sessions, newest first, with what a session list shows.
+ * One page of the user's own sessions, newest first, with what a session list shows: created and
+ * last-write times, the messages so far (summarized plus window, system excluded) and the title.
  *
  * KEYS: userIndex
  * ARGV: userId sessionPrefix offset limit
@@ -21,11 +22,21 @@ local function owned(sid) return redis.call('HGET', skey(sid, 'meta'), 'userId')
 export const USER_SESSIONS_LUA = `${LUA_OWNED}
 local off, lim = tonumber(ARGV[3]), tonumber(ARGV[4])
 local members = redis.call('ZREVRANGE', KEYS[1], off, off + lim - 1)
-local ids = {}
+local sessions = {}
 for _, sid in ipairs(members) do
-  if owned(sid) then ids[#ids + 1] = sid end
+  if owned(sid) then
+    local meta = redis.call('HMGET', skey(sid, 'meta'), 'created', 'updated', 'title')
+    local covered = tonumber(redis.call('HGET', skey(sid, 'sum'), 'covered') or '0') or 0
+    sessions[#sessions + 1] = {
+      id = sid,
+      created = meta[1],
+      updated = meta[2],
+      title = meta[3] or '',
+      count = covered + redis.call('LLEN', skey(sid, 'win')),
+    }
+  end
 end
-return cjson.encode({ ids = ids, scanned = #members })
+return cjson.encode({ sessions = sessions, scanned = #members })
 `;
 
 /**
@@ -35,6 +46,14 @@ return cjson.encode({ ids = ids, scanned = #members })
  * ARGV: userId sessionPrefix offset limit
  */
 export const EXPORT_SESSIONS_LUA = `${LUA_HMAP}${LUA_OWNED}
+local function turn_outcomes(key)
+  local flat = redis.call('HGETALL', key)
+  local out = {}
+  for i = 1, #flat, 2 do
+    if string.sub(flat[i], 1, 2) == 'k:' then out[#out + 1] = flat[i + 1] end
+  end
+  return out
+end
 local off, lim = tonumber(ARGV[3]), tonumber(ARGV[4])
 local members = redis.call('ZREVRANGE', KEYS[1], off, off + lim - 1)
 local sessions = {}
@@ -49,6 +68,7 @@ for _, sid in ipairs(members) do
       arc = redis.call('LRANGE', skey(sid, 'arc'), 0, -1),
       notes = hmap(skey(sid, 'notes')),
       pad = redis.call('LRANGE', skey(sid, 'pad'), 0, -1),
+      turns = turn_outcomes(skey(sid, 'turns')),
     }
   end
 end
@@ -72,7 +92,7 @@ for _, sid in ipairs(members) do
     out.messages = out.messages + redis.call('LLEN', skey(sid, 'sys')) + redis.call('LLEN', skey(sid, 'win'))
     out.archived = out.archived + redis.call('LLEN', skey(sid, 'arc'))
     out.notes = out.notes + redis.call('HLEN', skey(sid, 'notes')) + redis.call('LLEN', skey(sid, 'pad'))
-    for _, part in ipairs({ 'sys', 'win', 'sum', 'meta', 'arc', 'ids', 'notes', 'pad', 'lock' }) do
+    for _, part in ipairs({ 'sys', 'win', 'sum', 'meta', 'arc', 'ids', 'notes', 'pad', 'lock', 'turns' }) do
       redis.call('DEL', skey(sid, part))
     end
     redis.call('ZREM', KEYS[2], sid)

@@ -1,0 +1,30 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { MAX_SESSIONS_PER_PAGE } from "../../memory/session-list.ts";
+import { createRouter } from "../router.ts";
+import { AnyObject, UserParams, errorResponses, jsonResponse, queryInt, security } from "../schemas/common.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/users/{userId}/sessions",
+  summary: "The sessions a user owns, newest activity first: id, created, last activity, message count, title",
+  security,
+  request: {
+    params: UserParams,
+    query: z.object({
+      cursor: z.string().regex(/^\d{1,9}$/, "must be the nextCursor of the previous page").optional(),
+      limit: queryInt(1, MAX_SESSIONS_PER_PAGE).optional(),
+    }),
+  },
+  responses: { 200: jsonResponse(AnyObject, "`{userId, sessions: [{sessionId, createdAt, updatedAt, messages, title}], nextCursor}`"), ...errorResponses },
+});
+
+/** A chat sidebar's list; follow `nextCursor` until it is null (a page may hold fewer than `limit`). */
+export function userSessionRoutes() {
+  const app = createRouter();
+  app.openapi(route, async (c) => {
+    const { userId } = c.req.valid("param");
+    const { cursor, limit } = c.req.valid("query");
+    return c.json(await c.get("memory").userSessions(userId, { cursor, limit }), 200);
+  });
+  return app;
+}
