@@ -103,6 +103,16 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     tag: "Users",
     description: "One page of everything stored about the user: their own sessions (window, summary, archive, notes), then their facts. Follow `nextCursor` until it is null.",
   },
+  [`GET /v1/users/{userId}/sessions`]: {
+    operationId: "listUserSessions",
+    tag: "Users",
+    description: "The user's sessions, newest activity first, with created and last-activity times, message count and a short title; paged with `cursor` and `limit`.",
+  },
+  [`GET /v1/models`]: {
+    operationId: "listModels",
+    tag: "Chat",
+    description: "The models of the OpenAI-compatible upstream (or the configured model), so OpenAI-compatible frontends can connect.",
+  },
   [`DELETE /v1/users/{userId}`]: {
     operationId: "eraseUser",
     tag: "Users",
