@@ -28,7 +28,8 @@ export type QueryInput<Q> = { [K in keyof Q]?: Q[K] | number | readonly string[]
 
 /** Every error the API answers with: `{ error: { code, message, details? } }`. */
 export type ErrorBody = components["schemas"]["Error"];
-export type MessageInput = components["schemas"]["MessageInput"];
+/** A message to append; `audio` and `function_call` exist only so OpenAI's own replies validate as they are. */
+export type MessageInput = Omit<components["schemas"]["MessageInput"], "audio" | "function_call">;
 export type NewFact = RequestBody<"addFact">;
 export type FactPatch = RequestBody<"updateFact">;
 export type ChatRequest = Omit<RequestBody<"chat">, "stream">;
