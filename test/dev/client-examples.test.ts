@@ -96,7 +96,7 @@ describe("the typed client against npm run dev", () => {
     expect((listed.facts as { id: string }[]).map((f) => f.id)).toEqual([id]);
     expect(await facts.update(id, { importance: 0.9 })).toMatchObject({ id, importance: 0.9 });
     expect(await facts.get(id)).toMatchObject({ id, text: "Likes window seats", importance: 0.9 });
-    expect(await facts.delete(id)).toEqual({ id, deleted: true });
+    expect(await facts.delete(id)).toEqual({ userId: "ada", id, deleted: 1 });
     const gone = await facts.get(id).catch((err: unknown) => err);
     expect(gone).toBeInstanceOf(MemoryApiError);
     expect(gone).toMatchObject({ status: 404 });

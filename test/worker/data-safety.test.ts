@@ -69,9 +69,9 @@ describe("export and erase touch only what the user owns", () => {
     expect(exported.json.sessions.map((s) => s.sessionId)).toEqual([kept]);
     expect(JSON.stringify(exported.json)).not.toContain("y speaking");
 
-    const erased = await call<{ erased: boolean; removed: { sessions: number } }>("DELETE", `/v1/users/${x}`);
+    const erased = await call<{ done: boolean; removed: { sessions: number } }>("DELETE", `/v1/users/${x}`);
     expect(erased.status, erased.text).toBe(200);
-    expect(erased.json).toMatchObject({ erased: true, removed: { sessions: 1 } });
+    expect(erased.json).toMatchObject({ done: true, removed: { sessions: 1 } });
     expect((await readSession(kept)).exists).toBe(false);
     expect((await readSession(s2)).window.map((m) => m.content)).toEqual(["y speaking"]);
   });
