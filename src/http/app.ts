@@ -4,6 +4,7 @@ import type { AppEnv, RuntimeFactory } from "./env.ts";
 import { ApiError } from "./errors.ts";
 import { bearerAuth } from "./middleware/auth.ts";
 import { configuredBodyLimit } from "./middleware/body-limit.ts";
+import { requestLog } from "./middleware/request-log.ts";
 import { runtimeMiddleware } from "./middleware/runtime.ts";
 import { renderError } from "./on-error.ts";
 import { chatRoutes } from "./routes/chat.ts";
@@ -13,6 +14,7 @@ import { factRoutes } from "./routes/facts.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { messageRoutes } from "./routes/messages.ts";
 import { modelRoutes } from "./routes/models.ts";
+import { observeRoutes } from "./routes/observe.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { userSessionRoutes } from "./routes/user-sessions.ts";
 import { userRoutes } from "./routes/users.ts";
@@ -24,7 +26,7 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export function buildApp(factory: RuntimeFactory): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.onError(renderError);
-  app.use("*", runtimeMiddleware(factory));
+  app.use("*", requestLog(), runtimeMiddleware(factory));
   app.route("/", healthRoutes());
   mountDocs(app);
   app.use("/v1/*", bearerAuth(), configuredBodyLimit());
@@ -37,6 +39,7 @@ export function buildApp(factory: RuntimeFactory): OpenAPIHono<AppEnv> {
   app.route("/", chatRoutes());
   app.route("/", completionRoutes());
   app.route("/", modelRoutes());
+  app.route("/", observeRoutes());
   const allowed = allowedMethods(app);
   app.notFound((c) => {
     const methods = allowed(c.req.path);

@@ -3,6 +3,7 @@ import { UpstreamUnavailable } from "./errors.ts";
 import { MemoryManager, type ContextResult } from "./manager.ts";
 import type { ChatModel, ChatUsage, JsonObject, ModelReply, PassThroughChunk, PassThroughRequest } from "./ports.ts";
 import { assignTurnIds, replyIdFor, toolCallMessageId, turnKey } from "./turn-ids.ts";
+import { NO_TRACE, timed, type TraceRecorder } from "./trace.ts";
 import type { IncomingMessage, TurnOutcome } from "./types.ts";
 
 export { replyIdFor } from "./turn-ids.ts";
@@ -59,6 +60,8 @@ interface TurnState {
   replyId: string;
   replayed: TurnOutcome | null;
   memory: TurnMemory;
+  trace: TraceRecorder;
+  now: () => number;
 }
 
 /**
@@ -102,13 +105,14 @@ export class ChatTurn {
     };
     const request: PassThroughRequest = { fields: input.fields, messages: context.messages };
     const replyId = await replyIdFor(anchor ?? deps.newId());
-    return new ChatTurn({ manager, chat, request, key, replyId, replayed: add.outcome ?? null, memory });
+    const trace = deps.trace ?? NO_TRACE;
+    return new ChatTurn({ manager, chat, request, key, replyId, replayed: add.outcome ?? null, memory, trace, now: deps.now });
   }
 
   /** The model's answer (or, on a retry, the recorded one), stored as the session's next message. */
   async complete(): Promise<TurnAnswer> {
     if (this.replayed) return { reply: this.replayed, body: null, usage: null, replayed: true, memory: this.memory };
-    const answer = await this.#s.chat.completeRaw(this.#s.request);
+    const answer = await timed(this.#s.trace, "llm", this.#s.now, this.#s.chat.completeRaw(this.#s.request));
     const { outcome, replayed } = await this.#storeReply(answer.reply);
     return { reply: outcome, body: replayed ? null : answer.body, usage: answer.reply.usage, replayed, memory: this.memory };
   }

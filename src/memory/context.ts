@@ -31,6 +31,8 @@ export interface AssembledContext {
   summary: null | { version: number; tokens: number; covered: number; method: SummaryMethod; truncated: boolean };
   /** The recalled facts that made it into the context. */
   facts: RecalledFact[];
+  /** Ids of the window messages in the context, oldest first (what a trace shows). */
+  windowIds: string[];
 }
 
 export function toChatMessage(m: StoredMessage): ChatMessage {
@@ -96,5 +98,6 @@ export function assembleContext(input: ContextInput): AssembledContext {
     },
     summary: summaryInfo,
     facts: factPart?.included ?? [],
+    windowIds: selected.messages.map((m) => m.id),
   };
 }

@@ -1,3 +1,5 @@
+import type { MetricsRecorder } from "./metrics.ts";
+import type { TraceRecorder } from "./trace.ts";
 import type { MemoryOptions } from "./options.ts";
 import type {
   ChatModel,
@@ -7,6 +9,8 @@ import type {
   SessionStore,
   Summarizer,
   TokenCounter,
+  MetricsStore,
+  TraceStore,
   UserStore,
   WorkingMemoryStore,
 } from "./ports.ts";
@@ -48,4 +52,12 @@ export interface MemoryDeps {
   logger: MemoryLogger;
   /** Hands work to the runtime to finish after the response (`ctx.waitUntil`); failures are logged. */
   background(work: Promise<unknown>): void;
+  /** This request's trace (see `trace.ts`). Default: nothing is traced. */
+  trace?: TraceRecorder | undefined;
+  /** This request's metrics. Default: nothing is counted. */
+  metrics?: MetricsRecorder | undefined;
+  /** Stored traces; null or absent when tracing is off. */
+  traces?: TraceStore | null | undefined;
+  /** Stored metrics; null or absent when there is nowhere to keep them. */
+  metricsStore?: MetricsStore | null | undefined;
 }

@@ -12,6 +12,8 @@ import { produceSummary } from "./rolling-summary.ts";
 import { isSalient } from "./salience.ts";
 import { sessionTitle } from "./session-list.ts";
 import type { FactType, IncomingMessage, RecalledFact, SessionRef, SessionSnapshot, StoredMessage } from "./types.ts";
+import { NO_METRICS, type MetricsRecorder } from "./metrics.ts";
+import { NO_TRACE, timed, type TraceRecorder } from "./trace.ts";
 import { toStoredMessage, windowStats } from "./window.ts";
 
 export type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded } from "./manager-types.ts";
@@ -53,6 +55,14 @@ export class MemoryManager {
     return this.#ref;
   }
 
+  get #trace(): TraceRecorder {
+    return this.#d.trace ?? NO_TRACE;
+  }
+
+  get #metrics(): MetricsRecorder {
+    return this.#d.metrics ?? NO_METRICS;
+  }
+
   /** Where this request's facts live; null without a user or a fact store. */
   get #scope(): FactScope | null {
     return this.#d.facts && this.#userId ? { tenant: this.#d.tenant, userId: this.#userId } : null;
@@ -90,7 +100,7 @@ export class MemoryManager {
     const scope = this.#scope;
     const persistAll = options.persist === true;
     const facts = scope ? await factsToPersist({ scope, incoming: messages, stored, persistAll, sessionId: this.#ref.sessionId, now }) : [];
-    const appended = await sessions.append(this.#ref, stored, {
+    const appended = await timed(this.#trace, "redis.append", this.#d.now, sessions.append(this.#ref, stored, {
       userId: this.#userId,
       ttlSeconds: defaults.sessionTtlSeconds,
       withSnapshot: true,
@@ -99,7 +109,10 @@ export class MemoryManager {
       recalled: scope ? options.recalled : undefined,
       turn: options.turn,
       title: sessionTitle(messages),
-    });
+    }));
+    const fresh = appended.added.filter((a) => !a.duplicate);
+    this.#metrics.sessionGrew(this.#ref.sessionId, fresh.length);
+    this.#metrics.count("tokens", fresh.reduce((sum, a) => sum + a.tokens, 0));
     // A store that ignores withSnapshot costs a second round trip here.
     const snapshot = appended.snapshot ?? (await sessions.read(this.#ref));
     const compressionDue = planCompression(snapshot, resolveSessionOptions(defaults, snapshot.settings)).due;
@@ -140,7 +153,8 @@ export class MemoryManager {
    * facts go into the returned messages only. A failed fact query still answers, flagged `degraded`.
    */
   async getContext(request: ContextRequest = {}): Promise<ContextResult> {
-    const [, context] = await this.#withRecall(this.#d.sessions.read(this.#ref), (snapshot) => snapshot, request);
+    const read = timed(this.#trace, "redis.read", this.#d.now, this.#d.sessions.read(this.#ref));
+    const [, context] = await this.#withRecall(read, (snapshot) => snapshot, request);
     return context;
   }
 
@@ -173,6 +187,10 @@ export class MemoryManager {
       counter: counter.value,
     });
     if (request.countRecalls !== false) this.#countRecalls(context.facts);
+    this.#trace.context(context, degraded);
+    this.#metrics.count("contextReads");
+    if (query !== "" && k > 0) this.#metrics.count("recallQueries");
+    if (context.facts.length > 0) this.#metrics.count("recallHits");
     return [session.value, { ...context, stats: windowStats(snapshot, resolved), degraded }];
   }
 
@@ -189,9 +207,12 @@ export class MemoryManager {
     const facts = this.#d.facts;
     if (!scope || !facts || k <= 0) return [];
     const topK = Math.min(100, Math.max(k * 3, k + 5)); // ranking reorders, so look a little deeper
-    const candidates = await facts.query(scope, { text: query, topK, types });
+    const candidates = await timed(this.#trace, "vector.query", this.#d.now, facts.query(scope, { text: query, topK, types }));
     const { options } = this.#d;
-    return rankRecalled(candidates, { k, minScore: options.minRecallScore, types, now: this.#d.now(), options });
+    const now = this.#d.now();
+    const kept = rankRecalled(candidates, { k, minScore: options.minRecallScore, types, now, options });
+    this.#trace.recall({ query, mode: "semantic", k, topK, types, candidates, kept, now, options });
+    return kept;
   }
 
   /**
@@ -226,6 +247,7 @@ export class MemoryManager {
         onWarning: (message, data) => logger.warn(message, { session: ref.sessionId, ...data }),
       });
       if ("error" in summary) {
+        this.#metrics.count("summarizerFailures");
         const failures = await sessions.recordSummaryFailure(ref);
         logger.error("summarizer failed; session unchanged", { session: ref.sessionId, error: summary.error, failures });
         return { compressed: false, reason: "summarizer_failed", error: summary.error };
@@ -242,6 +264,7 @@ export class MemoryManager {
         logger.info("compression not committed", { session: ref.sessionId, reason: outcome.reason });
         return { compressed: false, reason: outcome.reason };
       }
+      this.#metrics.compression(summary.lastRatio);
       return {
         compressed: true,
         reason: plan.reason,

@@ -4,6 +4,7 @@ import { UpstreamUnavailable } from "./errors.ts";
 import { FactService } from "./fact-service.ts";
 import { MemoryManager, type AddResult, type ContextRequest, type ContextResult } from "./manager.ts";
 import type { JsonObject, SettingsChange } from "./ports.ts";
+import { readStats, readTrace, recentTraces } from "./observe.ts";
 import { listUserSessions } from "./session-list.ts";
 import { compressSession, resetSession, sessionHistory, sessionState, updateSessionSettings } from "./sessions.ts";
 import type { IncomingMessage } from "./types.ts";
@@ -93,5 +94,20 @@ export class Memory {
 
   eraseUser(userId: string) {
     return eraseUser(this.#d, userId);
+  }
+
+  /** One of this tenant's stored turn traces. */
+  trace(traceId: string) {
+    return readTrace(this.#d, traceId);
+  }
+
+  /** The latest trace ids of a session, newest first. */
+  recentTraces(sessionId: string, limit: number) {
+    return recentTraces(this.#d, sessionId, limit);
+  }
+
+  /** The tenant's metrics and alerts. */
+  stats() {
+    return readStats(this.#d);
   }
 }

@@ -1,3 +1,5 @@
+import type { MetricsBatch, StoredMetrics } from "./metrics.ts";
+import type { Trace } from "./trace.ts";
 import type {
   Fact,
   FactType,
@@ -384,4 +386,32 @@ export interface MemoryLogger {
   info(message: string, data?: Record<string, unknown>): void;
   warn(message: string, data?: Record<string, unknown>): void;
   error(message: string, data?: Record<string, unknown>): void;
+}
+
+/** A trace id and when its turn started, for a list of a session's recent traces. */
+export interface TraceRef {
+  traceId: string;
+  kind: string;
+  at: number;
+}
+
+/**
+ * Per-turn traces of a tenant (see `trace.ts`). They hold contents (the query, candidate texts),
+ * so a sealing decorator wraps this port like the other stores.
+ */
+export interface TraceStore {
+  /** Stores the trace for `ttlSeconds` and lists it under its session; one round trip. */
+  put(tenant: string, trace: Trace, ttlSeconds: number): Promise<void>;
+  /** The trace, or null when it is unknown, expired or another tenant's. */
+  get(tenant: string, traceId: string): Promise<Trace | null>;
+  /** The session's most recent traces, newest first. */
+  recent(tenant: string, sessionId: string, limit: number): Promise<TraceRef[]>;
+}
+
+/** Tenant counters and samples behind `GET /v1/stats`. */
+export interface MetricsStore {
+  /** Adds one request's batch; one round trip (a pipeline). */
+  record(tenant: string, batch: MetricsBatch, at: number): Promise<void>;
+  /** Everything the stats need, in one round trip. */
+  read(tenant: string, at: number): Promise<StoredMetrics>;
 }

@@ -83,3 +83,8 @@ export function luaKeyParts(tenant: string): { userPrefix: string; userSuffix: s
   const t = tenantPrefix(tenant);
   return { userPrefix: `${t}u:`, userSuffix: ":sessions", sessionPrefix: `${t}s:`, metaSuffix: ":meta" };
 }
+
+/** `am:{t}:obs:...` - traces and metrics of a tenant (nothing a session read or write touches). */
+export function observeKey(tenant: string, ...parts: string[]): string {
+  return `${tenantPrefix(tenant)}obs:${parts.join(":")}`;
+}

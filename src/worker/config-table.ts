@@ -128,6 +128,12 @@ export const CONFIG_VARS = {
   MAX_BODY_BYTES: intVar("MAX_BODY_BYTES", { description: "largest accepted request body, bytes", default: 1_048_576, min: 1024, max: 10_485_760 }),
   MAX_MESSAGES_PER_REQUEST: intVar("MAX_MESSAGES_PER_REQUEST", { description: "most messages one write may carry", default: 100, min: 1, max: 1000 }),
   MAX_MESSAGE_CHARS: intVar("MAX_MESSAGE_CHARS", { description: "longest message content, characters", default: 32_000, min: 1, max: 1_000_000 }),
+  TRACE_TTL_SECONDS: intVar("TRACE_TTL_SECONDS", {
+    description: "how long per-turn traces are kept (`GET /v1/traces/{traceId}`); 0 = tracing off",
+    default: 86_400,
+    min: 0,
+    max: 2_592_000,
+  }),
   CLEANUP_BATCH: intVar("CLEANUP_BATCH", { description: "facts examined per cron run before it stops and resumes next run", default: 2000, min: 10, max: 100_000 }),
 } as const;
 

@@ -40,6 +40,8 @@ export interface Config {
   tokenizer: "cl100k_base" | "o200k_base";
   limits: InputLimits;
   cleanupBatch: number;
+  /** How long traces are kept, seconds; 0 = tracing off. */
+  traceTtlSeconds: number;
 }
 
 /** Raised when bindings hold bad values; every problem is listed so one fix round is enough. */
@@ -106,6 +108,7 @@ export function parseConfig(env: Record<string, unknown>): Config {
     tokenizer: v.TOKENIZER,
     limits: { maxBodyBytes: v.MAX_BODY_BYTES, maxMessagesPerRequest: v.MAX_MESSAGES_PER_REQUEST, maxMessageChars: v.MAX_MESSAGE_CHARS },
     cleanupBatch: v.CLEANUP_BATCH,
+    traceTtlSeconds: v.TRACE_TTL_SECONDS,
   };
   if (config.embeddings === "openai" && !config.llm) problems.push("EMBEDDINGS=openai needs OPENAI_API_KEY or OPENAI_BASE_URL");
   if (config.factExtraction === "llm" && !config.llm) problems.push("FACT_EXTRACTION=llm needs OPENAI_API_KEY or OPENAI_BASE_URL");

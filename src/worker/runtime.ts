@@ -11,14 +11,27 @@ import { loadTokenCounter } from "../llm/tokenizer.ts";
 import type { MemoryDeps } from "../memory/deps.ts";
 import { ExtractiveSummarizer } from "../memory/extractive.ts";
 import { Memory } from "../memory/memory.ts";
-import type { FactStore, SessionStore, Summarizer, TokenCounter, UserStore, WorkingMemoryStore } from "../memory/ports.ts";
+import type {
+  FactStore,
+  MemoryLogger,
+  MetricsStore,
+  SessionStore,
+  Summarizer,
+  TokenCounter,
+  TraceStore,
+  UserStore,
+  WorkingMemoryStore,
+} from "../memory/ports.ts";
 import { VectorFactStore } from "../stores/facts-vector.ts";
+import { RedisMetricsStore } from "../stores/metrics-store.ts";
 import { RedisSessionStore } from "../stores/session-store.ts";
+import { RedisTraceStore } from "../stores/trace-store.ts";
 import { RedisUserStore } from "../stores/user-store.ts";
 import { RedisWorkingMemoryStore } from "../stores/working-memory-store.ts";
 import { createIndex, createRedis } from "./clients.ts";
 import { loadConfig, type Config } from "./config.ts";
 import { jsonLogger } from "./log.ts";
+import { RequestObservation, requestLogger } from "./observation.ts";
 import { guardUpstream, unconfigured } from "./upstream.ts";
 
 export type UpstreamStatus = "ok" | "down" | "not_configured";
@@ -39,6 +52,10 @@ export interface Runtime {
   health(): Promise<Health>;
   /** Hands work to `ctx.waitUntil`; failures are logged, never thrown. */
   background(work: Promise<unknown>): void;
+  /** This request's id, trace, metrics and log context. */
+  observe: RequestObservation;
+  /** Logs with the request's id, tenant and session. */
+  logger: MemoryLogger;
 }
 
 /** The part of the Workers execution context the runtime uses. */
@@ -54,6 +71,8 @@ export interface Adapters {
   users: UserStore;
   working: WorkingMemoryStore;
   facts: FactStore | null;
+  traces: TraceStore | null;
+  metrics: MetricsStore | null;
   summarizer: Summarizer;
   fallbackSummarizer: Summarizer;
   deps: Pick<MemoryDeps, "extractor" | "chat">;
@@ -84,6 +103,8 @@ export function adaptersFor(config: Config): Adapters {
     users: redis ? guardUpstream(new RedisUserStore(redis), "redis") : unconfigured<UserStore>("redis", redisMissing),
     working: redis ? guardUpstream(new RedisWorkingMemoryStore(redis), "redis") : unconfigured<WorkingMemoryStore>("redis", redisMissing),
     facts: vector ? guardUpstream(new VectorFactStore(vector, { embed }), "vector") : null,
+    traces: redis ? guardUpstream(new RedisTraceStore(redis), "redis") : null,
+    metrics: redis ? guardUpstream(new RedisMetricsStore(redis), "redis") : null,
     summarizer: openai ? new OpenAISummarizer(openai, { model }) : extractive,
     fallbackSummarizer: extractive,
     deps: {
@@ -102,18 +123,35 @@ export function adaptersFor(config: Config): Adapters {
 }
 
 /** Background work for `ctx.waitUntil`: failures are logged, never thrown. */
-export function backgroundFor(ctx: BackgroundContext | undefined): (work: Promise<unknown>) => void {
+export function backgroundFor(ctx: BackgroundContext | undefined, logger: MemoryLogger = jsonLogger): (work: Promise<unknown>) => void {
   return (work) => {
-    const guarded = work.catch((err: unknown) => jsonLogger.error("background work failed", { error: String(err) }));
+    const guarded = work.catch((err: unknown) => logger.error("background work failed", { error: String(err) }));
     if (ctx) ctx.waitUntil(guarded);
   };
 }
 
 /** Builds the runtime of one request from the Worker's bindings. Throws `ConfigError` on bad config. */
-export function createRuntime(env: object, ctx: BackgroundContext | undefined): Runtime {
+export function createRuntime(env: object, ctx: BackgroundContext | undefined, request: { requestId?: string; session?: string | undefined } = {}): Runtime {
   const config = loadConfig(env);
   const adapters = adaptersFor(config);
-  const background = backgroundFor(ctx);
+  const requestId = request.requestId ?? crypto.randomUUID();
+  let observe: RequestObservation | null = null;
+  const logger = requestLogger(jsonLogger, () => ({ requestId, ...observe?.logContext }));
+  const writeBehind = backgroundFor(ctx, logger);
+  observe = new RequestObservation({
+    requestId,
+    traceTtlSeconds: config.traceTtlSeconds,
+    traces: adapters.traces,
+    metrics: adapters.metrics,
+    logger,
+    now: Date.now,
+    newId: () => crypto.randomUUID(),
+    background: writeBehind,
+  });
+  const observation = observe;
+  if (request.session) observation.logContext.session = request.session;
+  // What background work counts (a compression after the response) is written when it ends.
+  const background = (work: Promise<unknown>): void => writeBehind(work.finally(() => observation.flushMetrics()));
   return {
     config,
     memory: (tenant) =>
@@ -132,11 +170,17 @@ export function createRuntime(env: object, ctx: BackgroundContext | undefined): 
         limits: config.limits,
         now: Date.now,
         newId: () => crypto.randomUUID(),
-        logger: jsonLogger,
+        logger,
         background,
+        trace: observation.trace,
+        metrics: observation.metrics,
+        traces: config.traceTtlSeconds > 0 ? adapters.traces : null,
+        metricsStore: adapters.metrics,
       }),
     health: () => probeHealth(config, adapters),
     background,
+    observe: observation,
+    logger,
   };
 }
 

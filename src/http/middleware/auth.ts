@@ -34,6 +34,7 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
       });
     }
     c.set("tenant", tenant);
+    runtime.observe.tenant = tenant;
     c.set("memory", runtime.memory(tenant));
     await next();
   };

@@ -7,7 +7,7 @@ import { ApiError } from "../errors.ts";
 export function runtimeMiddleware(factory: RuntimeFactory): MiddlewareHandler<AppEnv> {
   return async function runtime(c, next) {
     try {
-      c.set("runtime", factory(c.env, c.executionCtx));
+      c.set("runtime", factory(c.env, c.executionCtx, { requestId: c.get("requestId"), session: c.get("session") }));
     } catch (err) {
       if (err instanceof ConfigError) throw new ApiError(500, "config_invalid", err.message, { details: err.problems });
       throw err;

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { TurnOutcome } from "../../memory/types.ts";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";
 import { createRouter } from "../router.ts";
+import { TraceFlag, beginTrace, inlineTrace } from "../trace-view.ts";
 import { IdSchema, IdempotencyKeySchema, SessionParams, errorResponses, jsonResponse, security } from "../schemas/common.ts";
 
 const ChatBody = z
@@ -25,6 +26,7 @@ const chatRoute = createRoute({
   security,
   request: {
     params: SessionParams,
+    query: z.object({ trace: TraceFlag }),
     headers: z.object({ "idempotency-key": IdempotencyKeySchema.optional() }),
     body: { content: { "application/json": { schema: ChatBody } }, required: true },
   },
@@ -57,6 +59,7 @@ export function chatRoutes() {
   app.openapi(chatRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
     const body = c.req.valid("json");
+    beginTrace(c, "chat", { sessionId, userId: body.userId }, c.req.valid("query").trace === true);
     const fields = { model: body.model, temperature: body.temperature, max_tokens: body.maxTokens };
     const turn = await c.get("memory").startTurn({
       sessionId,
@@ -70,7 +73,7 @@ export function chatRoutes() {
     if (body.stream) return streamTurn(c, turn, chatStreamFormat) as never;
     const answer = await turn.complete();
     const { reply, usage, memory, replayed } = answer;
-    return c.json({ reply: replyView(reply), model: reply.model, usage, memory }, 200, turnHeaders(memory, replayed));
+    return c.json({ reply: replyView(reply), model: reply.model, usage, memory, ...inlineTrace(c) }, 200, turnHeaders(memory, replayed));
   });
   return app;
 }

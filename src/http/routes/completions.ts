@@ -4,6 +4,7 @@ import { ApiError } from "../errors.ts";
 import { openAIError } from "../on-error.ts";
 import { CompletionBody, chunksFromOutcome, completionFromOutcome, proxiedTurn } from "../openai-shapes.ts";
 import { createRouter } from "../router.ts";
+import { beginTrace, inlineTrace } from "../trace-view.ts";
 import { AnyObject, IdSchema, IdempotencyKeySchema, errorResponses, jsonResponse, security } from "../schemas/common.ts";
 
 const route = createRoute({
@@ -12,7 +13,9 @@ const route = createRoute({
   summary: "OpenAI-compatible chat completions with memory (session from X-Memory-Session or `user`); every field passes through",
   security,
   request: {
-    headers: z.object({ "x-memory-session": IdSchema.optional(), "x-memory-user": IdSchema.optional(), "idempotency-key": IdempotencyKeySchema.optional() }),
+    headers: z.object({ "x-memory-session": IdSchema.optional(), "x-memory-user": IdSchema.optional(), "idempotency-key": IdempotencyKeySchema.optional(),
+      "x-memory-trace": z.enum(["0", "1"]).optional().openapi({ description: "`1` returns the turn's trace inline (`trace` field of the completion)" }),
+    }),
     body: { content: { "application/json": { schema: CompletionBody } }, required: true },
   },
   responses: { 200: jsonResponse(AnyObject, "The upstream's chat.completion (or its chat.completion.chunk events when streaming)"), ...errorResponses },
@@ -43,13 +46,14 @@ export function completionRoutes() {
     const sessionId = headers["x-memory-session"] ?? fromUserField(body.user, "X-Memory-Session");
     if (!sessionId) throw new ApiError(400, "validation_failed", "invalid header: x-memory-session is required (or name the session in the `user` field)");
     const userId = headers["x-memory-user"] ?? fromUserField(body.user, "X-Memory-User");
+    beginTrace(c, "proxy", { sessionId, userId }, headers["x-memory-trace"] === "1");
     const proxied = await proxiedTurn(body);
     const turn = await c.get("memory").startTurn({ sessionId, userId, replaceSystem: true, key: headers["idempotency-key"], ...proxied });
     // A raw event stream is outside the typed JSON responses the route declares.
     if (body.stream) return streamTurn(c, turn, proxyFormat(body.model)) as never;
     const answer = await turn.complete();
     const completion = answer.body ?? completionFromOutcome(answer.reply, body.model);
-    return c.json(completion, 200, turnHeaders(answer.memory, answer.replayed));
+    return c.json({ ...completion, ...inlineTrace(c) }, 200, turnHeaders(answer.memory, answer.replayed));
   });
   return app;
 }

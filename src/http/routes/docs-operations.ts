@@ -13,6 +13,7 @@ export const API_TAGS = [
   { name: "Working memory", description: "Per-session notes (key/value) and a scratchpad, with a short TTL of their own." },
   { name: "Facts", description: "Long-term facts of a user: add, recall by meaning, list, change, delete." },
   { name: "Users", description: "Everything stored about a user: export page by page, erase everywhere." },
+  { name: "Observability", description: "Per-turn traces of what memory injected and why, and the tenant's metrics." },
 ] as const;
 
 export type ApiTag = (typeof API_TAGS)[number]["name"];
@@ -112,6 +113,19 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     operationId: "listModels",
     tag: "Chat",
     description: "The models of the OpenAI-compatible upstream (or the configured model), so OpenAI-compatible frontends can connect.",
+  },
+  [`GET /v1/traces/{traceId}`]: {
+    operationId: "getTrace",
+    tag: "Observability",
+    description:
+      "The trace of one context read, chat turn or proxied completion (its id came as `X-Memory-Trace-Id`): the recall query, every candidate with similarity, score and why it was kept or dropped, the tokens of each injected part against the budget, the round trips and their timings, degraded parts. Kept for `TRACE_TTL_SECONDS`; another tenant's id is a 404.",
+  },
+  [`GET ${S}/traces`]: { operationId: "listSessionTraces", tag: "Observability", description: "The session's latest trace ids with their kind and time, newest first." },
+  [`GET /v1/stats`]: {
+    operationId: "getStats",
+    tag: "Observability",
+    description:
+      "The tenant's figures: active sessions, messages and tokens stored, average and p95 session length, facts per type, compressions and their average ratio, summarizer failures, recall hit rate, 429s, p50/p95 latency by route over recent requests, and `alerts` when the last hour's average session length jumps above the day's.",
   },
   [`DELETE /v1/users/{userId}`]: {
     operationId: "eraseUser",

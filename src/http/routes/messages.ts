@@ -4,6 +4,7 @@ import { createRouter } from "../router.ts";
 import { IdSchema, SessionParams, errorResponses, queryInt, jsonResponse, security } from "../schemas/common.ts";
 import { FactTypeList } from "../schemas/facts.ts";
 import { AppendBodySchema, toIncomingNative } from "../schemas/messages.ts";
+import { TraceFlag, beginTrace, inlineTrace } from "../trace-view.ts";
 
 const appendRoute = createRoute({
   method: "post",
@@ -27,6 +28,7 @@ const contextRoute = createRoute({
       k: queryInt(0, 50).optional(),
       budget: queryInt(1, 2_000_000).optional(),
       types: FactTypeList.optional(),
+      trace: TraceFlag,
     }),
   },
   responses: { 200: jsonResponse(z.object({}).passthrough(), "The context and what went into it"), ...errorResponses },
@@ -44,7 +46,8 @@ export function messageRoutes() {
 
   app.openapi(contextRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
-    const q = c.req.valid("query");
+    const { trace, ...q } = c.req.valid("query");
+    beginTrace(c, "context", { sessionId, userId: q.userId }, trace === true);
     const context = await c.get("memory").context(sessionId, q);
     return c.json(
       {
@@ -57,6 +60,7 @@ export function messageRoutes() {
         omitted: context.omitted,
         stats: statsView(context.stats),
         ...(context.degraded.length > 0 ? { degraded: context.degraded } : {}),
+        ...inlineTrace(c),
       },
       200,
     );

@@ -1,0 +1,41 @@
+import type { MiddlewareHandler } from "hono";
+import { isValidId } from "../../memory/ids.ts";
+import type { AppEnv } from "../env.ts";
+
+/** A client's request id is kept when it is short and plain (it ends up in logs and headers). */
+const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+const SESSION_PATH = /^\/v1\/sessions\/([^/]+)/;
+
+/** The session a request names, by path or proxy header; only valid ids (they go into logs). */
+function sessionOf(path: string, header: string | undefined): string | undefined {
+  const named = SESSION_PATH.exec(path)?.[1] ?? header;
+  return isValidId(named) ? named : undefined;
+}
+
+/**
+ * Gives every request an id (`X-Request-Id`, the client's when sane), then logs its one line
+ * (route, status, duration, tenant, session; never contents) and hands its trace and metrics to
+ * the background once the response is ready. Outermost, so a 401 or a 500 is logged too.
+ */
+export function requestLog(): MiddlewareHandler<AppEnv> {
+  return async function logRequest(c, next) {
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming !== undefined && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    c.set("requestId", requestId);
+    const started = Date.now();
+    c.set("session", sessionOf(c.req.path, c.req.header("x-memory-session")));
+    await next();
+    c.res.headers.set("x-request-id", requestId);
+    const runtime = c.var.runtime;
+    if (!runtime) {
+      // The runtime could not be built (bad configuration): still one line for the request.
+      console.log(JSON.stringify({ level: "info", msg: "request", requestId, method: c.req.method, route: c.req.routePath, status: c.res.status, durationMs: Date.now() - started }));
+      return;
+    }
+    const observe = runtime.observe;
+    const traceId = observe.trace.traceId;
+    if (traceId) c.res.headers.set("x-memory-trace-id", traceId);
+    observe.finish({ route: c.req.routePath, method: c.req.method, status: c.res.status, durationMs: Date.now() - started });
+  };
+}
