@@ -33,6 +33,7 @@ export class RequestObservation {
   readonly #d: ObservationDeps;
   #tenant: string | undefined;
   #inline = false;
+  #finished = false;
   /** What every log line of the request carries besides its id. */
   readonly logContext: { tenant?: string; session?: string } = {};
 
@@ -66,6 +67,7 @@ export class RequestObservation {
 
   /** Logs the request's one line and schedules its writes. */
   finish(outcome: RequestOutcome): void {
+    this.#finished = true;
     const traceId = this.trace.traceId;
     this.#d.logger.info("request", {
       method: outcome.method,
@@ -75,17 +77,26 @@ export class RequestObservation {
       ...(traceId ? { traceId } : {}),
     });
     const tenant = this.#tenant;
-    if (!tenant) return;
+    // A refused request (bad input, unknown id) did no memory work: nothing is written for it.
+    const refused = outcome.status >= 400 && outcome.status < 500 && outcome.status !== 429;
+    if (!tenant || refused) return;
     this.metrics.count("requests");
     if (outcome.status === 429) this.metrics.count("rateLimited");
     this.metrics.latency(`${outcome.method} ${outcome.route}`, outcome.durationMs);
-    this.flushMetrics();
+    this.#flush();
     const trace = this.trace.snapshot();
     if (trace && this.#d.traces && this.#d.traceTtlSeconds > 0) this.#d.background(this.#d.traces.put(tenant, trace, this.#d.traceTtlSeconds));
   }
 
-  /** Writes what was counted since the last flush (background work after the response counts too). */
+  /**
+   * Called when a background job ends: what it counted after the response is written then. Until
+   * the request finished its counts wait for the request's own batch (one write per request).
+   */
   flushMetrics(): void {
+    if (this.#finished) this.#flush();
+  }
+
+  #flush(): void {
     const tenant = this.#tenant;
     const store = this.#d.metrics;
     if (!tenant || !store) return;

@@ -70,10 +70,16 @@ export type Upstream = "redis" | "vector";
 
 const controlBase = (which: Upstream): string => (which === "redis" ? bindings.CONTROL_REDIS_URL : bindings.CONTROL_VECTOR_URL);
 
-/** Requests an emulator served since the last `clearLog`. */
-export async function upstreamLog(which: Upstream): Promise<{ method: string; path: string; body: string }[]> {
+/** Keys of traces and metrics (`am:{t}:obs:...`), written in waitUntil after the response. */
+export const TELEMETRY_KEY = /"am:[^":]+:obs:/;
+
+/**
+ * Requests an emulator served since the last `clearLog`. The background trace and metrics writes
+ * (never on the response path) are left out unless `telemetry` is true.
+ */
+export async function upstreamLog(which: Upstream, options: { telemetry?: boolean } = {}): Promise<{ method: string; path: string; body: string }[]> {
   const log = (await control(controlBase(which), "GET", "/log")) as { requests: { method: string; path: string; body: string }[] };
-  return log.requests;
+  return options.telemetry ? log.requests : log.requests.filter((r) => !TELEMETRY_KEY.test(r.body));
 }
 
 export async function clearLog(which: Upstream): Promise<void> {
