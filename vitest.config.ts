@@ -25,6 +25,17 @@ export default defineConfig({
         },
       },
       {
+        test: {
+          // A real headless Chromium against `npm run dev`: slow to start, so one file at a time.
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          environment: "node",
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
         plugins: [
           cloudflareTest(({ inject }) => ({
             main: "./src/index.ts",

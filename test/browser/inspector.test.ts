@@ -1,0 +1,152 @@
+import { mkdirSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, freePorts, runScript, shellEnv, stopLeftovers, waitForOk, type ScriptRun } from "../dev/dev-process.ts";
+
+// The inspector in a real headless Chromium (Debian's) against `npm run dev` with seeded data:
+// the key typed in, the session picked, everything driven from the keyboard.
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const KEY = "dev-key";
+/** Where this test writes what it produces (git-ignored). */
+export const OUTPUT_DIR = join(REPO_ROOT, "test-output", "browser");
+
+let dataDir = "";
+let run: ScriptRun;
+let base = "";
+let browser: Browser;
+const USER = "inspector-user";
+const SESSION = "inspector-demo";
+
+async function api(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  expect(res.status, JSON.stringify(json)).toBeLessThan(300);
+  return json;
+}
+
+/** A session with a pinned prompt, a summary (and so archived originals), a window, facts and a trace. */
+async function seed(): Promise<void> {
+  const topics = ["Porto trip in May", "green tea", "the blue bicycle", "a Rust side project", "Thursday's dentist appointment", "jazz records"];
+  const messages = [{ role: "system", content: "You are a concise travel assistant." }];
+  topics.forEach((topic, i) => {
+    messages.push({ role: "user", content: `Let me tell you about ${topic}, item ${i}.` });
+    messages.push({ role: "assistant", content: `Noted: ${topic}.` });
+  });
+  await api("POST", `/v1/sessions/${SESSION}/messages`, { userId: USER, messages });
+  await api("POST", `/v1/sessions/${SESSION}/compress?force=true`);
+  await api("POST", `/v1/sessions/${SESSION}/messages`, { userId: USER, messages: [{ role: "user", content: "What should I pack for Porto?" }] });
+  await api("POST", `/v1/users/${USER}/facts`, { text: "The user is travelling to Porto in May", type: "context", importance: 0.8 });
+  await api("POST", `/v1/users/${USER}/facts`, { text: "The user prefers green tea", type: "preference", importance: 0.6 });
+  await api("GET", `/v1/sessions/${SESSION}/context?userId=${USER}&query=${encodeURIComponent("packing for Porto")}`);
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "agent-memory-inspector-"));
+  const [port, redisPort, vectorPort, inspectorPort] = (await freePorts(4)) as [number, number, number, number];
+  run = runScript("scripts/dev.ts", [], shellEnv({
+    PORT: String(port),
+    UPSTASH_LOCAL_REDIS_PORT: String(redisPort),
+    UPSTASH_LOCAL_VECTOR_PORT: String(vectorPort),
+    INSPECTOR_PORT: String(inspectorPort),
+    DEV_DATA_DIR: dataDir,
+  }));
+  base = `http://127.0.0.1:${port}`;
+  if (!(await waitForOk(`${base}/healthz`, run))) throw new Error(`npm run dev did not serve /healthz:\n${run.output()}`);
+  await seed();
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stopLeftovers();
+  await rm(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+/** Presses Tab until `selector` has the focus (at most `limit` times): proof it is reachable by keyboard. */
+async function tabTo(page: Page, selector: string, limit = 30): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    if (await page.evaluate((s) => document.activeElement === document.querySelector(s), selector)) return;
+    await page.keyboard.press("Tab");
+  }
+  throw new Error(`${selector} never got the focus by Tab`);
+}
+
+describe("/inspector", () => {
+  it("shows the session's window, summary, facts, budget and traces, operated by keyboard only, without console errors", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    const problems: string[] = [];
+    page.on("console", (msg) => {
+      if (msg.type() === "error" || msg.type() === "warning") problems.push(`${msg.type()}: ${msg.text()}`);
+    });
+    page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+    page.on("requestfailed", (req) => problems.push(`request failed: ${req.url()}`));
+
+    const res = await page.goto(`${base}/inspector`);
+    expect(res?.status()).toBe(200);
+    await expect.poll(() => page.locator("#key-status").textContent()).toBe("no key");
+
+    await tabTo(page, "#api-key");
+    await page.keyboard.type(KEY);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator("#key-status").textContent()).toBe("key set for this tab");
+    expect(page.url()).not.toContain(KEY);
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([KEY]);
+
+    await tabTo(page, "#user-id");
+    await page.keyboard.type(USER);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator("#session-select option").count()).toBe(1);
+    await tabTo(page, "#session-form button[type=submit]");
+    await page.keyboard.press("Enter");
+
+    await page.locator("#window-panel").waitFor({ state: "visible" });
+    // The window: the message appended after the compression and the kept tail, with tokens and importance.
+    const windowRows = page.locator("#window tbody tr");
+    expect(await windowRows.count()).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => (await windowRows.last().textContent()) ?? "").toContain("What should I pack for Porto?");
+    const cells = await windowRows.first().locator("td").allTextContents();
+    expect(Number(cells[2])).toBeGreaterThan(0);
+    expect(Number(cells[3])).toBeGreaterThan(0);
+
+    expect(await page.locator("#system").textContent()).toContain("You are a concise travel assistant.");
+    const summary = await page.locator("#summary-meta").textContent();
+    expect(summary).toContain("Version1");
+    expect(summary).toContain("Methodextractive");
+    expect((await page.locator("#summary-text").textContent())?.length).toBeGreaterThan(10);
+    expect(await page.locator("#archive tbody tr").count()).toBeGreaterThan(0);
+
+    const facts = await page.locator("#facts tbody tr").allTextContents();
+    expect(facts).toHaveLength(2);
+    expect(facts.join("\n")).toContain("The user prefers green tea");
+    expect(facts.join("\n")).toContain("preference");
+
+    // The budget bar has a segment per part in use and a legend with each part's tokens.
+    expect(await page.locator("#budget-bar .part-system").count()).toBe(1);
+    expect(await page.locator("#budget-bar .part-summary").count()).toBe(1);
+    expect(await page.locator("#budget-bar .part-window").count()).toBe(1);
+    expect(await page.locator("#budget-bar").getAttribute("aria-label")).toMatch(/^\d+ of \d+ available tokens used/);
+    expect(await page.locator("#budget-legend li[data-part]").count()).toBe(4);
+
+    // The recall trace seeded above: open it with the keyboard; its candidates are listed.
+    const traceButtons = page.locator("#traces button");
+    expect(await traceButtons.count()).toBeGreaterThanOrEqual(1);
+    const withQuery = page.locator("#traces button").last();
+    await withQuery.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator("#candidates tbody tr").count()).toBeGreaterThan(0);
+    expect(await page.locator("#trace-detail").textContent()).toContain("packing for Porto");
+
+    mkdirSync(OUTPUT_DIR, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT_DIR, "inspector.png"), fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
