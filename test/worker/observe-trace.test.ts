@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { KEY_B, call, clearLog, uniqueId, upstreamLog } from "./helpers.ts";
+import { KEY_B, call, clearFault, clearLog, injectFault, uniqueId, upstreamLog } from "./helpers.ts";
 import { addFact } from "./support-facts.ts";
 import { chatRequests, postChat, resetLlm, setLlmMode, sleep, turnRequests, waitFor } from "./support-chat.ts";
 import { append, rounds, sessionPath } from "./support-sessions.ts";
@@ -52,7 +52,10 @@ beforeAll(async () => {
   await append(sid, [{ role: "system", content: "You are helpful." }, ...rounds("t", 4)], { userId: user });
 });
 
-afterEach(resetLlm);
+afterEach(async () => {
+  await resetLlm();
+  await clearFault("vector");
+});
 
 describe("per-turn trace of a context read", () => {
   it("returns a trace id, and the stored trace explains every candidate and adds up to the context's tokens", async () => {
@@ -139,7 +142,32 @@ describe("per-turn trace of a context read", () => {
   });
 });
 
+describe("a degraded read", () => {
+  it("records the failed Vector query and the degraded part", async () => {
+    await injectFault("vector", { mode: "error", durationMs: 30_000 });
+    const res = await call<ContextBody & { degraded?: string[] }>("GET", `${sessionPath(sid)}/context?userId=${user}&query=colour&trace=true`);
+    expect(res.status).toBe(200);
+    expect(res.json.degraded).toEqual(["facts"]);
+    expect(res.json.trace?.degraded).toEqual(["facts"]);
+    expect(res.json.trace?.recall).toBeNull();
+    expect(res.json.trace?.roundTrips.find((r) => r.name === "vector.query")?.ok).toBe(false);
+    expect(res.json.trace?.roundTrips.find((r) => r.name === "redis.read")?.ok).toBe(true);
+  });
+});
+
 describe("chat turns and proxied completions", () => {
+  it("a streamed turn sends the trace id as a header and stores the trace", async () => {
+    const streamSid = uniqueId("trace-stream");
+    const res = await call("POST", `${sessionPath(streamSid)}/chat?trace=true`, { body: { message: "hello there", userId: user, stream: true } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    expect(res.text).not.toContain('"trace"');
+    const stored = await call<TraceView>("GET", `/v1/traces/${res.headers.get("x-memory-trace-id")}`);
+    expect(stored.status).toBe(200);
+    expect(stored.json).toMatchObject({ kind: "chat", sessionId: streamSid });
+    expect(stored.json.context.total).toBeGreaterThan(0);
+  });
+
   it("keeps the round trips before the LLM unchanged with the trace asked inline", async () => {
     const chatSid = uniqueId("trace-chat");
     await postChat(chatSid, { message: "my favourite colour is blue", userId: user });
