@@ -40,7 +40,7 @@ export function streamTurn(c: Context<AppEnv>, turn: ChatTurn, format: StreamFor
       (result) => send(format.done(result)),
       (err: unknown) => {
         if (!(err instanceof LlmError)) {
-          console.error(JSON.stringify({ level: "error", msg: "streamed turn failed", session: turn.memory.sessionId, error: String(err) }));
+          c.get("runtime").logger.error("streamed turn failed", { session: turn.memory.sessionId, error: String(err) });
         }
         send(format.error(toApiError(err)));
       },

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { LlmError, MemoryError, UpstreamUnavailable } from "../memory/errors.ts";
+import type { AppEnv } from "./env.ts";
 import { ApiError, serviceUnavailable, type ErrorCode } from "./errors.ts";
 
 /** Paths that speak the OpenAI API, errors included. */
@@ -10,10 +11,11 @@ const OPENAI_PATHS = new Set(["/v1/chat/completions", "/v1/models"]);
  * Renders every failure as `{"error": {"code", "message", "details"?}}`, or on the OpenAI-compatible
  * paths as OpenAI does (`{"error": {"message", "type", "param", "code"}}`); nothing escapes as a bare 500.
  */
-export function renderError(err: Error, c: Context): Response {
+export function renderError(err: Error, c: Context<AppEnv>): Response {
   const apiError = toApiError(err);
   if (apiError.status >= 500) {
-    console.error(JSON.stringify({ level: "error", code: apiError.code, message: err.message, cause: String(apiError.cause ?? "") }));
+    const where = { requestId: c.var.requestId, tenant: c.var.tenant, session: c.var.session };
+    console.error(JSON.stringify({ level: "error", ...where, code: apiError.code, message: err.message, cause: String(apiError.cause ?? "") }));
   }
   const body = OPENAI_PATHS.has(c.req.path) ? openAIError(apiError) : apiError.toJSON();
   return c.json(body, apiError.status, apiError.headers);
