@@ -91,6 +91,8 @@ describe("/inspector", () => {
 
     const res = await page.goto(`${base}/inspector`);
     expect(res?.status()).toBe(200);
+    // Served as a static asset with a policy that allows this origin only (and no inline script).
+    expect(res?.headers()["content-security-policy"]).toContain("script-src 'self'");
     await expect.poll(() => page.locator("#key-status").textContent()).toBe("no key");
 
     await tabTo(page, "#api-key");
@@ -138,8 +140,7 @@ describe("/inspector", () => {
     // The recall trace seeded above: open it with the keyboard; its candidates are listed.
     const traceButtons = page.locator("#traces button");
     expect(await traceButtons.count()).toBeGreaterThanOrEqual(1);
-    const withQuery = page.locator("#traces button").last();
-    await withQuery.focus();
+    await tabTo(page, "#traces li:last-child button", 60);
     await page.keyboard.press("Enter");
     await expect.poll(() => page.locator("#candidates tbody tr").count()).toBeGreaterThan(0);
     expect(await page.locator("#trace-detail").textContent()).toContain("packing for Porto");
