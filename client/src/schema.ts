@@ -144,8 +144,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One note
-         * @description One note's value (`null` when unset).
+         * One note (404 when there is none)
+         * @description One note's value; 404 when it is not set.
          */
         get: operations["getNote"];
         /**
@@ -368,6 +368,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AppendResult: {
+            sessionId: string;
+            /** @description One entry per input message, in order */
+            added: {
+                id: string;
+                tokens: number;
+                /** @description The id was already stored: nothing was written */
+                duplicate: boolean;
+            }[];
+            stats: components["schemas"]["WindowStats"];
+            /** @description The window passed maxTokens: a compression is scheduled in the background */
+            compressionDue: boolean;
+            /** @description Ids of the facts queued for persisted user messages */
+            facts: string[];
+        };
+        WindowStats: {
+            /** @description Pinned system messages plus window messages */
+            messages: number;
+            tokens: number;
+            windowMessages: number;
+            windowTokens: number;
+            /** @description The compression threshold */
+            maxTokens: number;
+            /** @description windowTokens / maxTokens; above 1 a compression is due */
+            utilization: number;
+            avgImportance: number;
+        };
         Error: {
             error: {
                 /** @example validation_failed */
@@ -412,11 +439,271 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        Context: {
+            sessionId: string;
+            /** @description system -> summary -> recalled facts -> window: send these to the LLM */
+            messages: components["schemas"]["ContextMessage"][];
+            tokens: components["schemas"]["SectionTokens"];
+            budget: {
+                total: number;
+                /** @description Held back for the model's reply */
+                reserve: number;
+                available: number;
+                caps: {
+                    system: number;
+                    summary: number;
+                    facts: number;
+                    window: number;
+                };
+                windowAllowance: number;
+                used: number;
+                /** @description The pinned system messages alone exceed `available` (they are never dropped) */
+                overBudget: boolean;
+            };
+            recalled: {
+                id: string;
+                text: string;
+                /** @enum {string} */
+                type: "fact" | "preference" | "context" | "temporary" | "experience";
+                score: number;
+                similarity: number;
+            }[];
+            /** @description The summary as shown (null when there is none or it did not fit at all) */
+            summary: {
+                version: number;
+                tokens: number;
+                covered: number;
+                /** @enum {string} */
+                method: "llm" | "extractive";
+                truncated: boolean;
+            } | null;
+            /** @description What did not fit the budget */
+            omitted: {
+                window: number;
+                facts: number;
+                summary: boolean;
+            };
+            stats: components["schemas"]["WindowStats"];
+            /** @description Parts that failed without failing the request */
+            degraded?: "facts"[];
+        };
+        ContextMessage: {
+            /** @enum {string} */
+            role: "system" | "user" | "assistant" | "tool";
+            content: string;
+            name?: string;
+            tool_calls?: components["schemas"]["ToolCall"][];
+            tool_call_id?: string;
+        };
+        ToolCall: {
+            id: string;
+            /** @enum {string} */
+            type: "function";
+            function: {
+                name: string;
+                /** @description JSON text, as the model wrote it */
+                arguments: string;
+            };
+        };
+        SectionTokens: {
+            system: number;
+            summary: number;
+            facts: number;
+            window: number;
+            total: number;
+        };
+        SessionState: {
+            sessionId: string;
+            exists: boolean;
+            userId: string | null;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            createdAt: number | null;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            updatedAt: number | null;
+            settings: {
+                window: number;
+                maxTokens: number;
+                keep: number;
+                ttlSeconds: number;
+                /** @description The per-session values; the others are the configured defaults */
+                overrides: {
+                    window?: number;
+                    maxTokens?: number;
+                    keep?: number;
+                    ttlSeconds?: number;
+                };
+            };
+            stats: components["schemas"]["WindowStats"];
+            summary: components["schemas"]["Summary"];
+            system: components["schemas"]["StoredMessage"][];
+            /** @description Unsummarized messages, oldest first */
+            window: components["schemas"]["StoredMessage"][];
+        };
+        Summary: {
+            text: string;
+            tokens: number;
+            /** @description Bumped by every committed compression */
+            version: number;
+            /** @description Messages the summary covers in total */
+            covered: number;
+            /** @enum {string} */
+            method: "llm" | "extractive";
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            updatedAt: number;
+            /** @description Tokens after / tokens before of the last compression */
+            lastRatio: number;
+        } | null;
+        StoredMessage: {
+            id: string;
+            /** @enum {string} */
+            role: "system" | "user" | "assistant" | "tool";
+            content: string;
+            name?: string;
+            tool_calls?: components["schemas"]["ToolCall"][];
+            tool_call_id?: string;
+            /** @description Counted once, when it was stored */
+            tokens: number;
+            importance: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            ts: number;
+            /** @description As stored with the message or fact */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
         SessionSettings: {
             window?: number | null;
             maxTokens?: number | null;
             keep?: number | null;
             ttlSeconds?: number | null;
+        };
+        SessionReset: {
+            sessionId: string;
+            /** @description Messages removed */
+            deleted: number;
+            /** @description Pinned system messages kept */
+            keptSystem: number;
+        };
+        Compression: {
+            sessionId: string;
+            /** @enum {boolean} */
+            compressed: true;
+            /** @enum {string} */
+            reason: "over_threshold" | "forced";
+            /** @description Messages folded into the summary and removed from the window */
+            removed: number;
+            removedTokens: number;
+            summaryTokens: number;
+            ratio: number;
+            version: number;
+            /** @enum {string} */
+            method: "llm" | "extractive";
+        } | {
+            sessionId: string;
+            /** @enum {boolean} */
+            compressed: false;
+            /** @enum {string} */
+            reason: "below_threshold" | "nothing_to_compress" | "locked" | "summarizer_failed" | "reset" | "version_changed" | "prefix_changed" | "missing";
+            error?: string;
+        };
+        SessionHistory: {
+            sessionId: string;
+            summary: components["schemas"]["Summary"];
+            /** @description The originals the summary replaced, oldest first */
+            archived: components["schemas"]["StoredMessage"][];
+            total: number;
+        };
+        Notes: {
+            sessionId: string;
+            /** @description Every note, key to value */
+            notes: {
+                [key: string]: string;
+            };
+        };
+        Cleared: {
+            sessionId: string;
+            /** @description Entries removed */
+            deleted: number;
+        };
+        Note: {
+            sessionId: string;
+            key: string;
+            value: string;
+        };
+        NoteDeleted: {
+            sessionId: string;
+            key: string;
+            /** @enum {number} */
+            deleted: 1;
+        };
+        ScratchpadLength: {
+            sessionId: string;
+            /** @description Entries in the scratchpad after the append */
+            length: number;
+        };
+        Scratchpad: {
+            sessionId: string;
+            /** @description Oldest first */
+            entries: string[];
+        };
+        FactWrite: {
+            id: string;
+            /** @description false: the same text was already known (refreshed) */
+            created: boolean;
+            fact: components["schemas"]["Fact"];
+        };
+        Fact: {
+            /** @description Stable for the fact's lifetime; edits never change it */
+            id: string;
+            /** @description Content id of the current text (absent on facts stored before it was recorded) */
+            contentId?: string;
+            text: string;
+            /** @enum {string} */
+            type: "fact" | "preference" | "context" | "temporary" | "experience";
+            importance: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            createdAt: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            updatedAt: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            lastAccessedAt: number;
+            accessCount: number;
+            sourceSession?: string;
+            sourceMessage?: string;
+            version: number;
+            /** @description Earlier texts this fact superseded */
+            history?: {
+                text: string;
+                /**
+                 * @description Epoch milliseconds
+                 * @example 1764590400000
+                 */
+                updatedAt: number;
+            }[];
+            metadata?: {
+                [key: string]: unknown;
+            };
         };
         NewFact: {
             text: string;
@@ -426,6 +713,192 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+        };
+        /** @description With `query`: the recalled facts (FactRecall); without: one page of all facts (FactList) */
+        FactsAnswer: components["schemas"]["FactRecall"] | components["schemas"]["FactList"];
+        FactRecall: {
+            userId: string;
+            query: string;
+            /** @description Best first */
+            facts: components["schemas"]["RecalledFact"][];
+        };
+        RecalledFact: {
+            /** @description Stable for the fact's lifetime; edits never change it */
+            id: string;
+            /** @description Content id of the current text (absent on facts stored before it was recorded) */
+            contentId?: string;
+            text: string;
+            /** @enum {string} */
+            type: "fact" | "preference" | "context" | "temporary" | "experience";
+            importance: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            createdAt: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            updatedAt: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            lastAccessedAt: number;
+            accessCount: number;
+            sourceSession?: string;
+            sourceMessage?: string;
+            version: number;
+            /** @description Earlier texts this fact superseded */
+            history?: {
+                text: string;
+                /**
+                 * @description Epoch milliseconds
+                 * @example 1764590400000
+                 */
+                updatedAt: number;
+            }[];
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Ranking score: similarity, importance and recency */
+            score: number;
+            /** @description Raw similarity from the vector index, 0..1 */
+            similarity: number;
+        };
+        FactList: {
+            userId: string;
+            facts: components["schemas"]["Fact"][];
+            /** @description Pass as `cursor` for the next page; empty at the end */
+            nextCursor: string;
+        };
+        FactDeleted: {
+            userId: string;
+            id: string;
+            /** @enum {number} */
+            deleted: 1;
+        };
+        UserExport: {
+            userId: string;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            exportedAt: number;
+            sessions: {
+                sessionId: string;
+                system: components["schemas"]["StoredMessage"][];
+                window: components["schemas"]["StoredMessage"][];
+                summary: components["schemas"]["Summary"];
+                archived: components["schemas"]["StoredMessage"][];
+                notes: {
+                    [key: string]: string;
+                };
+                scratchpad: string[];
+                /** @description Recorded turn outcomes (what retries are answered with) */
+                turns: components["schemas"]["TurnOutcome"][];
+                meta: {
+                    userId?: string;
+                    /**
+                     * @description Epoch milliseconds
+                     * @example 1764590400000
+                     */
+                    createdAt: number;
+                    /**
+                     * @description Epoch milliseconds
+                     * @example 1764590400000
+                     */
+                    updatedAt: number;
+                    /** @description Bumped by every reset */
+                    epoch: number;
+                    summaryFailures: number;
+                } | null;
+            }[];
+            facts: components["schemas"]["Fact"][];
+            /** @description Pass as `cursor` for the next page; null on the last one */
+            nextCursor: string | null;
+        };
+        TurnOutcome: {
+            /** @description Id of the stored reply message */
+            id: string;
+            content: string;
+            tool_calls?: components["schemas"]["ToolCall"][];
+            finishReason: string | null;
+            model: string;
+        };
+        UserErased: {
+            userId: string;
+            /** @description Everything this call removed, summed */
+            deleted: number;
+            /** @description false (with 202): more is left, call again */
+            done: boolean;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            erasedAt: number;
+            removed: {
+                sessions: number;
+                messages: number;
+                archived: number;
+                notes: number;
+                facts: number;
+            };
+        };
+        UserSessions: {
+            userId: string;
+            sessions: {
+                sessionId: string;
+                /**
+                 * @description Epoch milliseconds
+                 * @example 1764590400000
+                 */
+                createdAt: number;
+                /**
+                 * @description Last write
+                 * @example 1764590400000
+                 */
+                updatedAt: number;
+                /** @description Conversation messages so far (summarized ones included, system excluded) */
+                messages: number;
+                /** @description The first user message, clipped; null when there is none yet */
+                title: string | null;
+            }[];
+            /** @description Pass as `cursor` for the next page; null at the end */
+            nextCursor: string | null;
+        };
+        ChatAnswer: {
+            reply: components["schemas"]["ChatReply"];
+            model: string;
+            /** @description null when the reply came from storage (a retry spends no tokens) */
+            usage: {
+                promptTokens: number;
+                completionTokens: number;
+                totalTokens: number;
+            } | null;
+            memory: components["schemas"]["TurnMemory"];
+        };
+        ChatReply: {
+            id: string;
+            /** @enum {string} */
+            role: "assistant";
+            content: string;
+            tool_calls?: components["schemas"]["ToolCall"][];
+        };
+        /** @description What memory put into the prompt (also in the X-Memory-* headers) */
+        TurnMemory: {
+            sessionId: string;
+            recalled: {
+                id: string;
+                text: string;
+                type: string;
+                score: number;
+            }[];
+            summaryVersion: number | null;
+            contextTokens: components["schemas"]["SectionTokens"];
+            compressionDue: boolean;
+            degraded?: string[];
         };
         ChatTurn: {
             message: string;
@@ -437,6 +910,39 @@ export interface components {
             model?: string;
             temperature?: number;
             maxTokens?: number;
+        };
+        ChatCompletion: {
+            id: string;
+            /** @enum {string} */
+            object: "chat.completion";
+            /** @description Epoch seconds (OpenAI's convention) */
+            created: number;
+            model: string;
+            choices: ({
+                index: number;
+                message: {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string | null;
+                    tool_calls?: components["schemas"]["ToolCall"][];
+                    refusal?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                finish_reason: string | null;
+                logprobs?: unknown;
+            } & {
+                [key: string]: unknown;
+            })[];
+            usage?: {
+                prompt_tokens: number;
+                completion_tokens: number;
+                total_tokens: number;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
         ChatCompletionRequest: {
             model: string;
@@ -471,6 +977,20 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ModelList: {
+            /** @enum {string} */
+            object: "list";
+            data: ({
+                id: string;
+                object?: string;
+                created?: number;
+                owned_by?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: never;
     parameters: never;
@@ -501,17 +1021,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "added": [
+                     *         {
+                     *           "id": "m1",
+                     *           "tokens": 11,
+                     *           "duplicate": false
+                     *         }
+                     *       ],
+                     *       "stats": {
+                     *         "messages": 2,
+                     *         "tokens": 31,
+                     *         "windowMessages": 1,
+                     *         "windowTokens": 11,
+                     *         "maxTokens": 4000,
+                     *         "utilization": 0.0028,
+                     *         "avgImportance": 0.75
+                     *       },
+                     *       "compressionDue": false,
+                     *       "facts": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AppendResult"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -521,35 +1070,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Session owned by another user */
+            /** @description Conflicts with what is stored */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description The body or one of its messages is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -578,17 +1174,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "messages": [
+                     *         {
+                     *           "role": "system",
+                     *           "content": "You are a helpful assistant."
+                     *         },
+                     *         {
+                     *           "role": "system",
+                     *           "content": "Known facts about the user:\n- lives in Berlin"
+                     *         },
+                     *         {
+                     *           "role": "user",
+                     *           "content": "Where do I live?"
+                     *         }
+                     *       ],
+                     *       "tokens": {
+                     *         "system": 20,
+                     *         "summary": 0,
+                     *         "facts": 12,
+                     *         "window": 9,
+                     *         "total": 41
+                     *       },
+                     *       "budget": {
+                     *         "total": 8000,
+                     *         "reserve": 1200,
+                     *         "available": 6800,
+                     *         "caps": {
+                     *           "system": 1200,
+                     *           "summary": 800,
+                     *           "facts": 2400,
+                     *           "window": 2400
+                     *         },
+                     *         "windowAllowance": 6768,
+                     *         "used": 41,
+                     *         "overBudget": false
+                     *       },
+                     *       "recalled": [
+                     *         {
+                     *           "id": "f_3b1c9a0e5d7f2a46",
+                     *           "text": "lives in Berlin",
+                     *           "type": "fact",
+                     *           "score": 0.8123,
+                     *           "similarity": 0.7911
+                     *         }
+                     *       ],
+                     *       "summary": null,
+                     *       "omitted": {
+                     *         "window": 0,
+                     *         "facts": 0,
+                     *         "summary": false
+                     *       },
+                     *       "stats": {
+                     *         "messages": 2,
+                     *         "tokens": 31,
+                     *         "windowMessages": 1,
+                     *         "windowTokens": 11,
+                     *         "maxTokens": 4000,
+                     *         "utilization": 0.0028,
+                     *         "avgImportance": 0.75
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Context"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -598,33 +1264,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -647,17 +1311,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "exists": true,
+                     *       "userId": "xiaoming",
+                     *       "createdAt": 1764590000000,
+                     *       "updatedAt": 1764590400000,
+                     *       "settings": {
+                     *         "window": 50,
+                     *         "maxTokens": 4000,
+                     *         "keep": 10,
+                     *         "ttlSeconds": 2592000,
+                     *         "overrides": {
+                     *           "maxTokens": 4000
+                     *         }
+                     *       },
+                     *       "stats": {
+                     *         "messages": 2,
+                     *         "tokens": 31,
+                     *         "windowMessages": 1,
+                     *         "windowTokens": 11,
+                     *         "maxTokens": 4000,
+                     *         "utilization": 0.0028,
+                     *         "avgImportance": 0.75
+                     *       },
+                     *       "summary": {
+                     *         "text": "The user lives in Berlin.",
+                     *         "tokens": 8,
+                     *         "version": 1,
+                     *         "covered": 12,
+                     *         "method": "llm",
+                     *         "updatedAt": 1764590400000,
+                     *         "lastRatio": 0.21
+                     *       },
+                     *       "system": [
+                     *         {
+                     *           "id": "sys-1",
+                     *           "role": "system",
+                     *           "content": "You are a helpful assistant.",
+                     *           "tokens": 20,
+                     *           "importance": 1,
+                     *           "ts": 1764590000000
+                     *         }
+                     *       ],
+                     *       "window": [
+                     *         {
+                     *           "id": "m1",
+                     *           "role": "user",
+                     *           "content": "I moved to Berlin last month",
+                     *           "tokens": 11,
+                     *           "importance": 0.5,
+                     *           "ts": 1764590400000
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionState"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -667,33 +1393,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -714,23 +1438,85 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Effective settings */
+            /** @description The session with its effective settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "exists": true,
+                     *       "userId": "xiaoming",
+                     *       "createdAt": 1764590000000,
+                     *       "updatedAt": 1764590400000,
+                     *       "settings": {
+                     *         "window": 50,
+                     *         "maxTokens": 4000,
+                     *         "keep": 10,
+                     *         "ttlSeconds": 2592000,
+                     *         "overrides": {
+                     *           "maxTokens": 4000
+                     *         }
+                     *       },
+                     *       "stats": {
+                     *         "messages": 2,
+                     *         "tokens": 31,
+                     *         "windowMessages": 1,
+                     *         "windowTokens": 11,
+                     *         "maxTokens": 4000,
+                     *         "utilization": 0.0028,
+                     *         "avgImportance": 0.75
+                     *       },
+                     *       "summary": {
+                     *         "text": "The user lives in Berlin.",
+                     *         "tokens": 8,
+                     *         "version": 1,
+                     *         "covered": 12,
+                     *         "method": "llm",
+                     *         "updatedAt": 1764590400000,
+                     *         "lastRatio": 0.21
+                     *       },
+                     *       "system": [
+                     *         {
+                     *           "id": "sys-1",
+                     *           "role": "system",
+                     *           "content": "You are a helpful assistant.",
+                     *           "tokens": 20,
+                     *           "importance": 1,
+                     *           "ts": 1764590000000
+                     *         }
+                     *       ],
+                     *       "window": [
+                     *         {
+                     *           "id": "m1",
+                     *           "role": "user",
+                     *           "content": "I moved to Berlin last month",
+                     *           "tokens": 11,
+                     *           "importance": 0.5,
+                     *           "ts": 1764590400000
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionState"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -740,33 +1526,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
+            /** @description The body or one of its messages is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -791,17 +1609,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "deleted": 12,
+                     *       "keptSystem": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionReset"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -811,33 +1642,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -862,17 +1691,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "compressed": true,
+                     *       "reason": "forced",
+                     *       "removed": 12,
+                     *       "removedTokens": 900,
+                     *       "summaryTokens": 180,
+                     *       "ratio": 0.2,
+                     *       "version": 2,
+                     *       "method": "llm"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Compression"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -882,33 +1730,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -934,17 +1780,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "summary": {
+                     *         "text": "The user lives in Berlin.",
+                     *         "tokens": 8,
+                     *         "version": 1,
+                     *         "covered": 12,
+                     *         "method": "llm",
+                     *         "updatedAt": 1764590400000,
+                     *         "lastRatio": 0.21
+                     *       },
+                     *       "archived": [
+                     *         {
+                     *           "id": "m1",
+                     *           "role": "user",
+                     *           "content": "I moved to Berlin last month",
+                     *           "tokens": 11,
+                     *           "importance": 0.5,
+                     *           "ts": 1764590400000
+                     *         }
+                     *       ],
+                     *       "total": 12
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionHistory"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -954,33 +1831,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -997,23 +1872,38 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Every note */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "notes": {
+                     *         "goal": "book a flight to Lisbon",
+                     *         "budget": "500 EUR"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Notes"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1023,33 +1913,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1066,23 +1954,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Notes removed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "deleted": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Cleared"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1092,33 +1992,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1136,23 +2034,36 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The note */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "key": "goal",
+                     *       "value": "book a flight to Lisbon"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Note"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1162,6 +2073,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1171,24 +2090,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1212,23 +2138,36 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The note as stored */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "key": "goal",
+                     *       "value": "book a flight to Lisbon"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Note"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1238,33 +2177,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
+            /** @description The body or one of its messages is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1282,23 +2253,36 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "key": "goal",
+                     *       "deleted": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NoteDeleted"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1308,6 +2292,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1317,24 +2309,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1351,23 +2350,38 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Every entry, oldest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "entries": [
+                     *         "searched flights",
+                     *         "found 3 options"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Scratchpad"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1377,33 +2391,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1426,23 +2438,35 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The scratchpad's length after the append */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "length": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScratchpadLength"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1452,33 +2476,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
+            /** @description The body or one of its messages is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1495,23 +2551,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Entries removed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "deleted": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Cleared"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1521,33 +2589,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1572,23 +2638,50 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Facts */
+            /** @description Recalled facts, or one page of all facts */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "query": "where do I live",
+                     *       "facts": [
+                     *         {
+                     *           "id": "f_3b1c9a0e5d7f2a46",
+                     *           "text": "lives in Berlin",
+                     *           "type": "fact",
+                     *           "importance": 0.7,
+                     *           "createdAt": 1764590000000,
+                     *           "updatedAt": 1764590000000,
+                     *           "lastAccessedAt": 1764590400000,
+                     *           "accessCount": 3,
+                     *           "version": 1,
+                     *           "score": 0.8123,
+                     *           "similarity": 0.7911
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FactsAnswer"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1598,33 +2691,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1651,9 +2742,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "f_3b1c9a0e5d7f2a46",
+                     *       "created": false,
+                     *       "fact": {
+                     *         "id": "f_3b1c9a0e5d7f2a46",
+                     *         "text": "lives in Berlin",
+                     *         "type": "fact",
+                     *         "importance": 0.7,
+                     *         "createdAt": 1764590000000,
+                     *         "updatedAt": 1764590000000,
+                     *         "lastAccessedAt": 1764590400000,
+                     *         "accessCount": 3,
+                     *         "version": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FactWrite"];
                 };
             };
             /** @description Created */
@@ -1662,17 +2768,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "f_3b1c9a0e5d7f2a46",
+                     *       "created": true,
+                     *       "fact": {
+                     *         "id": "f_3b1c9a0e5d7f2a46",
+                     *         "text": "lives in Berlin",
+                     *         "type": "fact",
+                     *         "importance": 0.7,
+                     *         "createdAt": 1764590000000,
+                     *         "updatedAt": 1764590000000,
+                     *         "lastAccessedAt": 1764590400000,
+                     *         "accessCount": 3,
+                     *         "version": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FactWrite"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1682,33 +2811,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
+            /** @description The body or one of its messages is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1732,17 +2893,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "f_3b1c9a0e5d7f2a46",
+                     *       "text": "lives in Berlin",
+                     *       "type": "fact",
+                     *       "importance": 0.7,
+                     *       "createdAt": 1764590000000,
+                     *       "updatedAt": 1764590000000,
+                     *       "lastAccessedAt": 1764590400000,
+                     *       "accessCount": 3,
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Fact"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1752,6 +2932,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1761,24 +2949,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1802,17 +2997,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "id": "f_3b1c9a0e5d7f2a46",
+                     *       "deleted": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FactDeleted"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1822,6 +3030,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1831,24 +3047,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1884,17 +3107,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "f_3b1c9a0e5d7f2a46",
+                     *       "text": "lives in Berlin",
+                     *       "type": "fact",
+                     *       "importance": 0.7,
+                     *       "createdAt": 1764590000000,
+                     *       "updatedAt": 1764590000000,
+                     *       "lastAccessedAt": 1764590400000,
+                     *       "accessCount": 3,
+                     *       "version": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Fact"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1904,6 +3146,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1913,6 +3163,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1922,15 +3180,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description The body or one of its messages is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1955,17 +3263,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "exportedAt": 1764590400000,
+                     *       "sessions": [
+                     *         {
+                     *           "sessionId": "demo",
+                     *           "system": [],
+                     *           "window": [
+                     *             {
+                     *               "id": "m1",
+                     *               "role": "user",
+                     *               "content": "I moved to Berlin last month",
+                     *               "tokens": 11,
+                     *               "importance": 0.5,
+                     *               "ts": 1764590400000
+                     *             }
+                     *           ],
+                     *           "summary": {
+                     *             "text": "The user lives in Berlin.",
+                     *             "tokens": 8,
+                     *             "version": 1,
+                     *             "covered": 12,
+                     *             "method": "llm",
+                     *             "updatedAt": 1764590400000,
+                     *             "lastRatio": 0.21
+                     *           },
+                     *           "archived": [],
+                     *           "notes": {
+                     *             "goal": "book a flight to Lisbon"
+                     *           },
+                     *           "scratchpad": [],
+                     *           "turns": [
+                     *             {
+                     *               "id": "r1",
+                     *               "content": "You live in Berlin.",
+                     *               "finishReason": "stop",
+                     *               "model": "gpt-4o-mini"
+                     *             }
+                     *           ],
+                     *           "meta": {
+                     *             "userId": "xiaoming",
+                     *             "createdAt": 1764590000000,
+                     *             "updatedAt": 1764590400000,
+                     *             "epoch": 0,
+                     *             "summaryFailures": 0
+                     *           }
+                     *         }
+                     *       ],
+                     *       "facts": [
+                     *         {
+                     *           "id": "f_3b1c9a0e5d7f2a46",
+                     *           "text": "lives in Berlin",
+                     *           "type": "fact",
+                     *           "importance": 0.7,
+                     *           "createdAt": 1764590000000,
+                     *           "updatedAt": 1764590000000,
+                     *           "lastAccessedAt": 1764590400000,
+                     *           "accessCount": 3,
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserExport"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1975,33 +3354,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2024,9 +3401,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "deleted": 27,
+                     *       "done": true,
+                     *       "erasedAt": 1764590400000,
+                     *       "removed": {
+                     *         "sessions": 2,
+                     *         "messages": 20,
+                     *         "archived": 3,
+                     *         "notes": 1,
+                     *         "facts": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserErased"];
                 };
             };
             /** @description Erase in progress: call again to continue */
@@ -2035,17 +3425,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "deleted": 27,
+                     *       "done": false,
+                     *       "erasedAt": 1764590400000,
+                     *       "removed": {
+                     *         "sessions": 2,
+                     *         "messages": 20,
+                     *         "archived": 3,
+                     *         "notes": 1,
+                     *         "facts": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserErased"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2055,33 +3466,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2101,23 +3510,44 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{userId, sessions: [{sessionId, createdAt, updatedAt, messages, title}], nextCursor}` */
+            /** @description One page of the user's sessions, newest activity first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "sessions": [
+                     *         {
+                     *           "sessionId": "demo",
+                     *           "createdAt": 1764590000000,
+                     *           "updatedAt": 1764590400000,
+                     *           "messages": 14,
+                     *           "title": "I moved to Berlin last month"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserSessions"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2127,33 +3557,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2177,23 +3605,65 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reply and what memory injected (or text/event-stream with stream: true) */
+            /** @description The reply and what memory injected; with `stream: true`, the same as server-sent events */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "reply": {
+                     *         "id": "r1",
+                     *         "role": "assistant",
+                     *         "content": "You live in Berlin."
+                     *       },
+                     *       "model": "gpt-4o-mini",
+                     *       "usage": {
+                     *         "promptTokens": 41,
+                     *         "completionTokens": 6,
+                     *         "totalTokens": 47
+                     *       },
+                     *       "memory": {
+                     *         "sessionId": "demo",
+                     *         "recalled": [
+                     *           {
+                     *             "id": "f_3b1c9a0e5d7f2a46",
+                     *             "text": "lives in Berlin",
+                     *             "type": "fact",
+                     *             "score": 0.8123
+                     *           }
+                     *         ],
+                     *         "summaryVersion": null,
+                     *         "contextTokens": {
+                     *           "system": 20,
+                     *           "summary": 0,
+                     *           "facts": 12,
+                     *           "window": 9,
+                     *           "total": 41
+                     *         },
+                     *         "compressionDue": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatAnswer"];
+                    "text/event-stream": string;
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2203,15 +3673,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2221,26 +3690,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The LLM failed; the user message is stored */
+            /** @description The body or one of its messages is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM failed; the user message is stored, retry with the same idempotency key */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "llm_failed",
+                     *         "message": "the LLM did not answer in time; your message was stored, retry with the same idempotency key or message id"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2264,23 +3789,55 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The upstream's chat.completion (or its chat.completion.chunk events when streaming) */
+            /** @description The upstream's chat.completion; with `stream: true`, its chat.completion.chunk events */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "chatcmpl-1",
+                     *       "object": "chat.completion",
+                     *       "created": 1764590400,
+                     *       "model": "gpt-4o-mini",
+                     *       "choices": [
+                     *         {
+                     *           "index": 0,
+                     *           "message": {
+                     *             "role": "assistant",
+                     *             "content": "You live in Berlin.",
+                     *             "refusal": null
+                     *           },
+                     *           "logprobs": null,
+                     *           "finish_reason": "stop"
+                     *         }
+                     *       ],
+                     *       "usage": {
+                     *         "prompt_tokens": 41,
+                     *         "completion_tokens": 6,
+                     *         "total_tokens": 47
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatCompletion"];
+                    "text/event-stream": string;
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2290,15 +3847,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2308,15 +3864,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description The body or one of its messages is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM failed; the user message is stored, retry with the same idempotency key */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "llm_failed",
+                     *         "message": "the LLM did not answer in time; your message was stored, retry with the same idempotency key or message id"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2331,24 +3954,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{object: "list", data: [{id, object, created, owned_by}]}` */
+            /** @description The upstream's model list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "gpt-4o-mini",
+                     *           "object": "model",
+                     *           "created": 0,
+                     *           "owned_by": "agent-memory"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ModelList"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2357,33 +3982,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
+            /** @description The LLM failed; the user message is stored, retry with the same idempotency key */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "llm_failed",
+                     *         "message": "the LLM did not answer in time; your message was stored, retry with the same idempotency key or message id"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };

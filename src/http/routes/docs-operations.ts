@@ -63,7 +63,7 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   [`GET ${S}/notes`]: { operationId: "listNotes", tag: "Working memory", description: "Every note of the session as a key/value map." },
   [`DELETE ${S}/notes`]: { operationId: "clearNotes", tag: "Working memory", description: "Deletes every note of the session." },
   [`PUT ${S}/notes/{key}`]: { operationId: "setNote", tag: "Working memory", description: "Sets one note; refreshes the working-memory TTL." },
-  [`GET ${S}/notes/{key}`]: { operationId: "getNote", tag: "Working memory", description: "One note's value (`null` when unset)." },
+  [`GET ${S}/notes/{key}`]: { operationId: "getNote", tag: "Working memory", description: "One note's value; 404 when it is not set." },
   [`DELETE ${S}/notes/{key}`]: { operationId: "deleteNote", tag: "Working memory", description: "Deletes one note." },
   [`POST ${S}/scratchpad`]: { operationId: "appendScratchpad", tag: "Working memory", description: "Appends one entry to the session's scratchpad." },
   [`GET ${S}/scratchpad`]: { operationId: "getScratchpad", tag: "Working memory", description: "The scratchpad's entries, oldest first." },
