@@ -1005,12 +1005,36 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "userId": "xiaoming",
+                 *       "messages": [
+                 *         {
+                 *           "id": "sys",
+                 *           "role": "system",
+                 *           "content": "You are a helpful assistant."
+                 *         },
+                 *         {
+                 *           "id": "m1",
+                 *           "role": "user",
+                 *           "content": "I moved to Berlin last month",
+                 *           "persist": true
+                 *         },
+                 *         {
+                 *           "id": "m2",
+                 *           "role": "assistant",
+                 *           "content": "How do you like Berlin so far?"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["AppendMessages"];
             };
         };
@@ -1154,14 +1178,20 @@ export interface operations {
     getContext: {
         parameters: {
             query?: {
+                /** @description Text to recall long-term facts for (usually the user's latest message) */
                 query?: string;
+                /** @description Whose long-term facts to recall; default: the session's user */
                 userId?: string;
+                /** @description How many facts to recall at most */
                 k?: string;
+                /** @description Token budget of the context; default CONTEXT_BUDGET */
                 budget?: string;
+                /** @description Only these fact types, comma-separated: fact, preference, context, temporary, experience */
                 types?: string;
             };
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -1299,6 +1329,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -1428,12 +1459,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "maxTokens": 4000,
+                 *       "keep": 10,
+                 *       "window": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["SessionSettings"];
             };
         };
@@ -1593,10 +1632,12 @@ export interface operations {
     resetSession: {
         parameters: {
             query?: {
+                /** @description Keep the pinned system messages (`true`/`false`) */
                 keepSystem?: "0" | "1" | "true" | "false";
             };
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -1675,10 +1716,12 @@ export interface operations {
     compressSession: {
         parameters: {
             query?: {
+                /** @description Compress even below the maxTokens threshold (`true`/`false`) */
                 force?: "0" | "1" | "true" | "false";
             };
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -1763,11 +1806,14 @@ export interface operations {
     getSessionHistory: {
         parameters: {
             query?: {
+                /** @description Archived messages to skip */
                 offset?: string;
+                /** @description Page size */
                 limit?: string;
             };
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -1866,6 +1912,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -1948,6 +1995,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -2027,7 +2075,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
+                /** @description The note's key */
                 key: string;
             };
             cookie?: never;
@@ -2125,13 +2175,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
+                /** @description The note's key */
                 key: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "value": "book a flight to Lisbon"
+                 *     }
+                 */
                 "application/json": {
                     value: string;
                 };
@@ -2246,7 +2303,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
+                /** @description The note's key */
                 key: string;
             };
             cookie?: never;
@@ -2344,6 +2403,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -2426,12 +2486,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "entry": "searched flights: 3 options under 500 EUR"
+                 *     }
+                 */
                 "application/json": {
                     entry: string;
                 };
@@ -2545,6 +2611,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -2622,16 +2689,24 @@ export interface operations {
     searchFacts: {
         parameters: {
             query?: {
+                /** @description Text to recall long-term facts for (usually the user's latest message) */
                 query?: string;
+                /** @description How many facts to recall at most */
                 k?: string;
+                /** @description Only these fact types, comma-separated: fact, preference, context, temporary, experience */
                 types?: string;
+                /** @description Alias of `types` */
                 type?: string;
+                /** @description Recall only facts scoring at least this (0 to 1); default RECALL_MIN_SCORE */
                 minScore?: string;
+                /** @description The `nextCursor` of the previous page; leave out for the first page */
                 cursor?: string;
+                /** @description Page size */
                 limit?: string;
             };
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
             };
             cookie?: never;
@@ -2726,12 +2801,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "lives in Berlin",
+                 *       "type": "fact",
+                 *       "importance": 0.7
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewFact"];
             };
         };
@@ -2880,7 +2963,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
+                /** @description A fact's id, as `POST .../facts` answered it (it never changes) */
                 factId: string;
             };
             cookie?: never;
@@ -2984,7 +3069,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
+                /** @description A fact's id, as `POST .../facts` answered it (it never changes) */
                 factId: string;
             };
             cookie?: never;
@@ -3082,13 +3169,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
+                /** @description A fact's id, as `POST .../facts` answered it (it never changes) */
                 factId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "lives in Lisbon",
+                 *       "importance": 0.8
+                 *     }
+                 */
                 "application/json": {
                     text?: string;
                     /** @enum {string} */
@@ -3247,10 +3342,12 @@ export interface operations {
     exportUser: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page; leave out for the first page */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
             };
             cookie?: never;
@@ -3389,6 +3486,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
             };
             cookie?: never;
@@ -3499,11 +3597,14 @@ export interface operations {
     listUserSessions: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page; leave out for the first page */
                 cursor?: string;
+                /** @description Page size */
                 limit?: string;
             };
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
             };
             cookie?: never;
@@ -3595,12 +3696,21 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "message": "Where do I live?",
+                 *       "messageId": "c1",
+                 *       "userId": "xiaoming",
+                 *       "stream": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["ChatTurn"];
             };
         };
@@ -3775,7 +3885,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The memory session of this conversation (else the `user` field names it) */
                 "x-memory-session"?: string;
+                /** @description The user whose long-term facts are recalled and learned (else the `user` field) */
                 "x-memory-user"?: string;
                 /** @description A retry with the same key answers with the recorded reply and never calls the LLM again */
                 "idempotency-key"?: string;
@@ -3785,6 +3897,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "model": "gpt-4o-mini",
+                 *       "messages": [
+                 *         {
+                 *           "role": "system",
+                 *           "content": "You are a helpful assistant."
+                 *         },
+                 *         {
+                 *           "role": "user",
+                 *           "content": "Where do I live?"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ChatCompletionRequest"];
             };
         };
