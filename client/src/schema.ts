@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health of Redis and Vector (no API key)
+         * @description Pings Redis and Vector in parallel: 200 when both answer, else 503 with the same report and Retry-After. Needs no API key.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{sessionId}/messages": {
         parameters: {
             query?: never;
@@ -368,6 +388,29 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Health: {
+            /** @description Redis answers and Vector answers (or is not configured) */
+            ok: boolean;
+            /** @enum {string} */
+            redis: "ok" | "down" | "not_configured";
+            /** @enum {string} */
+            vector: "ok" | "down" | "not_configured";
+            /** @enum {string} */
+            llm: "configured" | "not_configured";
+            /** @description Why an upstream is down */
+            errors?: {
+                redis?: string;
+                vector?: string;
+            };
+        };
+        Error: {
+            error: {
+                /** @example validation_failed */
+                code: string;
+                message: string;
+                details?: unknown;
+            };
+        };
         AppendResult: {
             sessionId: string;
             /** @description One entry per input message, in order */
@@ -394,14 +437,6 @@ export interface components {
             /** @description windowTokens / maxTokens; above 1 a compression is due */
             utilization: number;
             avgImportance: number;
-        };
-        Error: {
-            error: {
-                /** @example validation_failed */
-                code: string;
-                message: string;
-                details?: unknown;
-            };
         };
         AppendMessages: {
             userId?: string;
@@ -1000,6 +1035,71 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Both stores answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "redis": "ok",
+                     *       "vector": "ok",
+                     *       "llm": "configured"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The configuration is invalid (every problem in details), or an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "config_invalid",
+                     *         "message": "invalid configuration: MEMORY_MAX_TOKENS must be an integer"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A store is down; the same report, with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "redis": "down",
+                     *       "vector": "ok",
+                     *       "llm": "configured",
+                     *       "errors": {
+                     *         "redis": "redis did not answer within 5000 ms"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
     appendMessages: {
         parameters: {
             query?: never;

@@ -84,6 +84,13 @@ function documentAnswering(answers: Record<string, unknown>): unknown {
   };
 }
 
+/** The document of `documentAnswering`, with the 4xx answers of `/<name>` removed. */
+function withoutClientErrors(document: unknown, names: string[]): unknown {
+  const paths = (document as { paths: Record<string, { get: { responses: Record<string, unknown> } }> }).paths;
+  for (const name of names) delete paths[`/${name}`]?.get.responses["400"];
+  return document;
+}
+
 describe("redocly lint", () => {
   it("finds no error and no warning in /openapi.json", { timeout: 60_000 }, async () => {
     expect(brief(await lint(buildSpec(), CONFIG, "spec"))).toEqual([]);
@@ -116,5 +123,12 @@ describe("redocly lint", () => {
       union: { anyOf: [{ $ref: "#/components/schemas/Thing" }, { type: "object", properties: { done: { type: "boolean" } } }] },
     });
     expect(brief(await lint(typed, config, "typed"))).toEqual([]);
+  });
+
+  it("wants a 4xx on every operation but the health probe", { timeout: 60_000 }, async () => {
+    const thing = { $ref: "#/components/schemas/Thing" };
+    const document = withoutClientErrors(documentAnswering({ healthz: thing, things: thing, other: thing }), ["healthz", "things"]);
+    const found = (await lint(document, CONFIG, "client-errors")).map((p) => `${p.ruleId} ${p.location[0]?.pointer ?? ""}`);
+    expect(found).toEqual(["rule/client-error-response #/paths/~1things/get/responses"]);
   });
 });

@@ -99,9 +99,11 @@ describe("the responses of /openapi.json", () => {
   });
 
   it("answers every error with the one shared Error body", () => {
+    // The health probe's 503 is its report, as on 200: a probe reads which store is down.
+    const report = new Set(["GET /healthz 503"]);
     const wrong = operations.flatMap((op) =>
       Object.entries(op.responses)
-        .filter(([status]) => /^[45]\d\d$/.test(status))
+        .filter(([status]) => /^[45]\d\d$/.test(status) && !report.has(`${op.key} ${status}`))
         .filter(([, r]) => r.content?.["application/json"]?.schema?.$ref !== "#/components/schemas/Error")
         .map(([status]) => `${op.key} ${status}`),
     );

@@ -109,6 +109,11 @@ describe("every answer matches the schema its route declares", () => {
     await conforming("DELETE", `/v1/users/${userId}`);
   });
 
+  it("the health probe, up and down", async () => {
+    await conforming("GET", "/healthz", { key: null });
+    await conforming("GET", "/healthz", { key: null, env: { UPSTASH_REDIS_REST_URL: "http://127.0.0.1:9" } }, 503);
+  });
+
   it("errors: one shared body", async () => {
     await conforming("GET", `${f}/f_missing`, {}, 404);
     await conforming("GET", s, { key: null }, 401);

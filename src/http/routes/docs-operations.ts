@@ -13,6 +13,7 @@ export const API_TAGS = [
   { name: "Working memory", description: "Per-session notes (key/value) and a scratchpad, with a short TTL of their own." },
   { name: "Facts", description: "Long-term facts of a user: add, recall by meaning, list, change, delete." },
   { name: "Users", description: "Everything stored about a user: export page by page, erase everywhere." },
+  { name: "Service", description: "Health of the service and its upstreams." },
 ] as const;
 
 export type ApiTag = (typeof API_TAGS)[number]["name"];
@@ -112,6 +113,11 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     operationId: "listModels",
     tag: "Chat",
     description: "The models of the OpenAI-compatible upstream (or the configured model), so OpenAI-compatible frontends can connect.",
+  },
+  [`GET /healthz`]: {
+    operationId: "getHealth",
+    tag: "Service",
+    description: "Pings Redis and Vector in parallel: 200 when both answer, else 503 with the same report and Retry-After. Needs no API key.",
   },
   [`DELETE /v1/users/{userId}`]: {
     operationId: "eraseUser",

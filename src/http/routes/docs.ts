@@ -20,7 +20,9 @@ and long-term facts, assembled into a context that fits a token budget.
 can reach another tenant's data. \`npm run dev\` accepts the key \`dev-key\`.
 
 **Errors.** Every error is JSON, \`{"error": {"code", "message", "details"?}}\`, with its status. Bad input is a
-4xx and stores nothing; an upstream that is down is a 503 with \`Retry-After\`.
+4xx and stores nothing; an upstream that is down is a 503 with \`Retry-After\`. A method a path does not
+declare is a 405 with \`Allow\`; a deployment with an invalid configuration answers every route 500
+\`config_invalid\`, naming each problem (check \`/healthz\` after a deploy).
 
 **Clients.** The typed TypeScript client in \`client/\` is generated from this document
 ([/openapi.json](/openapi.json)); \`POST /v1/chat/completions\` also takes any OpenAI SDK.`;

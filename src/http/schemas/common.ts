@@ -63,6 +63,10 @@ export const ERROR_RESPONSES = {
     code: "llm_failed",
     message: "the LLM did not answer in time; your message was stored, retry with the same idempotency key or message id",
   }),
+  500: errorResponse("The configuration is invalid (every problem in details), or an internal error", {
+    code: "config_invalid",
+    message: "invalid configuration: MEMORY_MAX_TOKENS must be an integer",
+  }),
   503: errorResponse("An upstream is unavailable or not configured; retry after Retry-After", { code: "upstream_unavailable", message: "redis is unavailable, retry shortly" }),
 } as const;
 
