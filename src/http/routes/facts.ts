@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { recalledView } from "../render.ts";
 import { createRouter } from "../router.ts";
 import { IdSchema, UserParams, errors, queryInt, jsonResponse, security } from "../schemas/common.ts";
-import { FACT_EXAMPLES, FactDeletedSchema, FactSchema, FactWriteSchema, FactsAnswerSchema, type FactDeleted, type FactWrite } from "../schemas/fact-responses.ts";
+import { FACT_EXAMPLES, FactDeletedSchema, FactSchema, FactWriteSchema, FactsAnswerSchema, type FactDeleted, type FactList, type FactRecall, type FactWrite } from "../schemas/fact-responses.ts";
 import { FactTypeList, FactTypeSchema } from "../schemas/facts.ts";
 import { MetadataSchema } from "../schemas/messages.ts";
 
@@ -91,10 +91,10 @@ export function factRoutes() {
     const types = q.types ?? q.type;
     if (q.query !== undefined && q.query.trim() !== "") {
       const recalled = await facts.recall(q.query, { k: q.k ?? c.get("memory").options.recallK, types, minScore: q.minScore });
-      return c.json({ userId, query: q.query, facts: recalled.map(recalledView) }, 200);
+      return c.json({ userId, query: q.query, facts: recalled.map(recalledView) } satisfies FactRecall, 200);
     }
     const page = await facts.list(q.cursor ?? "", q.limit ?? 100, types);
-    return c.json({ userId, facts: page.facts, nextCursor: page.nextCursor }, 200);
+    return c.json({ userId, facts: page.facts, nextCursor: page.nextCursor } satisfies FactList, 200);
   });
 
   app.openapi(routes.get, async (c) => {

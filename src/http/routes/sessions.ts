@@ -4,7 +4,7 @@ import type { SessionState } from "../../memory/sessions.ts";
 import { compressView, statsView, summaryView } from "../render.ts";
 import { createRouter } from "../router.ts";
 import { QueryBool, SessionParams, bodyErrorResponses, errorResponses, queryInt, jsonResponse, security } from "../schemas/common.ts";
-import { CompressionSchema, SESSION_EXAMPLES, SessionHistorySchema, SessionResetSchema, SessionStateSchema } from "../schemas/session-responses.ts";
+import { CompressionSchema, SESSION_EXAMPLES, SessionHistorySchema, SessionResetSchema, SessionStateSchema, type SessionReset } from "../schemas/session-responses.ts";
 
 const bounded = (b: { min: number; max: number }) => z.number().int().min(b.min).max(b.max).nullable().optional();
 
@@ -80,7 +80,7 @@ export function sessionRoutes() {
     const { sessionId } = c.req.valid("param");
     const keepSystem = c.req.valid("query").keepSystem ?? false;
     const { removedMessages, keptSystem } = await c.get("memory").reset(sessionId, keepSystem);
-    return c.json({ sessionId, deleted: removedMessages, keptSystem }, 200);
+    return c.json({ sessionId, deleted: removedMessages, keptSystem } satisfies SessionReset, 200);
   });
 
   app.openapi(compressRoute, async (c) => {

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { summaryView } from "../render.ts";
 import { createRouter } from "../router.ts";
 import { UserParams, errorResponses, jsonResponse, security } from "../schemas/common.ts";
-import { USER_EXAMPLES, UserErasedSchema, UserExportSchema } from "../schemas/user-responses.ts";
+import { USER_EXAMPLES, UserErasedSchema, UserExportSchema, type UserErased } from "../schemas/user-responses.ts";
 
 const exportRoute = createRoute({
   method: "get",
@@ -43,7 +43,7 @@ export function userRoutes() {
     const { userId } = c.req.valid("param");
     const { done, erasedAt, removed } = await c.get("memory").eraseUser(userId);
     const deleted = Object.values(removed).reduce((sum, n) => sum + n, 0);
-    return c.json({ userId, deleted, done, erasedAt, removed }, done ? 200 : 202);
+    return c.json({ userId, deleted, done, erasedAt, removed } satisfies UserErased, done ? 200 : 202);
   });
 
   return app;

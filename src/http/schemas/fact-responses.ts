@@ -50,6 +50,8 @@ export const FactsAnswerSchema = z.union([FactRecall.openapi("FactRecall"), Fact
 export const FactDeletedSchema = z.object({ userId: z.string(), id: z.string(), deleted: z.literal(1) }).openapi("FactDeleted");
 
 export type FactWrite = z.infer<typeof FactWriteSchema>;
+export type FactRecall = z.infer<typeof FactRecall>;
+export type FactList = z.infer<typeof FactList>;
 export type FactDeleted = z.infer<typeof FactDeletedSchema>;
 
 const fact = {

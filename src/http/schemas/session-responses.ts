@@ -95,6 +95,8 @@ export const SessionResetSchema = z
   })
   .openapi("SessionReset");
 
+export type SessionReset = z.infer<typeof SessionResetSchema>;
+
 const Compressed = z.object({
   sessionId: z.string(),
   compressed: z.literal(true),

@@ -56,6 +56,8 @@ export const UserErasedSchema = z
   })
   .openapi("UserErased");
 
+export type UserErased = z.infer<typeof UserErasedSchema>;
+
 export const UserSessionsSchema = z
   .object({
     userId: z.string(),
