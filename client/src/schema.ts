@@ -959,7 +959,19 @@ export interface components {
                     /** @enum {string} */
                     role: "assistant";
                     content: string | null;
-                    tool_calls?: components["schemas"]["ToolCall"][];
+                    tool_calls?: ({
+                        id: string;
+                        /** @enum {string} */
+                        type: "function";
+                        function: {
+                            name: string;
+                            arguments: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    })[];
                     refusal?: string | null;
                 } & {
                     [key: string]: unknown;

@@ -67,7 +67,8 @@ export async function proxiedTurn(body: CompletionRequest): Promise<ProxiedTurn>
 
 /** The assistant message of a recorded reply, as OpenAI writes it (`content: null` beside tool calls). */
 function messageOf(reply: TurnOutcome): ChatCompletion["choices"][number]["message"] {
-  const calls = reply.tool_calls && reply.tool_calls.length > 0 ? reply.tool_calls : undefined;
+  const stored = reply.tool_calls && reply.tool_calls.length > 0 ? reply.tool_calls : undefined;
+  const calls = stored?.map((c) => ({ id: c.id, type: c.type, function: { name: c.function.name, arguments: c.function.arguments } }));
   return { role: "assistant", content: calls && reply.content === "" ? null : reply.content, ...(calls ? { tool_calls: calls } : {}), refusal: null };
 }
 

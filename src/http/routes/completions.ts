@@ -60,6 +60,10 @@ export function completionRoutes() {
     const answer = await turn.complete();
     // The upstream's completion as it sent it; when it is not OpenAI-shaped, the stored reply is answered in OpenAI's shape.
     const upstream = answer.body === null ? null : ChatCompletionSchema.safeParse(answer.body);
+    if (upstream && !upstream.success) {
+      const where = upstream.error.issues[0]?.path.join(".") ?? "";
+      console.warn(JSON.stringify({ level: "warn", msg: "the upstream's completion is not a chat.completion: answered from the stored reply", field: where }));
+    }
     const completion = upstream?.success ? upstream.data : completionFromOutcome(answer.reply, body.model);
     return c.json(completion, 200, turnHeaders(answer.memory, answer.replayed));
   });

@@ -39,9 +39,15 @@ export const ChatEventStream = z.string().openapi({
   example: 'event: delta\ndata: {"content":"You live"}\n\nevent: done\ndata: {"reply":{"id":"r1","role":"assistant","content":"You live in Berlin."},"memory":{}}\n\n',
 });
 
+/** A tool call as the upstream wrote it: typed fields, and whatever else it adds, kept. */
+const UpstreamToolCall = z
+  .object({ id: z.string(), type: z.literal("function"), function: z.object({ name: z.string(), arguments: z.string() }).passthrough() })
+  .passthrough();
+
 /**
  * OpenAI's `chat.completion`: the fields memory relies on are typed; everything else the upstream
- * sends (system_fingerprint, service_tier, ...) passes through untouched.
+ * sends (system_fingerprint, service_tier, ...) passes through untouched. Every object is open, so a
+ * body that parses comes out of `parse` exactly as it went in.
  */
 export const ChatCompletionSchema = z
   .object({
@@ -57,7 +63,7 @@ export const ChatCompletionSchema = z
             .object({
               role: z.literal("assistant"),
               content: z.string().nullable(),
-              tool_calls: z.array(ToolCallView).optional(),
+              tool_calls: z.array(UpstreamToolCall).optional(),
               refusal: z.string().nullable().optional(),
             })
             .passthrough(),
