@@ -2,17 +2,7 @@ import type { Client } from "openapi-fetch";
 import { MemoryApiError, isErrorBody } from "./errors.ts";
 import type { paths } from "./schema.ts";
 import { readServerSentEvents } from "./sse.ts";
-import type { ChatRequest, ChatResult } from "./types.ts";
-
-/** What memory injected into a turn, as the JSON answer of `chat` reports it. */
-export type TurnMemory = ChatResult extends { memory?: infer M } ? M : unknown;
-
-/** The stored reply of a turn. */
-export interface ChatReply {
-  id: string;
-  role: "assistant";
-  content: string;
-}
+import type { ChatReply, ChatRequest, TurnMemory } from "./types.ts";
 
 export type ChatStreamEvent = { type: "delta"; content: string } | { type: "done"; reply: ChatReply; memory: TurnMemory };
 

@@ -1,6 +1,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import { toQuery, unwrap } from "./call.ts";
 import { streamChat, type ChatStreamEvent } from "./chat-stream.ts";
+import { MemoryApiError } from "./errors.ts";
 import { FactsClient } from "./facts.ts";
 import type { paths } from "./schema.ts";
 import type { AppendResult, ChatRequest, ChatResult, ContextResult, MessageInput, QueryInput, QueryParams } from "./types.ts";
@@ -49,9 +50,12 @@ export class MemoryClient {
   }
 
   /** One chat turn, answered when the reply is complete and stored. */
-  chat(sessionId: string, request: ChatRequest, options: CallOptions = {}): Promise<ChatResult> {
+  async chat(sessionId: string, request: ChatRequest, options: CallOptions = {}): Promise<ChatResult> {
     const body = { ...request, stream: false };
-    return unwrap(this.api.POST("/v1/sessions/{sessionId}/chat", { params: { path: { sessionId } }, body, signal: options.signal }));
+    const answer = await unwrap(this.api.POST("/v1/sessions/{sessionId}/chat", { params: { path: { sessionId } }, body, signal: options.signal }));
+    // The route also answers text/event-stream, but only when asked for a stream.
+    if (typeof answer === "string") throw new MemoryApiError(200, "unexpected_stream", "asked for one JSON answer, the service sent an event stream", undefined, undefined);
+    return answer;
   }
 
   /** One chat turn, streamed: `delta` events as the reply arrives, then one `done` with the stored reply and what memory injected. */

@@ -1,9 +1,18 @@
 import type { Client } from "openapi-fetch";
 import { toQuery, unwrap } from "./call.ts";
+import { MemoryApiError } from "./errors.ts";
 import type { paths } from "./schema.ts";
-import type { FactPatch, FactResult, FactsPage, NewFact, QueryInput, QueryParams, Success } from "./types.ts";
+import type { FactList, FactPatch, FactRecall, FactResult, FactsPage, NewFact, QueryInput, QueryParams, Success } from "./types.ts";
 
 type SearchQuery = QueryInput<QueryParams<"searchFacts">>;
+
+/** `searchFacts` answers a recall when asked with `query`, a page of all facts without. */
+const isRecall = (page: FactsPage): page is FactRecall => "query" in page;
+
+function expected<T extends FactsPage>(page: FactsPage, is: (p: FactsPage) => p is T, what: string): T {
+  if (!is(page)) throw new MemoryApiError(200, "unexpected_answer", `expected ${what} from GET /v1/users/{userId}/facts`, undefined, undefined);
+  return page;
+}
 
 /** One user's long-term facts: add, recall by meaning, list page by page, get, update, delete. */
 export class FactsClient {
@@ -22,13 +31,15 @@ export class FactsClient {
   }
 
   /** The facts most relevant to `query`, best first (`k`, `types`, `minScore` narrow it). */
-  recall(query: string, options: Omit<SearchQuery, "query" | "cursor" | "limit"> = {}): Promise<FactsPage> {
-    return unwrap(this.api.GET("/v1/users/{userId}/facts", { params: { path: this.path, query: toQuery({ ...options, query }) } }));
+  async recall(query: string, options: Omit<SearchQuery, "query" | "cursor" | "limit"> = {}): Promise<FactRecall> {
+    const page = await unwrap(this.api.GET("/v1/users/{userId}/facts", { params: { path: this.path, query: toQuery({ ...options, query }) } }));
+    return expected(page, isRecall, "recalled facts");
   }
 
   /** One page of every fact; pass the answer's `nextCursor` back as `cursor` for the next page. */
-  list(options: Pick<SearchQuery, "cursor" | "limit" | "types"> = {}): Promise<FactsPage> {
-    return unwrap(this.api.GET("/v1/users/{userId}/facts", { params: { path: this.path, query: toQuery(options) } }));
+  async list(options: Pick<SearchQuery, "cursor" | "limit" | "types"> = {}): Promise<FactList> {
+    const page = await unwrap(this.api.GET("/v1/users/{userId}/facts", { params: { path: this.path, query: toQuery(options) } }));
+    return expected(page, (p): p is FactList => !isRecall(p), "a page of facts");
   }
 
   get(factId: string): Promise<FactResult> {

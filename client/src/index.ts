@@ -1,5 +1,5 @@
 export { MemoryClient, createMemoryClient, type CallOptions, type MemoryClientOptions } from "./client.ts";
-export type { ChatReply, ChatStreamEvent, TurnMemory } from "./chat-stream.ts";
+export type { ChatStreamEvent } from "./chat-stream.ts";
 export { MemoryApiError } from "./errors.ts";
 export { FactsClient } from "./facts.ts";
 export { readServerSentEvents, type ServerSentEvent } from "./sse.ts";

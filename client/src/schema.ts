@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health of Redis and Vector (no API key)
+         * @description Pings Redis and Vector in parallel: 200 when both answer, else 503 with the same report and Retry-After. Needs no API key.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions/{sessionId}/messages": {
         parameters: {
             query?: never;
@@ -144,8 +164,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One note
-         * @description One note's value (`null` when unset).
+         * One note (404 when there is none)
+         * @description One note's value; 404 when it is not set.
          */
         get: operations["getNote"];
         /**
@@ -428,6 +448,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Health: {
+            /** @description Redis answers and Vector answers (or is not configured) */
+            ok: boolean;
+            /** @enum {string} */
+            redis: "ok" | "down" | "not_configured";
+            /** @enum {string} */
+            vector: "ok" | "down" | "not_configured";
+            /** @enum {string} */
+            llm: "configured" | "not_configured";
+            /** @description Why an upstream is down */
+            errors?: {
+                redis?: string;
+                vector?: string;
+            };
+        };
         Error: {
             error: {
                 /** @example validation_failed */
@@ -435,6 +470,33 @@ export interface components {
                 message: string;
                 details?: unknown;
             };
+        };
+        AppendResult: {
+            sessionId: string;
+            /** @description One entry per input message, in order */
+            added: {
+                id: string;
+                tokens: number;
+                /** @description The id was already stored: nothing was written */
+                duplicate: boolean;
+            }[];
+            stats: components["schemas"]["WindowStats"];
+            /** @description The window passed maxTokens: a compression is scheduled in the background */
+            compressionDue: boolean;
+            /** @description Ids of the facts queued for persisted user messages */
+            facts: string[];
+        };
+        WindowStats: {
+            /** @description Pinned system messages plus window messages */
+            messages: number;
+            tokens: number;
+            windowMessages: number;
+            windowTokens: number;
+            /** @description The compression threshold */
+            maxTokens: number;
+            /** @description windowTokens / maxTokens; above 1 a compression is due */
+            utilization: number;
+            avgImportance: number;
         };
         AppendMessages: {
             userId?: string;
@@ -472,11 +534,353 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        Context: {
+            sessionId: string;
+            /** @description system -> summary -> recalled facts -> window: send these to the LLM */
+            messages: components["schemas"]["ContextMessage"][];
+            tokens: components["schemas"]["SectionTokens"];
+            budget: {
+                total: number;
+                /** @description Held back for the model's reply */
+                reserve: number;
+                available: number;
+                caps: {
+                    system: number;
+                    summary: number;
+                    facts: number;
+                    window: number;
+                };
+                windowAllowance: number;
+                used: number;
+                /** @description The pinned system messages alone exceed `available` (they are never dropped) */
+                overBudget: boolean;
+            };
+            recalled: {
+                id: string;
+                text: string;
+                /** @enum {string} */
+                type: "fact" | "preference" | "context" | "temporary" | "experience";
+                score: number;
+                similarity: number;
+            }[];
+            /** @description The summary as shown (null when there is none or it did not fit at all) */
+            summary: {
+                version: number;
+                tokens: number;
+                covered: number;
+                /** @enum {string} */
+                method: "llm" | "extractive";
+                truncated: boolean;
+            } | null;
+            /** @description What did not fit the budget */
+            omitted: {
+                window: number;
+                facts: number;
+                summary: boolean;
+            };
+            stats: components["schemas"]["WindowStats"];
+            /** @description Parts that failed without failing the request */
+            degraded?: "facts"[];
+            trace?: components["schemas"]["Trace"];
+        };
+        ContextMessage: {
+            /** @enum {string} */
+            role: "system" | "user" | "assistant" | "tool";
+            content: string;
+            name?: string;
+            tool_calls?: components["schemas"]["ToolCall"][];
+            tool_call_id?: string;
+        };
+        ToolCall: {
+            id: string;
+            /** @enum {string} */
+            type: "function";
+            function: {
+                name: string;
+                /** @description JSON text, as the model wrote it */
+                arguments: string;
+            };
+        };
+        SectionTokens: {
+            system: number;
+            summary: number;
+            facts: number;
+            window: number;
+            total: number;
+        };
+        /** @description With `?trace=true`: this turn's trace */
+        Trace: {
+            traceId: string;
+            /** @enum {string} */
+            kind: "context" | "chat" | "proxy";
+            sessionId: string;
+            userId: string | null;
+            requestId: string;
+            /** @description When the turn started, epoch ms */
+            at: number;
+            recall: {
+                query: string;
+                mode: string;
+                k: number;
+                topK: number;
+                minScore: number;
+                types: ("fact" | "preference" | "context" | "temporary" | "experience")[] | null;
+                candidates: {
+                    id: string;
+                    text: string;
+                    /** @enum {string} */
+                    type: "fact" | "preference" | "context" | "temporary" | "experience";
+                    importance: number;
+                    /** @description The store's relevance, 0..1 */
+                    similarity: number;
+                    /** @description The ranking score (0 when dropped before scoring) */
+                    score: number;
+                    /**
+                     * @description The relevance gate's verdict
+                     * @enum {string|null}
+                     */
+                    gate: "pass" | "reject" | null;
+                    kept: boolean;
+                    /** @enum {string} */
+                    reason: "injected" | "over_budget" | "beyond_k" | "below_min_score" | "gate_rejected" | "type_filtered" | "expired" | "duplicate";
+                }[];
+            } | null;
+            context: {
+                budget: {
+                    total: number;
+                    reserve: number;
+                    available: number;
+                    used: number;
+                    overBudget: boolean;
+                };
+                system: {
+                    tokens: number;
+                    cap: number;
+                    messages: number;
+                };
+                summary: {
+                    tokens: number;
+                    cap: number;
+                    version: number;
+                    covered: number;
+                    method: string;
+                    truncated: boolean;
+                } | null;
+                summaryOmitted: boolean;
+                facts: {
+                    tokens: number;
+                    cap: number;
+                    ids: string[];
+                    omitted: number;
+                };
+                window: {
+                    tokens: number;
+                    cap: number;
+                    messages: number;
+                    ids: string[];
+                    omitted: number;
+                };
+                total: number;
+            } | null;
+            roundTrips: {
+                name: string;
+                ms: number;
+                ok: boolean;
+            }[];
+            degraded: string[];
+        };
+        SessionState: {
+            sessionId: string;
+            exists: boolean;
+            userId: string | null;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            createdAt: number | null;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            updatedAt: number | null;
+            settings: {
+                window: number;
+                maxTokens: number;
+                keep: number;
+                ttlSeconds: number;
+                /** @description The per-session values; the others are the configured defaults */
+                overrides: {
+                    window?: number;
+                    maxTokens?: number;
+                    keep?: number;
+                    ttlSeconds?: number;
+                };
+            };
+            stats: components["schemas"]["WindowStats"];
+            summary: components["schemas"]["Summary"];
+            system: components["schemas"]["StoredMessage"][];
+            /** @description Unsummarized messages, oldest first */
+            window: components["schemas"]["StoredMessage"][];
+        };
+        Summary: {
+            text: string;
+            tokens: number;
+            /** @description Bumped by every committed compression */
+            version: number;
+            /** @description Messages the summary covers in total */
+            covered: number;
+            /** @enum {string} */
+            method: "llm" | "extractive";
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            updatedAt: number;
+            /** @description Tokens after / tokens before of the last compression */
+            lastRatio: number;
+        } | null;
+        StoredMessage: {
+            id: string;
+            /** @enum {string} */
+            role: "system" | "user" | "assistant" | "tool";
+            content: string;
+            name?: string;
+            tool_calls?: components["schemas"]["ToolCall"][];
+            tool_call_id?: string;
+            /** @description Counted once, when it was stored */
+            tokens: number;
+            importance: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            ts: number;
+            /** @description As stored with the message or fact */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
         SessionSettings: {
             window?: number | null;
             maxTokens?: number | null;
             keep?: number | null;
             ttlSeconds?: number | null;
+        };
+        SessionReset: {
+            sessionId: string;
+            /** @description Messages removed */
+            deleted: number;
+            /** @description Pinned system messages kept */
+            keptSystem: number;
+        };
+        Compression: {
+            sessionId: string;
+            /** @enum {boolean} */
+            compressed: true;
+            /** @enum {string} */
+            reason: "over_threshold" | "forced";
+            /** @description Messages folded into the summary and removed from the window */
+            removed: number;
+            removedTokens: number;
+            summaryTokens: number;
+            ratio: number;
+            version: number;
+            /** @enum {string} */
+            method: "llm" | "extractive";
+        } | {
+            sessionId: string;
+            /** @enum {boolean} */
+            compressed: false;
+            /** @enum {string} */
+            reason: "below_threshold" | "nothing_to_compress" | "locked" | "summarizer_failed" | "reset" | "version_changed" | "prefix_changed" | "missing";
+            error?: string;
+        };
+        SessionHistory: {
+            sessionId: string;
+            summary: components["schemas"]["Summary"];
+            /** @description The originals the summary replaced, oldest first */
+            archived: components["schemas"]["StoredMessage"][];
+            total: number;
+        };
+        Notes: {
+            sessionId: string;
+            /** @description Every note, key to value */
+            notes: {
+                [key: string]: string;
+            };
+        };
+        Cleared: {
+            sessionId: string;
+            /** @description Entries removed */
+            deleted: number;
+        };
+        Note: {
+            sessionId: string;
+            key: string;
+            value: string;
+        };
+        NoteDeleted: {
+            sessionId: string;
+            key: string;
+            /** @enum {number} */
+            deleted: 1;
+        };
+        ScratchpadLength: {
+            sessionId: string;
+            /** @description Entries in the scratchpad after the append */
+            length: number;
+        };
+        Scratchpad: {
+            sessionId: string;
+            /** @description Oldest first */
+            entries: string[];
+        };
+        FactWrite: {
+            id: string;
+            /** @description false: the same text was already known (refreshed) */
+            created: boolean;
+            fact: components["schemas"]["Fact"];
+        };
+        Fact: {
+            /** @description Stable for the fact's lifetime; edits never change it */
+            id: string;
+            /** @description Content id of the current text (absent on facts stored before it was recorded) */
+            contentId?: string;
+            text: string;
+            /** @enum {string} */
+            type: "fact" | "preference" | "context" | "temporary" | "experience";
+            importance: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            createdAt: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            updatedAt: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            lastAccessedAt: number;
+            accessCount: number;
+            sourceSession?: string;
+            sourceMessage?: string;
+            version: number;
+            /** @description Earlier texts this fact superseded */
+            history?: {
+                text: string;
+                /**
+                 * @description Epoch milliseconds
+                 * @example 1764590400000
+                 */
+                updatedAt: number;
+            }[];
+            metadata?: {
+                [key: string]: unknown;
+            };
         };
         NewFact: {
             text: string;
@@ -486,6 +890,193 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+        };
+        /** @description With `query`: the recalled facts (FactRecall); without: one page of all facts (FactList) */
+        FactsAnswer: components["schemas"]["FactRecall"] | components["schemas"]["FactList"];
+        FactRecall: {
+            userId: string;
+            query: string;
+            /** @description Best first */
+            facts: components["schemas"]["RecalledFact"][];
+        };
+        RecalledFact: {
+            /** @description Stable for the fact's lifetime; edits never change it */
+            id: string;
+            /** @description Content id of the current text (absent on facts stored before it was recorded) */
+            contentId?: string;
+            text: string;
+            /** @enum {string} */
+            type: "fact" | "preference" | "context" | "temporary" | "experience";
+            importance: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            createdAt: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            updatedAt: number;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            lastAccessedAt: number;
+            accessCount: number;
+            sourceSession?: string;
+            sourceMessage?: string;
+            version: number;
+            /** @description Earlier texts this fact superseded */
+            history?: {
+                text: string;
+                /**
+                 * @description Epoch milliseconds
+                 * @example 1764590400000
+                 */
+                updatedAt: number;
+            }[];
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Ranking score: similarity, importance and recency */
+            score: number;
+            /** @description Raw similarity from the vector index, 0..1 */
+            similarity: number;
+        };
+        FactList: {
+            userId: string;
+            facts: components["schemas"]["Fact"][];
+            /** @description Pass as `cursor` for the next page; empty at the end */
+            nextCursor: string;
+        };
+        FactDeleted: {
+            userId: string;
+            id: string;
+            /** @enum {number} */
+            deleted: 1;
+        };
+        UserExport: {
+            userId: string;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            exportedAt: number;
+            sessions: {
+                sessionId: string;
+                system: components["schemas"]["StoredMessage"][];
+                window: components["schemas"]["StoredMessage"][];
+                summary: components["schemas"]["Summary"];
+                archived: components["schemas"]["StoredMessage"][];
+                notes: {
+                    [key: string]: string;
+                };
+                scratchpad: string[];
+                /** @description Recorded turn outcomes (what retries are answered with) */
+                turns: components["schemas"]["TurnOutcome"][];
+                meta: {
+                    userId?: string;
+                    /**
+                     * @description Epoch milliseconds
+                     * @example 1764590400000
+                     */
+                    createdAt: number;
+                    /**
+                     * @description Epoch milliseconds
+                     * @example 1764590400000
+                     */
+                    updatedAt: number;
+                    /** @description Bumped by every reset */
+                    epoch: number;
+                    summaryFailures: number;
+                } | null;
+            }[];
+            facts: components["schemas"]["Fact"][];
+            /** @description Pass as `cursor` for the next page; null on the last one */
+            nextCursor: string | null;
+        };
+        TurnOutcome: {
+            /** @description Id of the stored reply message */
+            id: string;
+            content: string;
+            tool_calls?: components["schemas"]["ToolCall"][];
+            finishReason: string | null;
+            model: string;
+        };
+        UserErased: {
+            userId: string;
+            /** @description Everything this call removed, summed */
+            deleted: number;
+            /** @description false (with 202): more is left, call again */
+            done: boolean;
+            /**
+             * @description Epoch milliseconds
+             * @example 1764590400000
+             */
+            erasedAt: number;
+            removed: {
+                sessions: number;
+                messages: number;
+                archived: number;
+                notes: number;
+                facts: number;
+            };
+        };
+        UserSessions: {
+            userId: string;
+            sessions: {
+                sessionId: string;
+                /**
+                 * @description Epoch milliseconds
+                 * @example 1764590400000
+                 */
+                createdAt: number;
+                /**
+                 * @description Last write
+                 * @example 1764590400000
+                 */
+                updatedAt: number;
+                /** @description Conversation messages so far (summarized ones included, system excluded) */
+                messages: number;
+                /** @description The first user message, clipped; null when there is none yet */
+                title: string | null;
+            }[];
+            /** @description Pass as `cursor` for the next page; null at the end */
+            nextCursor: string | null;
+        };
+        ChatAnswer: {
+            reply: components["schemas"]["ChatReply"];
+            model: string;
+            /** @description null when the reply came from storage (a retry spends no tokens) */
+            usage: {
+                promptTokens: number;
+                completionTokens: number;
+                totalTokens: number;
+            } | null;
+            memory: components["schemas"]["TurnMemory"];
+            trace?: components["schemas"]["Trace"];
+        };
+        ChatReply: {
+            id: string;
+            /** @enum {string} */
+            role: "assistant";
+            content: string;
+            tool_calls?: components["schemas"]["ToolCall"][];
+        };
+        /** @description What memory put into the prompt (also in the X-Memory-* headers) */
+        TurnMemory: {
+            sessionId: string;
+            recalled: {
+                id: string;
+                text: string;
+                type: string;
+                score: number;
+            }[];
+            summaryVersion: number | null;
+            contextTokens: components["schemas"]["SectionTokens"];
+            compressionDue: boolean;
+            degraded?: string[];
         };
         ChatTurn: {
             message: string;
@@ -497,6 +1088,51 @@ export interface components {
             model?: string;
             temperature?: number;
             maxTokens?: number;
+        };
+        ChatCompletion: {
+            id: string;
+            /** @enum {string} */
+            object: "chat.completion";
+            /** @description Epoch seconds (OpenAI's convention) */
+            created: number;
+            model: string;
+            choices: ({
+                index: number;
+                message: {
+                    /** @enum {string} */
+                    role: "assistant";
+                    content: string | null;
+                    tool_calls?: ({
+                        id: string;
+                        /** @enum {string} */
+                        type: "function";
+                        function: {
+                            name: string;
+                            arguments: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    refusal?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                finish_reason: string | null;
+                logprobs?: unknown;
+            } & {
+                [key: string]: unknown;
+            })[];
+            usage?: {
+                prompt_tokens: number;
+                completion_tokens: number;
+                total_tokens: number;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
         ChatCompletionRequest: {
             model: string;
@@ -531,6 +1167,72 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ModelList: {
+            /** @enum {string} */
+            object: "list";
+            data: ({
+                id: string;
+                object?: string;
+                created?: number;
+                owned_by?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
+        TraceList: {
+            sessionId: string;
+            traces: {
+                traceId: string;
+                kind: string;
+                at: number;
+            }[];
+        };
+        Stats: {
+            activeSessions: number;
+            messages: number;
+            tokens: number;
+            sessionLength: {
+                average: number;
+                p95: number;
+                sessions: number;
+            };
+            facts: {
+                total: number;
+                byType: {
+                    [key: string]: number;
+                };
+                truncated: boolean;
+            } | null;
+            compressions: {
+                count: number;
+                averageRatio: number;
+            };
+            summarizerFailures: number;
+            recall: {
+                contextReads: number;
+                queries: number;
+                hits: number;
+                hitRate: number;
+            };
+            rateLimited: number;
+            requests: number;
+            latency: {
+                [key: string]: {
+                    p50: number;
+                    p95: number;
+                    samples: number;
+                };
+            };
+            alerts: {
+                /** @enum {string} */
+                kind: "session_length_jump";
+                message: string;
+                lastHourAverage: number;
+                dayAverage: number;
+            }[];
+        };
     };
     responses: never;
     parameters: never;
@@ -540,17 +1242,106 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Both stores answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "redis": "ok",
+                     *       "vector": "ok",
+                     *       "llm": "configured"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The configuration is invalid (every problem in details), or an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "config_invalid",
+                     *         "message": "invalid configuration: MEMORY_MAX_TOKENS must be an integer"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A store is down; the same report, with Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "redis": "down",
+                     *       "vector": "ok",
+                     *       "llm": "configured",
+                     *       "errors": {
+                     *         "redis": "redis did not answer within 5000 ms"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
     appendMessages: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "userId": "xiaoming",
+                 *       "messages": [
+                 *         {
+                 *           "id": "sys",
+                 *           "role": "system",
+                 *           "content": "You are a helpful assistant."
+                 *         },
+                 *         {
+                 *           "id": "m1",
+                 *           "role": "user",
+                 *           "content": "I moved to Berlin last month",
+                 *           "persist": true
+                 *         },
+                 *         {
+                 *           "id": "m2",
+                 *           "role": "assistant",
+                 *           "content": "How do you like Berlin so far?"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["AppendMessages"];
             };
         };
@@ -561,17 +1352,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "added": [
+                     *         {
+                     *           "id": "m1",
+                     *           "tokens": 11,
+                     *           "duplicate": false
+                     *         }
+                     *       ],
+                     *       "stats": {
+                     *         "messages": 2,
+                     *         "tokens": 31,
+                     *         "windowMessages": 1,
+                     *         "windowTokens": 11,
+                     *         "maxTokens": 4000,
+                     *         "utilization": 0.0028,
+                     *         "avgImportance": 0.75
+                     *       },
+                     *       "compressionDue": false,
+                     *       "facts": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AppendResult"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -581,35 +1401,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Session owned by another user */
+            /** @description Conflicts with what is stored */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description The body or one of its messages is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -618,16 +1485,22 @@ export interface operations {
     getContext: {
         parameters: {
             query?: {
+                /** @description Text to recall long-term facts for (usually the user's latest message) */
                 query?: string;
+                /** @description Whose long-term facts to recall; default: the session's user */
                 userId?: string;
+                /** @description How many facts to recall at most */
                 k?: string;
+                /** @description Token budget of the context; default CONTEXT_BUDGET */
                 budget?: string;
+                /** @description Only these fact types, comma-separated: fact, preference, context, temporary, experience */
                 types?: string;
                 /** @description `true` returns the turn's trace inline (`trace` field) */
                 trace?: "0" | "1" | "true" | "false";
             };
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -640,17 +1513,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "messages": [
+                     *         {
+                     *           "role": "system",
+                     *           "content": "You are a helpful assistant."
+                     *         },
+                     *         {
+                     *           "role": "system",
+                     *           "content": "Known facts about the user:\n- lives in Berlin"
+                     *         },
+                     *         {
+                     *           "role": "user",
+                     *           "content": "Where do I live?"
+                     *         }
+                     *       ],
+                     *       "tokens": {
+                     *         "system": 20,
+                     *         "summary": 0,
+                     *         "facts": 12,
+                     *         "window": 9,
+                     *         "total": 41
+                     *       },
+                     *       "budget": {
+                     *         "total": 8000,
+                     *         "reserve": 1200,
+                     *         "available": 6800,
+                     *         "caps": {
+                     *           "system": 1200,
+                     *           "summary": 800,
+                     *           "facts": 2400,
+                     *           "window": 2400
+                     *         },
+                     *         "windowAllowance": 6768,
+                     *         "used": 41,
+                     *         "overBudget": false
+                     *       },
+                     *       "recalled": [
+                     *         {
+                     *           "id": "f_3b1c9a0e5d7f2a46",
+                     *           "text": "lives in Berlin",
+                     *           "type": "fact",
+                     *           "score": 0.8123,
+                     *           "similarity": 0.7911
+                     *         }
+                     *       ],
+                     *       "summary": null,
+                     *       "omitted": {
+                     *         "window": 0,
+                     *         "facts": 0,
+                     *         "summary": false
+                     *       },
+                     *       "stats": {
+                     *         "messages": 2,
+                     *         "tokens": 31,
+                     *         "windowMessages": 1,
+                     *         "windowTokens": 11,
+                     *         "maxTokens": 4000,
+                     *         "utilization": 0.0028,
+                     *         "avgImportance": 0.75
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Context"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -660,33 +1603,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -697,6 +1638,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -709,17 +1651,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "exists": true,
+                     *       "userId": "xiaoming",
+                     *       "createdAt": 1764590000000,
+                     *       "updatedAt": 1764590400000,
+                     *       "settings": {
+                     *         "window": 50,
+                     *         "maxTokens": 4000,
+                     *         "keep": 10,
+                     *         "ttlSeconds": 2592000,
+                     *         "overrides": {
+                     *           "maxTokens": 4000
+                     *         }
+                     *       },
+                     *       "stats": {
+                     *         "messages": 2,
+                     *         "tokens": 31,
+                     *         "windowMessages": 1,
+                     *         "windowTokens": 11,
+                     *         "maxTokens": 4000,
+                     *         "utilization": 0.0028,
+                     *         "avgImportance": 0.75
+                     *       },
+                     *       "summary": {
+                     *         "text": "The user lives in Berlin.",
+                     *         "tokens": 8,
+                     *         "version": 1,
+                     *         "covered": 12,
+                     *         "method": "llm",
+                     *         "updatedAt": 1764590400000,
+                     *         "lastRatio": 0.21
+                     *       },
+                     *       "system": [
+                     *         {
+                     *           "id": "sys-1",
+                     *           "role": "system",
+                     *           "content": "You are a helpful assistant.",
+                     *           "tokens": 20,
+                     *           "importance": 1,
+                     *           "ts": 1764590000000
+                     *         }
+                     *       ],
+                     *       "window": [
+                     *         {
+                     *           "id": "m1",
+                     *           "role": "user",
+                     *           "content": "I moved to Berlin last month",
+                     *           "tokens": 11,
+                     *           "importance": 0.5,
+                     *           "ts": 1764590400000
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionState"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -729,33 +1733,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -766,33 +1768,103 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "maxTokens": 4000,
+                 *       "keep": 10,
+                 *       "window": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["SessionSettings"];
             };
         };
         responses: {
-            /** @description Effective settings */
+            /** @description The session with its effective settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "exists": true,
+                     *       "userId": "xiaoming",
+                     *       "createdAt": 1764590000000,
+                     *       "updatedAt": 1764590400000,
+                     *       "settings": {
+                     *         "window": 50,
+                     *         "maxTokens": 4000,
+                     *         "keep": 10,
+                     *         "ttlSeconds": 2592000,
+                     *         "overrides": {
+                     *           "maxTokens": 4000
+                     *         }
+                     *       },
+                     *       "stats": {
+                     *         "messages": 2,
+                     *         "tokens": 31,
+                     *         "windowMessages": 1,
+                     *         "windowTokens": 11,
+                     *         "maxTokens": 4000,
+                     *         "utilization": 0.0028,
+                     *         "avgImportance": 0.75
+                     *       },
+                     *       "summary": {
+                     *         "text": "The user lives in Berlin.",
+                     *         "tokens": 8,
+                     *         "version": 1,
+                     *         "covered": 12,
+                     *         "method": "llm",
+                     *         "updatedAt": 1764590400000,
+                     *         "lastRatio": 0.21
+                     *       },
+                     *       "system": [
+                     *         {
+                     *           "id": "sys-1",
+                     *           "role": "system",
+                     *           "content": "You are a helpful assistant.",
+                     *           "tokens": 20,
+                     *           "importance": 1,
+                     *           "ts": 1764590000000
+                     *         }
+                     *       ],
+                     *       "window": [
+                     *         {
+                     *           "id": "m1",
+                     *           "role": "user",
+                     *           "content": "I moved to Berlin last month",
+                     *           "tokens": 11,
+                     *           "importance": 0.5,
+                     *           "ts": 1764590400000
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionState"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -802,33 +1874,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
+            /** @description The body or one of its messages is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -837,10 +1941,12 @@ export interface operations {
     resetSession: {
         parameters: {
             query?: {
+                /** @description Keep the pinned system messages (`true`/`false`) */
                 keepSystem?: "0" | "1" | "true" | "false";
             };
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -853,17 +1959,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "deleted": 12,
+                     *       "keptSystem": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionReset"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -873,33 +1992,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -908,10 +2025,12 @@ export interface operations {
     compressSession: {
         parameters: {
             query?: {
+                /** @description Compress even below the maxTokens threshold (`true`/`false`) */
                 force?: "0" | "1" | "true" | "false";
             };
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -924,17 +2043,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "compressed": true,
+                     *       "reason": "forced",
+                     *       "removed": 12,
+                     *       "removedTokens": 900,
+                     *       "summaryTokens": 180,
+                     *       "ratio": 0.2,
+                     *       "version": 2,
+                     *       "method": "llm"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Compression"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -944,33 +2082,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -979,11 +2115,14 @@ export interface operations {
     getSessionHistory: {
         parameters: {
             query?: {
+                /** @description Archived messages to skip */
                 offset?: string;
+                /** @description Page size */
                 limit?: string;
             };
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -996,17 +2135,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "summary": {
+                     *         "text": "The user lives in Berlin.",
+                     *         "tokens": 8,
+                     *         "version": 1,
+                     *         "covered": 12,
+                     *         "method": "llm",
+                     *         "updatedAt": 1764590400000,
+                     *         "lastRatio": 0.21
+                     *       },
+                     *       "archived": [
+                     *         {
+                     *           "id": "m1",
+                     *           "role": "user",
+                     *           "content": "I moved to Berlin last month",
+                     *           "tokens": 11,
+                     *           "importance": 0.5,
+                     *           "ts": 1764590400000
+                     *         }
+                     *       ],
+                     *       "total": 12
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionHistory"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1016,33 +2186,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1053,29 +2221,45 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Every note */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "notes": {
+                     *         "goal": "book a flight to Lisbon",
+                     *         "budget": "500 EUR"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Notes"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1085,33 +2269,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1122,29 +2304,42 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Notes removed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "deleted": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Cleared"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1154,33 +2349,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1191,30 +2384,45 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
+                /** @description The note's key */
                 key: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The note */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "key": "goal",
+                     *       "value": "book a flight to Lisbon"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Note"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1224,6 +2432,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1233,24 +2449,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1261,36 +2484,56 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
+                /** @description The note's key */
                 key: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "value": "book a flight to Lisbon"
+                 *     }
+                 */
                 "application/json": {
                     value: string;
                 };
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The note as stored */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "key": "goal",
+                     *       "value": "book a flight to Lisbon"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Note"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1300,33 +2543,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
+            /** @description The body or one of its messages is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1337,30 +2612,45 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
+                /** @description The note's key */
                 key: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "key": "goal",
+                     *       "deleted": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NoteDeleted"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1370,6 +2660,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1379,24 +2677,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1407,29 +2712,45 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Every entry, oldest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "entries": [
+                     *         "searched flights",
+                     *         "found 3 options"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Scratchpad"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1439,33 +2760,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1476,35 +2795,53 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "entry": "searched flights: 3 options under 500 EUR"
+                 *     }
+                 */
                 "application/json": {
                     entry: string;
                 };
             };
         };
         responses: {
-            /** @description OK */
+            /** @description The scratchpad's length after the append */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "length": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScratchpadLength"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1514,33 +2851,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
+            /** @description The body or one of its messages is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1551,29 +2920,42 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Entries removed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "deleted": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Cleared"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1583,33 +2965,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1618,39 +2998,74 @@ export interface operations {
     searchFacts: {
         parameters: {
             query?: {
+                /** @description Text to recall long-term facts for (usually the user's latest message) */
                 query?: string;
+                /** @description How many facts to recall at most */
                 k?: string;
+                /** @description Only these fact types, comma-separated: fact, preference, context, temporary, experience */
                 types?: string;
+                /** @description Alias of `types` */
                 type?: string;
+                /** @description Recall only facts scoring at least this (0 to 1); default RECALL_MIN_SCORE */
                 minScore?: string;
+                /** @description The `nextCursor` of the previous page; leave out for the first page */
                 cursor?: string;
+                /** @description Page size */
                 limit?: string;
             };
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Facts */
+            /** @description Recalled facts, or one page of all facts */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "query": "where do I live",
+                     *       "facts": [
+                     *         {
+                     *           "id": "f_3b1c9a0e5d7f2a46",
+                     *           "text": "lives in Berlin",
+                     *           "type": "fact",
+                     *           "importance": 0.7,
+                     *           "createdAt": 1764590000000,
+                     *           "updatedAt": 1764590000000,
+                     *           "lastAccessedAt": 1764590400000,
+                     *           "accessCount": 3,
+                     *           "version": 1,
+                     *           "score": 0.8123,
+                     *           "similarity": 0.7911
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FactsAnswer"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1660,33 +3075,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1697,12 +3110,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "lives in Berlin",
+                 *       "type": "fact",
+                 *       "importance": 0.7
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewFact"];
             };
         };
@@ -1713,9 +3134,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "f_3b1c9a0e5d7f2a46",
+                     *       "created": false,
+                     *       "fact": {
+                     *         "id": "f_3b1c9a0e5d7f2a46",
+                     *         "text": "lives in Berlin",
+                     *         "type": "fact",
+                     *         "importance": 0.7,
+                     *         "createdAt": 1764590000000,
+                     *         "updatedAt": 1764590000000,
+                     *         "lastAccessedAt": 1764590400000,
+                     *         "accessCount": 3,
+                     *         "version": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FactWrite"];
                 };
             };
             /** @description Created */
@@ -1724,17 +3160,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "f_3b1c9a0e5d7f2a46",
+                     *       "created": true,
+                     *       "fact": {
+                     *         "id": "f_3b1c9a0e5d7f2a46",
+                     *         "text": "lives in Berlin",
+                     *         "type": "fact",
+                     *         "importance": 0.7,
+                     *         "createdAt": 1764590000000,
+                     *         "updatedAt": 1764590000000,
+                     *         "lastAccessedAt": 1764590400000,
+                     *         "accessCount": 3,
+                     *         "version": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FactWrite"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1744,33 +3203,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
+            /** @description The body or one of its messages is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1781,7 +3272,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
+                /** @description A fact's id, as `POST .../facts` answered it (it never changes) */
                 factId: string;
             };
             cookie?: never;
@@ -1794,17 +3287,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "f_3b1c9a0e5d7f2a46",
+                     *       "text": "lives in Berlin",
+                     *       "type": "fact",
+                     *       "importance": 0.7,
+                     *       "createdAt": 1764590000000,
+                     *       "updatedAt": 1764590000000,
+                     *       "lastAccessedAt": 1764590400000,
+                     *       "accessCount": 3,
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Fact"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1814,6 +3326,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1823,24 +3343,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1851,7 +3378,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
+                /** @description A fact's id, as `POST .../facts` answered it (it never changes) */
                 factId: string;
             };
             cookie?: never;
@@ -1864,17 +3393,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "id": "f_3b1c9a0e5d7f2a46",
+                     *       "deleted": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FactDeleted"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1884,6 +3426,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1893,24 +3443,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1921,13 +3478,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
+                /** @description A fact's id, as `POST .../facts` answered it (it never changes) */
                 factId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "lives in Lisbon",
+                 *       "importance": 0.8
+                 *     }
+                 */
                 "application/json": {
                     text?: string;
                     /** @enum {string} */
@@ -1946,17 +3511,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "f_3b1c9a0e5d7f2a46",
+                     *       "text": "lives in Berlin",
+                     *       "type": "fact",
+                     *       "importance": 0.7,
+                     *       "createdAt": 1764590000000,
+                     *       "updatedAt": 1764590000000,
+                     *       "lastAccessedAt": 1764590400000,
+                     *       "accessCount": 3,
+                     *       "version": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Fact"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1966,6 +3550,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1975,6 +3567,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1984,15 +3584,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description The body or one of its messages is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2001,10 +3651,12 @@ export interface operations {
     exportUser: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page; leave out for the first page */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
             };
             cookie?: never;
@@ -2017,17 +3669,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "exportedAt": 1764590400000,
+                     *       "sessions": [
+                     *         {
+                     *           "sessionId": "demo",
+                     *           "system": [],
+                     *           "window": [
+                     *             {
+                     *               "id": "m1",
+                     *               "role": "user",
+                     *               "content": "I moved to Berlin last month",
+                     *               "tokens": 11,
+                     *               "importance": 0.5,
+                     *               "ts": 1764590400000
+                     *             }
+                     *           ],
+                     *           "summary": {
+                     *             "text": "The user lives in Berlin.",
+                     *             "tokens": 8,
+                     *             "version": 1,
+                     *             "covered": 12,
+                     *             "method": "llm",
+                     *             "updatedAt": 1764590400000,
+                     *             "lastRatio": 0.21
+                     *           },
+                     *           "archived": [],
+                     *           "notes": {
+                     *             "goal": "book a flight to Lisbon"
+                     *           },
+                     *           "scratchpad": [],
+                     *           "turns": [
+                     *             {
+                     *               "id": "r1",
+                     *               "content": "You live in Berlin.",
+                     *               "finishReason": "stop",
+                     *               "model": "gpt-4o-mini"
+                     *             }
+                     *           ],
+                     *           "meta": {
+                     *             "userId": "xiaoming",
+                     *             "createdAt": 1764590000000,
+                     *             "updatedAt": 1764590400000,
+                     *             "epoch": 0,
+                     *             "summaryFailures": 0
+                     *           }
+                     *         }
+                     *       ],
+                     *       "facts": [
+                     *         {
+                     *           "id": "f_3b1c9a0e5d7f2a46",
+                     *           "text": "lives in Berlin",
+                     *           "type": "fact",
+                     *           "importance": 0.7,
+                     *           "createdAt": 1764590000000,
+                     *           "updatedAt": 1764590000000,
+                     *           "lastAccessedAt": 1764590400000,
+                     *           "accessCount": 3,
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserExport"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2037,33 +3760,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2074,6 +3795,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
             };
             cookie?: never;
@@ -2086,9 +3808,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "deleted": 27,
+                     *       "done": true,
+                     *       "erasedAt": 1764590400000,
+                     *       "removed": {
+                     *         "sessions": 2,
+                     *         "messages": 20,
+                     *         "archived": 3,
+                     *         "notes": 1,
+                     *         "facts": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserErased"];
                 };
             };
             /** @description Erase in progress: call again to continue */
@@ -2097,17 +3832,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "deleted": 27,
+                     *       "done": false,
+                     *       "erasedAt": 1764590400000,
+                     *       "removed": {
+                     *         "sessions": 2,
+                     *         "messages": 20,
+                     *         "archived": 3,
+                     *         "notes": 1,
+                     *         "facts": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserErased"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2117,33 +3873,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2152,34 +3906,58 @@ export interface operations {
     listUserSessions: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page; leave out for the first page */
                 cursor?: string;
+                /** @description Page size */
                 limit?: string;
             };
             header?: never;
             path: {
+                /** @description The user whose long-term facts and sessions these are */
                 userId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description `{userId, sessions: [{sessionId, createdAt, updatedAt, messages, title}], nextCursor}` */
+            /** @description One page of the user's sessions, newest activity first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "sessions": [
+                     *         {
+                     *           "sessionId": "demo",
+                     *           "createdAt": 1764590000000,
+                     *           "updatedAt": 1764590400000,
+                     *           "messages": 14,
+                     *           "title": "I moved to Berlin last month"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserSessions"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2189,33 +3967,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2232,33 +4008,84 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "message": "Where do I live?",
+                 *       "messageId": "c1",
+                 *       "userId": "xiaoming",
+                 *       "stream": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["ChatTurn"];
             };
         };
         responses: {
-            /** @description The reply and what memory injected (or text/event-stream with stream: true) */
+            /** @description The reply and what memory injected; with `stream: true`, the same as server-sent events */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "reply": {
+                     *         "id": "r1",
+                     *         "role": "assistant",
+                     *         "content": "You live in Berlin."
+                     *       },
+                     *       "model": "gpt-4o-mini",
+                     *       "usage": {
+                     *         "promptTokens": 41,
+                     *         "completionTokens": 6,
+                     *         "totalTokens": 47
+                     *       },
+                     *       "memory": {
+                     *         "sessionId": "demo",
+                     *         "recalled": [
+                     *           {
+                     *             "id": "f_3b1c9a0e5d7f2a46",
+                     *             "text": "lives in Berlin",
+                     *             "type": "fact",
+                     *             "score": 0.8123
+                     *           }
+                     *         ],
+                     *         "summaryVersion": null,
+                     *         "contextTokens": {
+                     *           "system": 20,
+                     *           "summary": 0,
+                     *           "facts": 12,
+                     *           "window": 9,
+                     *           "total": 41
+                     *         },
+                     *         "compressionDue": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatAnswer"];
+                    "text/event-stream": string;
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2268,15 +4095,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2286,26 +4112,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The LLM failed; the user message is stored */
+            /** @description The body or one of its messages is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM failed; the user message is stored, retry with the same idempotency key */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "llm_failed",
+                     *         "message": "the LLM did not answer in time; your message was stored, retry with the same idempotency key or message id"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2315,7 +4197,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The memory session of this conversation (else the `user` field names it) */
                 "x-memory-session"?: string;
+                /** @description The user whose long-term facts are recalled and learned (else the `user` field) */
                 "x-memory-user"?: string;
                 /** @description A retry with the same key answers with the recorded reply and never calls the LLM again */
                 "idempotency-key"?: string;
@@ -2327,27 +4211,74 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "model": "gpt-4o-mini",
+                 *       "messages": [
+                 *         {
+                 *           "role": "system",
+                 *           "content": "You are a helpful assistant."
+                 *         },
+                 *         {
+                 *           "role": "user",
+                 *           "content": "Where do I live?"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ChatCompletionRequest"];
             };
         };
         responses: {
-            /** @description The upstream's chat.completion (or its chat.completion.chunk events when streaming) */
+            /** @description The upstream's chat.completion; with `stream: true`, its chat.completion.chunk events */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "chatcmpl-1",
+                     *       "object": "chat.completion",
+                     *       "created": 1764590400,
+                     *       "model": "gpt-4o-mini",
+                     *       "choices": [
+                     *         {
+                     *           "index": 0,
+                     *           "message": {
+                     *             "role": "assistant",
+                     *             "content": "You live in Berlin.",
+                     *             "refusal": null
+                     *           },
+                     *           "logprobs": null,
+                     *           "finish_reason": "stop"
+                     *         }
+                     *       ],
+                     *       "usage": {
+                     *         "prompt_tokens": 41,
+                     *         "completion_tokens": 6,
+                     *         "total_tokens": 47
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatCompletion"];
+                    "text/event-stream": string;
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2357,15 +4288,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2375,15 +4305,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description The body or one of its messages is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM failed; the user message is stored, retry with the same idempotency key */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "llm_failed",
+                     *         "message": "the LLM did not answer in time; your message was stored, retry with the same idempotency key or message id"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2398,24 +4395,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{object: "list", data: [{id, object, created, owned_by}]}` */
+            /** @description The upstream's model list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "gpt-4o-mini",
+                     *           "object": "model",
+                     *           "created": 0,
+                     *           "owned_by": "agent-memory"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ModelList"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2424,33 +4423,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
+            /** @description The LLM failed; the user message is stored, retry with the same idempotency key */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "llm_failed",
+                     *         "message": "the LLM did not answer in time; your message was stored, retry with the same idempotency key or message id"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2461,6 +4475,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A trace id, as the `X-Memory-Trace-Id` header of a context read, chat turn or completion named it */
                 traceId: string;
             };
             cookie?: never;
@@ -2473,17 +4488,104 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "traceId": "tr_5f2c9a1e",
+                     *       "kind": "context",
+                     *       "sessionId": "demo",
+                     *       "userId": "ada",
+                     *       "requestId": "req_81b3",
+                     *       "at": 1764590400000,
+                     *       "recall": {
+                     *         "query": "where do I live?",
+                     *         "mode": "semantic",
+                     *         "k": 5,
+                     *         "topK": 10,
+                     *         "minScore": 0.5,
+                     *         "types": null,
+                     *         "candidates": [
+                     *           {
+                     *             "id": "f1",
+                     *             "text": "Lives in Lisbon",
+                     *             "type": "fact",
+                     *             "importance": 0.6,
+                     *             "similarity": 0.82,
+                     *             "score": 0.79,
+                     *             "gate": "pass",
+                     *             "kept": true,
+                     *             "reason": "injected"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "context": {
+                     *         "budget": {
+                     *           "total": 4000,
+                     *           "reserve": 500,
+                     *           "available": 3500,
+                     *           "used": 120,
+                     *           "overBudget": false
+                     *         },
+                     *         "system": {
+                     *           "tokens": 20,
+                     *           "cap": 3500,
+                     *           "messages": 1
+                     *         },
+                     *         "summary": null,
+                     *         "summaryOmitted": false,
+                     *         "facts": {
+                     *           "tokens": 12,
+                     *           "cap": 700,
+                     *           "ids": [
+                     *             "f1"
+                     *           ],
+                     *           "omitted": 0
+                     *         },
+                     *         "window": {
+                     *           "tokens": 88,
+                     *           "cap": 2768,
+                     *           "messages": 4,
+                     *           "ids": [
+                     *             "m1",
+                     *             "m2",
+                     *             "m3",
+                     *             "m4"
+                     *           ],
+                     *           "omitted": 0
+                     *         },
+                     *         "total": 120
+                     *       },
+                     *       "roundTrips": [
+                     *         {
+                     *           "name": "redis.read",
+                     *           "ms": 3.1,
+                     *           "ok": true
+                     *         },
+                     *         {
+                     *           "name": "vector.query",
+                     *           "ms": 6.4,
+                     *           "ok": true
+                     *         }
+                     *       ],
+                     *       "degraded": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Trace"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2493,6 +4595,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2502,24 +4612,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2528,33 +4645,53 @@ export interface operations {
     listSessionTraces: {
         parameters: {
             query?: {
+                /** @description Page size */
                 limit?: string;
             };
             header?: never;
             path: {
+                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description `{sessionId, traces: [{traceId, kind, at}]}` */
+            /** @description The latest trace ids, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "sessionId": "demo",
+                     *       "traces": [
+                     *         {
+                     *           "traceId": "tr_5f2c9a1e",
+                     *           "kind": "context",
+                     *           "at": 1764590400000
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TraceList"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input: nothing was stored */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2564,33 +4701,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2611,18 +4746,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    /**
+                     * @example {
+                     *       "activeSessions": 12,
+                     *       "messages": 340,
+                     *       "tokens": 21500,
+                     *       "sessionLength": {
+                     *         "average": 28.3,
+                     *         "p95": 71,
+                     *         "sessions": 12
+                     *       },
+                     *       "facts": {
+                     *         "total": 40,
+                     *         "byType": {
+                     *           "fact": 22,
+                     *           "preference": 10,
+                     *           "experience": 8
+                     *         },
+                     *         "truncated": false
+                     *       },
+                     *       "compressions": {
+                     *         "count": 5,
+                     *         "averageRatio": 0.21
+                     *       },
+                     *       "summarizerFailures": 0,
+                     *       "recall": {
+                     *         "contextReads": 120,
+                     *         "queries": 90,
+                     *         "hits": 61,
+                     *         "hitRate": 0.6778
+                     *       },
+                     *       "rateLimited": 0,
+                     *       "requests": 510,
+                     *       "latency": {
+                     *         "GET /v1/sessions/:sessionId/context": {
+                     *           "p50": 11,
+                     *           "p95": 24,
+                     *           "samples": 120
+                     *         }
+                     *       },
+                     *       "alerts": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Stats"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2631,33 +4797,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with what is stored */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is unavailable; retry after Retry-After */
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };

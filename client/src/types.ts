@@ -37,5 +37,21 @@ export type ChatRequest = Omit<RequestBody<"chat">, "stream">;
 export type AppendResult = Success<"appendMessages">;
 export type ContextResult = Success<"getContext">;
 export type ChatResult = Success<"chat">;
+/** The stored reply of a turn. */
+export type ChatReply = components["schemas"]["ChatReply"];
+/** What memory injected into a turn: recalled facts, summary version, context tokens. */
+export type TurnMemory = components["schemas"]["TurnMemory"];
+export type SessionState = Success<"getSession">;
+export type SessionHistory = Success<"getSessionHistory">;
+export type Compression = Success<"compressSession">;
+export type UserSessions = Success<"listUserSessions">;
+export type UserExport = Success<"exportUser">;
+export type UserErased = Success<"eraseUser">;
+export type Fact = components["schemas"]["Fact"];
+export type RecalledFact = components["schemas"]["RecalledFact"];
 export type FactsPage = Success<"searchFacts">;
+/** `searchFacts` with `query`: the recalled facts, best first, with their scores. */
+export type FactRecall = components["schemas"]["FactRecall"];
+/** `searchFacts` without `query`: one page of all facts; `nextCursor` is empty at the end. */
+export type FactList = components["schemas"]["FactList"];
 export type FactResult = Success<"getFact">;

@@ -3,6 +3,7 @@ import { sha256Hex } from "../memory/hash.ts";
 import type { JsonObject } from "../memory/ports.ts";
 import type { IncomingMessage, TurnOutcome } from "../memory/types.ts";
 import { ApiError } from "./errors.ts";
+import type { ChatCompletion } from "./schemas/chat-responses.ts";
 import { ProxyMessageSchema, toIncoming } from "./schemas/messages.ts";
 
 /**
@@ -65,8 +66,9 @@ export async function proxiedTurn(body: CompletionRequest): Promise<ProxiedTurn>
 }
 
 /** The assistant message of a recorded reply, as OpenAI writes it (`content: null` beside tool calls). */
-function messageOf(reply: TurnOutcome): JsonObject {
-  const calls = reply.tool_calls && reply.tool_calls.length > 0 ? reply.tool_calls : undefined;
+function messageOf(reply: TurnOutcome): ChatCompletion["choices"][number]["message"] {
+  const stored = reply.tool_calls && reply.tool_calls.length > 0 ? reply.tool_calls : undefined;
+  const calls = stored?.map((c) => ({ id: c.id, type: c.type, function: { name: c.function.name, arguments: c.function.arguments } }));
   return { role: "assistant", content: calls && reply.content === "" ? null : reply.content, ...(calls ? { tool_calls: calls } : {}), refusal: null };
 }
 
@@ -78,7 +80,7 @@ function frame(reply: TurnOutcome, model: string) {
 }
 
 /** A `chat.completion` for a recorded reply (no usage: no tokens were spent). */
-export function completionFromOutcome(reply: TurnOutcome, model: string): JsonObject {
+export function completionFromOutcome(reply: TurnOutcome, model: string): ChatCompletion {
   const choice = { index: 0, message: messageOf(reply), logprobs: null, finish_reason: finishOf(reply) };
   return { ...frame(reply, model), object: "chat.completion", choices: [choice] };
 }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { TraceKind } from "../memory/trace.ts";
+import type { Trace, TraceKind } from "../memory/trace.ts";
 import type { AppEnv } from "./env.ts";
 import { QueryBool } from "./schemas/common.ts";
 
@@ -12,7 +12,7 @@ export function beginTrace(c: Context<AppEnv>, kind: TraceKind, session: { sessi
 }
 
 /** `{ trace }` when the client asked for the trace inline, else nothing. */
-export function inlineTrace(c: Context<AppEnv>): { trace?: unknown } {
+export function inlineTrace(c: Context<AppEnv>): { trace?: Trace } {
   const trace = c.get("runtime").observe.inlineTrace();
   return trace ? { trace } : {};
 }

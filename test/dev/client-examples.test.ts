@@ -88,12 +88,14 @@ describe("the typed client against npm run dev", () => {
     const facts = memory.facts("ada");
     const added = await facts.add({ text: "Likes window seats", type: "preference", importance: 0.7 });
     expect(added).toMatchObject({ created: true, fact: { text: "Likes window seats", type: "preference" } });
-    const id = added.id as string;
+    const id = added.id;
     expect(await facts.add({ text: "Likes window seats" })).toMatchObject({ id, created: false });
     const recalled = await facts.recall("window seats", { k: 10, minScore: 0 });
-    expect((recalled.facts as { id: string }[]).map((f) => f.id)).toContain(id);
+    expect(recalled.facts.map((f) => f.id)).toContain(id);
+    expect(recalled.facts[0]?.score).toBeGreaterThan(0);
     const listed = await facts.list({ limit: 100, types: ["preference"] });
-    expect((listed.facts as { id: string }[]).map((f) => f.id)).toEqual([id]);
+    expect(listed.facts.map((f) => f.id)).toEqual([id]);
+    expect(listed.nextCursor).toBe("");
     expect(await facts.update(id, { importance: 0.9 })).toMatchObject({ id, importance: 0.9 });
     expect(await facts.get(id)).toMatchObject({ id, text: "Likes window seats", importance: 0.9 });
     expect(await facts.delete(id)).toEqual({ userId: "ada", id, deleted: 1 });
@@ -114,7 +116,7 @@ describe("the typed client against npm run dev", () => {
     expect(deltas.join("")).toBe("What should I pack for rain?");
 
     const after = await memory.context("client-trip");
-    expect((after.messages as { content: string }[]).map((m) => m.content)).toEqual([
+    expect(after.messages.map((m) => m.content)).toEqual([
       "You are a travel assistant.",
       "We fly to Porto on Friday.",
       "Is Porto sunny?",

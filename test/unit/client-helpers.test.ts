@@ -1,4 +1,4 @@
-import { MemoryApiError, createMemoryClient, readServerSentEvents, type ChatStreamEvent } from "@agent-memory/client";
+import { MemoryApiError, createMemoryClient, readServerSentEvents, type ChatStreamEvent, type TurnMemory } from "@agent-memory/client";
 import { describe, expect, it } from "vitest";
 
 // The typed client's own logic against a fetch double: what it sends, how it reads answers,
@@ -45,7 +45,8 @@ const collect = async <T>(events: AsyncIterable<T>): Promise<T[]> => {
 
 describe("the typed client", () => {
   it("sends the key, the path, the body and the query as the service reads them", async () => {
-    const double = fakeFetch(() => json(200, { ok: true }));
+    const recall = { userId: "u1", query: "tea", facts: [] };
+    const double = fakeFetch((sent) => json(200, sent.url.includes("/facts?") ? recall : { ok: true }));
     const memory = createMemoryClient({ baseUrl: "http://memory.test/", apiKey: "k1", fetch: double.fetch });
     await memory.append("s1", [{ role: "user", content: "hi" }], { userId: "u1" });
     await memory.context("s1", { query: "tea", k: 3, types: ["fact", "preference"] });
@@ -63,6 +64,17 @@ describe("the typed client", () => {
     expect(JSON.parse(double.sent[3]?.body ?? "")).toEqual({ importance: 0.9 });
   });
 
+  it("answers recall and list with their own shapes, and refuses the other one", async () => {
+    const list = { userId: "u1", facts: [], nextCursor: "" };
+    const recall = { userId: "u1", query: "tea", facts: [] };
+    const memory = createMemoryClient({ baseUrl: "http://memory.test", fetch: fakeFetch((sent) => json(200, sent.url.includes("query=") ? recall : list)).fetch });
+    expect(await memory.facts("u1").recall("tea")).toEqual(recall);
+    expect(await memory.facts("u1").list()).toEqual(list);
+    const swapped = createMemoryClient({ baseUrl: "http://memory.test", fetch: fakeFetch((sent) => json(200, sent.url.includes("query=") ? list : recall)).fetch });
+    await expect(swapped.facts("u1").recall("tea")).rejects.toMatchObject({ code: "unexpected_answer" });
+    await expect(swapped.facts("u1").list()).rejects.toMatchObject({ code: "unexpected_answer" });
+  });
+
   it("throws the service's error code, message, details and Retry-After", async () => {
     const error = { error: { code: "upstream_unavailable", message: "Redis is down", details: { upstream: "redis" } } };
     const memory = createMemoryClient({ baseUrl: "http://memory.test", fetch: fakeFetch(() => json(503, error, { "retry-after": "5" })).fetch });
@@ -72,10 +84,17 @@ describe("the typed client", () => {
   });
 
   it("turns a chat stream into deltas and one done event", async () => {
+    const turnMemory: TurnMemory = {
+      sessionId: "s1",
+      recalled: [],
+      summaryVersion: null,
+      contextTokens: { system: 0, summary: 0, facts: 0, window: 5, total: 5 },
+      compressionDue: false,
+    };
     const stream = chunked([
       'event: delta\ndata: {"content":"Hel',
       'lo"}\n\nevent: delta\r\ndata: {"content":" there"}\r',
-      '\n\r\n: a comment\n\nevent: done\ndata: {"reply":{"id":"r1","role":"assistant","content":"Hello there"},"memory":{"recalled":[]}}\n\n',
+      `\n\r\n: a comment\n\nevent: done\ndata: {"reply":{"id":"r1","role":"assistant","content":"Hello there"},"memory":${JSON.stringify(turnMemory)}}\n\n`,
     ]);
     const double = fakeFetch(() => new Response(stream, { headers: { "content-type": "text/event-stream" } }));
     const memory = createMemoryClient({ baseUrl: "http://memory.test", fetch: double.fetch });
@@ -83,7 +102,7 @@ describe("the typed client", () => {
     expect(events).toEqual<ChatStreamEvent[]>([
       { type: "delta", content: "Hello" },
       { type: "delta", content: " there" },
-      { type: "done", reply: { id: "r1", role: "assistant", content: "Hello there" }, memory: { recalled: [] } },
+      { type: "done", reply: { id: "r1", role: "assistant", content: "Hello there" }, memory: turnMemory },
     ]);
     expect(JSON.parse(double.sent[0]?.body ?? "")).toEqual({ message: "hi", stream: true });
   });

@@ -5,11 +5,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
+import { parse } from "yaml";
 import { buildSpec } from "../../scripts/openapi-spec.ts";
 
 // `redocly lint` on the document /openapi.json serves, with the repo's redocly.yaml: no error and no
-// warning. The typed-response rules that wait in redocly.yaml (off today) are checked on small documents.
+// warning. The typed-response rules of redocly.yaml are also checked on small documents: they must catch
+// a missing or empty success schema, else the first check would pass an untyped spec.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CLI = join(ROOT, "node_modules/@redocly/cli/bin/cli.js");
@@ -40,16 +41,11 @@ async function lint(document: unknown, config: string, name: string): Promise<Pr
 
 const brief = (problems: Problem[]): string[] => problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer ?? ""}: ${p.message}`);
 
-/** redocly.yaml with the typed-response rules switched on. */
+/** redocly.yaml, once its typed-response rules are checked to be switched on. */
 function typedResponsesConfig(): string {
   const config = parse(readFileSync(CONFIG, "utf8")) as { rules: Record<string, { severity?: string }> };
-  for (const rule of TYPED_RESPONSE_RULES) {
-    expect(config.rules[rule]?.severity, `${rule} waits in redocly.yaml, switched off`).toBe("off");
-    (config.rules[rule] as { severity: string }).severity = "error";
-  }
-  const file = join(dir, "typed-responses.yaml");
-  writeFileSync(file, stringify(config));
-  return file;
+  for (const rule of TYPED_RESPONSE_RULES) expect(config.rules[rule]?.severity, `${rule} in redocly.yaml`).toBe("error");
+  return CONFIG;
 }
 
 /** A one-tag document whose operations answer 200 with the given JSON schemas (or no body for `null`). */
@@ -88,12 +84,19 @@ function documentAnswering(answers: Record<string, unknown>): unknown {
   };
 }
 
+/** The document of `documentAnswering`, with the 4xx answers of `/<name>` removed. */
+function withoutClientErrors(document: unknown, names: string[]): unknown {
+  const paths = (document as { paths: Record<string, { get: { responses: Record<string, unknown> } }> }).paths;
+  for (const name of names) delete paths[`/${name}`]?.get.responses["400"];
+  return document;
+}
+
 describe("redocly lint", () => {
   it("finds no error and no warning in /openapi.json", { timeout: 60_000 }, async () => {
     expect(brief(await lint(buildSpec(), CONFIG, "spec"))).toEqual([]);
   });
 
-  it("has typed-response rules ready that catch a missing or empty success schema", { timeout: 60_000 }, async () => {
+  it("has typed-response rules that catch a missing or empty success schema", { timeout: 60_000 }, async () => {
     const config = typedResponsesConfig();
     const untyped = documentAnswering({
       "any-object": { type: "object", properties: {}, additionalProperties: {} },
@@ -120,5 +123,12 @@ describe("redocly lint", () => {
       union: { anyOf: [{ $ref: "#/components/schemas/Thing" }, { type: "object", properties: { done: { type: "boolean" } } }] },
     });
     expect(brief(await lint(typed, config, "typed"))).toEqual([]);
+  });
+
+  it("wants a 4xx on every operation but the health probe", { timeout: 60_000 }, async () => {
+    const thing = { $ref: "#/components/schemas/Thing" };
+    const document = withoutClientErrors(documentAnswering({ healthz: thing, things: thing, other: thing }), ["healthz", "things"]);
+    const found = (await lint(document, CONFIG, "client-errors")).map((p) => `${p.ruleId} ${p.location[0]?.pointer ?? ""}`);
+    expect(found).toEqual(["rule/client-error-response #/paths/~1things/get/responses"]);
   });
 });

@@ -3,7 +3,8 @@ import type { TurnOutcome } from "../../memory/types.ts";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";
 import { createRouter } from "../router.ts";
 import { TraceFlag, beginTrace, inlineTrace } from "../trace-view.ts";
-import { IdSchema, IdempotencyKeySchema, SessionParams, errorResponses, jsonResponse, security } from "../schemas/common.ts";
+import { CHAT_EXAMPLES, ChatAnswerSchema, ChatEventStream, type ChatAnswer } from "../schemas/chat-responses.ts";
+import { IdSchema, IdempotencyKeySchema, SessionParams, errors, security } from "../schemas/common.ts";
 
 const ChatBody = z
   .object({
@@ -31,9 +32,14 @@ const chatRoute = createRoute({
     body: { content: { "application/json": { schema: ChatBody } }, required: true },
   },
   responses: {
-    200: jsonResponse(z.object({}).passthrough(), "The reply and what memory injected (or text/event-stream with stream: true)"),
-    ...errorResponses,
-    502: jsonResponse(z.object({}).passthrough(), "The LLM failed; the user message is stored"),
+    200: {
+      description: "The reply and what memory injected; with `stream: true`, the same as server-sent events",
+      content: {
+        "application/json": { schema: ChatAnswerSchema, example: CHAT_EXAMPLES.answer },
+        "text/event-stream": { schema: ChatEventStream },
+      },
+    },
+    ...errors(400, 401, 409, 413, 415, 502, 503),
   },
 });
 
@@ -41,7 +47,7 @@ const sse = (event: string, data: unknown): string => `event: ${event}\ndata: ${
 
 const replyView = (reply: TurnOutcome) => ({
   id: reply.id,
-  role: "assistant",
+  role: "assistant" as const,
   content: reply.content,
   ...(reply.tool_calls ? { tool_calls: reply.tool_calls } : {}),
 });
@@ -69,11 +75,11 @@ export function chatRoutes() {
       key: c.req.valid("header")["idempotency-key"] ?? body.messageId,
       fields: Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
     });
-    // A raw event stream is outside the typed JSON responses the route declares.
-    if (body.stream) return streamTurn(c, turn, chatStreamFormat) as never;
+    // The route's text/event-stream answer: a plain Response.
+    if (body.stream) return streamTurn(c, turn, chatStreamFormat);
     const answer = await turn.complete();
     const { reply, usage, memory, replayed } = answer;
-    return c.json({ reply: replyView(reply), model: reply.model, usage, memory, ...inlineTrace(c) }, 200, turnHeaders(memory, replayed));
+    return c.json({ reply: replyView(reply), model: reply.model, usage, memory, ...inlineTrace(c) } satisfies ChatAnswer, 200, turnHeaders(memory, replayed));
   });
   return app;
 }

@@ -5,7 +5,8 @@ import { openAIError } from "../on-error.ts";
 import { CompletionBody, chunksFromOutcome, completionFromOutcome, proxiedTurn } from "../openai-shapes.ts";
 import { createRouter } from "../router.ts";
 import { beginTrace, inlineTrace } from "../trace-view.ts";
-import { AnyObject, IdSchema, IdempotencyKeySchema, errorResponses, jsonResponse, security } from "../schemas/common.ts";
+import { CHAT_EXAMPLES, ChatCompletionSchema, CompletionEventStream } from "../schemas/chat-responses.ts";
+import { IdSchema, IdempotencyKeySchema, errors, security } from "../schemas/common.ts";
 
 const route = createRoute({
   method: "post",
@@ -18,7 +19,16 @@ const route = createRoute({
     }),
     body: { content: { "application/json": { schema: CompletionBody } }, required: true },
   },
-  responses: { 200: jsonResponse(AnyObject, "The upstream's chat.completion (or its chat.completion.chunk events when streaming)"), ...errorResponses },
+  responses: {
+    200: {
+      description: "The upstream's chat.completion; with `stream: true`, its chat.completion.chunk events",
+      content: {
+        "application/json": { schema: ChatCompletionSchema, example: CHAT_EXAMPLES.completion },
+        "text/event-stream": { schema: CompletionEventStream },
+      },
+    },
+    ...errors(400, 401, 409, 413, 415, 502, 503),
+  },
 });
 
 /** The upstream's chunks as it sent them, `data: [DONE]` at the end, errors in OpenAI's shape. */
@@ -49,10 +59,16 @@ export function completionRoutes() {
     beginTrace(c, "proxy", { sessionId, userId }, headers["x-memory-trace"] === "1");
     const proxied = await proxiedTurn(body);
     const turn = await c.get("memory").startTurn({ sessionId, userId, replaceSystem: true, key: headers["idempotency-key"], ...proxied });
-    // A raw event stream is outside the typed JSON responses the route declares.
-    if (body.stream) return streamTurn(c, turn, proxyFormat(body.model)) as never;
+    // The route's text/event-stream answer: a plain Response.
+    if (body.stream) return streamTurn(c, turn, proxyFormat(body.model));
     const answer = await turn.complete();
-    const completion = answer.body ?? completionFromOutcome(answer.reply, body.model);
+    // The upstream's completion as it sent it; when it is not OpenAI-shaped, the stored reply is answered in OpenAI's shape.
+    const upstream = answer.body === null ? null : ChatCompletionSchema.safeParse(answer.body);
+    if (upstream && !upstream.success) {
+      const where = upstream.error.issues[0]?.path.join(".") ?? "";
+      console.warn(JSON.stringify({ level: "warn", msg: "the upstream's completion is not a chat.completion: answered from the stored reply", field: where }));
+    }
+    const completion = upstream?.success ? upstream.data : completionFromOutcome(answer.reply, body.model);
     return c.json({ ...completion, ...inlineTrace(c) }, 200, turnHeaders(answer.memory, answer.replayed));
   });
   return app;

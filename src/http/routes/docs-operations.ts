@@ -14,6 +14,7 @@ export const API_TAGS = [
   { name: "Facts", description: "Long-term facts of a user: add, recall by meaning, list, change, delete." },
   { name: "Users", description: "Everything stored about a user: export page by page, erase everywhere." },
   { name: "Observability", description: "Per-turn traces of what memory injected and why, and the tenant's metrics." },
+  { name: "Service", description: "Health of the service and its upstreams." },
 ] as const;
 
 export type ApiTag = (typeof API_TAGS)[number]["name"];
@@ -64,7 +65,7 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   [`GET ${S}/notes`]: { operationId: "listNotes", tag: "Working memory", description: "Every note of the session as a key/value map." },
   [`DELETE ${S}/notes`]: { operationId: "clearNotes", tag: "Working memory", description: "Deletes every note of the session." },
   [`PUT ${S}/notes/{key}`]: { operationId: "setNote", tag: "Working memory", description: "Sets one note; refreshes the working-memory TTL." },
-  [`GET ${S}/notes/{key}`]: { operationId: "getNote", tag: "Working memory", description: "One note's value (`null` when unset)." },
+  [`GET ${S}/notes/{key}`]: { operationId: "getNote", tag: "Working memory", description: "One note's value; 404 when it is not set." },
   [`DELETE ${S}/notes/{key}`]: { operationId: "deleteNote", tag: "Working memory", description: "Deletes one note." },
   [`POST ${S}/scratchpad`]: { operationId: "appendScratchpad", tag: "Working memory", description: "Appends one entry to the session's scratchpad." },
   [`GET ${S}/scratchpad`]: { operationId: "getScratchpad", tag: "Working memory", description: "The scratchpad's entries, oldest first." },
@@ -126,6 +127,11 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     tag: "Observability",
     description:
       "The tenant's figures: active sessions, messages and tokens stored, average and p95 session length, facts per type, compressions and their average ratio, summarizer failures, recall hit rate, 429s, p50/p95 latency by route over recent requests, and `alerts` when the last hour's average session length jumps above the day's.",
+  },
+  [`GET /healthz`]: {
+    operationId: "getHealth",
+    tag: "Service",
+    description: "Pings Redis and Vector in parallel: 200 when both answer, else 503 with the same report and Retry-After. Needs no API key.",
   },
   [`DELETE /v1/users/{userId}`]: {
     operationId: "eraseUser",

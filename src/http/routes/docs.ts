@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { AppEnv } from "../env.ts";
+import { PARAMETER_DOCS, REQUEST_EXAMPLES } from "./docs-examples.ts";
 import { API_TAGS, OPERATION_DOCS } from "./docs-operations.ts";
 
 /**
@@ -19,7 +20,9 @@ and long-term facts, assembled into a context that fits a token budget.
 can reach another tenant's data. \`npm run dev\` accepts the key \`dev-key\`.
 
 **Errors.** Every error is JSON, \`{"error": {"code", "message", "details"?}}\`, with its status. Bad input is a
-4xx and stores nothing; an upstream that is down is a 503 with \`Retry-After\`.
+4xx and stores nothing; an upstream that is down is a 503 with \`Retry-After\`. A method a path does not
+declare is a 405 with \`Allow\`; a deployment with an invalid configuration answers every route 500
+\`config_invalid\`, naming each problem (check \`/healthz\` after a deploy).
 
 **Clients.** The typed TypeScript client in \`client/\` is generated from this document
 ([/openapi.json](/openapi.json)); \`POST /v1/chat/completions\` also takes any OpenAI SDK.`;
@@ -48,14 +51,31 @@ const DOCS_CSP = [
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 
-/** The spec of `app`: the route schemas plus what `OPERATION_DOCS` says where a route says nothing itself. */
+type Operation = NonNullable<NonNullable<OpenAPIDocument["paths"]>[string]["get"]>;
+
+/** Parameter descriptions and the example request body, where the route gives none itself. */
+function addExamples(operation: Operation, key: string): void {
+  for (const parameter of operation.parameters ?? []) {
+    if ("$ref" in parameter) continue;
+    parameter.description ??= PARAMETER_DOCS[`${parameter.in}:${parameter.name}`];
+  }
+  const body = operation.requestBody;
+  const json = body === undefined || "$ref" in body ? undefined : body.content["application/json"];
+  const example = REQUEST_EXAMPLES[key];
+  if (json !== undefined && example !== undefined && json.examples === undefined) json.example ??= example;
+}
+
+/** The spec of `app`: the route schemas plus what `OPERATION_DOCS` and `docs-examples.ts` say where a route says nothing itself. */
 export function openApiDocument(app: OpenAPIHono<AppEnv>): OpenAPIDocument {
   const document = app.getOpenAPI31Document(DOCUMENT_CONFIG);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
       const operation = item[method];
-      const row = OPERATION_DOCS[`${method.toUpperCase()} ${path}`];
-      if (operation === undefined || row === undefined) continue;
+      if (operation === undefined) continue;
+      const key = `${method.toUpperCase()} ${path}`;
+      addExamples(operation, key);
+      const row = OPERATION_DOCS[key];
+      if (row === undefined) continue;
       operation.operationId ??= row.operationId;
       operation.tags ??= [row.tag];
       operation.description ??= row.description;

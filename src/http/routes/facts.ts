@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { recalledView } from "../render.ts";
 import { createRouter } from "../router.ts";
-import { IdSchema, UserParams, errorResponses, queryInt, jsonResponse, AnyObject, security } from "../schemas/common.ts";
+import { IdSchema, UserParams, errors, queryInt, jsonResponse, security } from "../schemas/common.ts";
+import { FACT_EXAMPLES, FactDeletedSchema, FactSchema, FactWriteSchema, FactsAnswerSchema, type FactDeleted, type FactList, type FactRecall, type FactWrite } from "../schemas/fact-responses.ts";
 import { FactTypeList, FactTypeSchema } from "../schemas/facts.ts";
 import { MetadataSchema } from "../schemas/messages.ts";
 
@@ -35,7 +36,11 @@ const routes = {
     summary: "Store a fact (the same text twice is one fact)",
     security,
     request: { params: UserParams, body: { content: { "application/json": { schema: NewFact } }, required: true } },
-    responses: { 201: jsonResponse(AnyObject, "Created"), 200: jsonResponse(AnyObject, "Already known; refreshed"), ...errorResponses },
+    responses: {
+      201: jsonResponse(FactWriteSchema, "Created", FACT_EXAMPLES.write),
+      200: jsonResponse(FactWriteSchema, "Already known; refreshed", { ...FACT_EXAMPLES.write, created: false }),
+      ...errors(400, 401, 413, 415, 503),
+    },
   }),
   search: createRoute({
     method: "get",
@@ -54,18 +59,18 @@ const routes = {
         limit: queryInt(1, 1000).optional(),
       }),
     },
-    responses: { 200: jsonResponse(AnyObject, "Facts"), ...errorResponses },
+    responses: { 200: jsonResponse(FactsAnswerSchema, "Recalled facts, or one page of all facts", FACT_EXAMPLES.recall), ...errors(400, 401, 503) },
   }),
-  get: createRoute({ method: "get", path: `${factsPath}/{factId}`, summary: "One fact", security, request: { params: FactParams }, responses: { 200: jsonResponse(AnyObject, "The fact"), ...errorResponses } }),
+  get: createRoute({ method: "get", path: `${factsPath}/{factId}`, summary: "One fact", security, request: { params: FactParams }, responses: { 200: jsonResponse(FactSchema, "The fact", FACT_EXAMPLES.fact), ...errors(400, 401, 404, 503) } }),
   patch: createRoute({
     method: "patch",
     path: `${factsPath}/{factId}`,
     summary: "Change a fact; its id stays (a new text keeps the old one in history; 409 when another fact holds it)",
     security,
     request: { params: FactParams, body: { content: { "application/json": { schema: FactPatch } }, required: true } },
-    responses: { 200: jsonResponse(AnyObject, "The changed fact"), ...errorResponses },
+    responses: { 200: jsonResponse(FactSchema, "The changed fact", { ...FACT_EXAMPLES.fact, version: 2 }), ...errors(400, 401, 404, 409, 413, 415, 503) },
   }),
-  delete: createRoute({ method: "delete", path: `${factsPath}/{factId}`, summary: "Delete a fact", security, request: { params: FactParams }, responses: { 200: jsonResponse(AnyObject, "Deleted"), ...errorResponses } }),
+  delete: createRoute({ method: "delete", path: `${factsPath}/{factId}`, summary: "Delete a fact", security, request: { params: FactParams }, responses: { 200: jsonResponse(FactDeletedSchema, "Deleted", FACT_EXAMPLES.deleted), ...errors(400, 401, 404, 503) } }),
 };
 
 export function factRoutes() {
@@ -76,7 +81,7 @@ export function factRoutes() {
     const body = c.req.valid("json");
     const draft = { text: body.text, type: body.type ?? "fact", importance: body.importance ?? 0.5, metadata: body.metadata };
     const { fact, created } = await c.get("memory").facts(userId).remember(draft);
-    return c.json({ id: fact.id, created, fact }, created ? 201 : 200);
+    return c.json({ id: fact.id, created, fact } satisfies FactWrite, created ? 201 : 200);
   });
 
   app.openapi(routes.search, async (c) => {
@@ -86,10 +91,10 @@ export function factRoutes() {
     const types = q.types ?? q.type;
     if (q.query !== undefined && q.query.trim() !== "") {
       const recalled = await facts.recall(q.query, { k: q.k ?? c.get("memory").options.recallK, types, minScore: q.minScore });
-      return c.json({ userId, query: q.query, facts: recalled.map(recalledView) }, 200);
+      return c.json({ userId, query: q.query, facts: recalled.map(recalledView) } satisfies FactRecall, 200);
     }
     const page = await facts.list(q.cursor ?? "", q.limit ?? 100, types);
-    return c.json({ userId, facts: page.facts, nextCursor: page.nextCursor }, 200);
+    return c.json({ userId, facts: page.facts, nextCursor: page.nextCursor } satisfies FactList, 200);
   });
 
   app.openapi(routes.get, async (c) => {
@@ -105,7 +110,7 @@ export function factRoutes() {
   app.openapi(routes.delete, async (c) => {
     const { userId, factId } = c.req.valid("param");
     await c.get("memory").facts(userId).delete(factId);
-    return c.json({ userId, id: factId, deleted: 1 }, 200);
+    return c.json({ userId, id: factId, deleted: 1 } satisfies FactDeleted, 200);
   });
 
   return app;

@@ -1,12 +1,27 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../env.ts";
+import { createRoute } from "@hono/zod-openapi";
+import { createRouter } from "../router.ts";
+import { errors, jsonResponse } from "../schemas/common.ts";
+import { HEALTH_EXAMPLES, HealthSchema } from "../schemas/health-responses.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/healthz",
+  summary: "Health of Redis and Vector (no API key)",
+  // Probes and load balancers call it without a key.
+  security: [],
+  responses: {
+    200: jsonResponse(HealthSchema, "Both stores answer", HEALTH_EXAMPLES.ok),
+    503: jsonResponse(HealthSchema, "A store is down; the same report, with Retry-After", HEALTH_EXAMPLES.down),
+    ...errors(500),
+  },
+});
 
 /** `GET /healthz`: checks Redis and Vector in parallel through the official clients. */
-export function healthRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/healthz", async (c) => {
+export function healthRoutes() {
+  const app = createRouter();
+  app.openapi(route, async (c) => {
     const health = await c.get("runtime").health();
-    return c.json(health, health.ok ? 200 : 503, health.ok ? {} : { "retry-after": "5" });
+    return health.ok ? c.json(health, 200) : c.json(health, 503, { "retry-after": "5" });
   });
   return app;
 }

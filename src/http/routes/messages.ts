@@ -1,8 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { round4, statsView } from "../render.ts";
 import { createRouter } from "../router.ts";
-import { IdSchema, SessionParams, errorResponses, queryInt, jsonResponse, security } from "../schemas/common.ts";
+import { IdSchema, SessionParams, errors, queryInt, jsonResponse, security } from "../schemas/common.ts";
 import { FactTypeList } from "../schemas/facts.ts";
+import { AppendAnswerSchema, ContextAnswerSchema, MESSAGE_EXAMPLES, type AppendAnswer, type ContextAnswer } from "../schemas/message-responses.ts";
 import { AppendBodySchema, toIncomingNative } from "../schemas/messages.ts";
 import { TraceFlag, beginTrace, inlineTrace } from "../trace-view.ts";
 
@@ -12,7 +13,7 @@ const appendRoute = createRoute({
   summary: "Append messages (one Redis round trip); schedules compression when due",
   security,
   request: { params: SessionParams, body: { content: { "application/json": { schema: AppendBodySchema } }, required: true } },
-  responses: { 201: jsonResponse(z.object({}).passthrough(), "Appended"), ...errorResponses, 409: jsonResponse(z.object({}).passthrough(), "Session owned by another user") },
+  responses: { 201: jsonResponse(AppendAnswerSchema, "Appended", MESSAGE_EXAMPLES.append), ...errors(400, 401, 409, 413, 415, 503) },
 });
 
 const contextRoute = createRoute({
@@ -31,7 +32,7 @@ const contextRoute = createRoute({
       trace: TraceFlag,
     }),
   },
-  responses: { 200: jsonResponse(z.object({}).passthrough(), "The context and what went into it"), ...errorResponses },
+  responses: { 200: jsonResponse(ContextAnswerSchema, "The context and what went into it", MESSAGE_EXAMPLES.context), ...errors(400, 401, 503) },
 });
 
 export function messageRoutes() {
@@ -41,7 +42,7 @@ export function messageRoutes() {
     const { sessionId } = c.req.valid("param");
     const body = c.req.valid("json");
     const result = await c.get("memory").append(sessionId, { userId: body.userId, messages: body.messages.map(toIncomingNative) });
-    return c.json({ sessionId, added: result.added, stats: statsView(result.stats), compressionDue: result.compressionDue, facts: result.facts }, 201);
+    return c.json({ sessionId, added: result.added, stats: statsView(result.stats), compressionDue: result.compressionDue, facts: result.facts } satisfies AppendAnswer, 201);
   });
 
   app.openapi(contextRoute, async (c) => {
@@ -61,7 +62,7 @@ export function messageRoutes() {
         stats: statsView(context.stats),
         ...(context.degraded.length > 0 ? { degraded: context.degraded } : {}),
         ...inlineTrace(c),
-      },
+      } satisfies ContextAnswer,
       200,
     );
   });

@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { RECENT_TRACES_KEPT } from "../../memory/observe.ts";
 import { createRouter } from "../router.ts";
-import { AnyObject, IdSchema, SessionParams, errorResponses, jsonResponse, queryInt, security } from "../schemas/common.ts";
+import { IdSchema, SessionParams, errors, jsonResponse, queryInt, security } from "../schemas/common.ts";
+import { OBSERVE_EXAMPLES, StatsSchema, TraceListSchema, TraceSchema } from "../schemas/observe-responses.ts";
 
 const traceRoute = createRoute({
   method: "get",
@@ -9,7 +10,7 @@ const traceRoute = createRoute({
   summary: "One turn's trace: recall candidates and verdicts, what was injected per part, round trips",
   security,
   request: { params: z.object({ traceId: IdSchema.openapi({ param: { name: "traceId", in: "path" } }) }) },
-  responses: { 200: jsonResponse(AnyObject, "The trace"), ...errorResponses },
+  responses: { 200: jsonResponse(TraceSchema, "The trace", OBSERVE_EXAMPLES.trace), ...errors(400, 401, 404, 503) },
 });
 
 const sessionTracesRoute = createRoute({
@@ -18,7 +19,7 @@ const sessionTracesRoute = createRoute({
   summary: "The session's latest trace ids, newest first",
   security,
   request: { params: SessionParams, query: z.object({ limit: queryInt(1, RECENT_TRACES_KEPT).optional() }) },
-  responses: { 200: jsonResponse(AnyObject, "`{sessionId, traces: [{traceId, kind, at}]}`"), ...errorResponses },
+  responses: { 200: jsonResponse(TraceListSchema, "The latest trace ids, newest first", OBSERVE_EXAMPLES.traceList), ...errors(400, 401, 503) },
 });
 
 const statsRoute = createRoute({
@@ -26,7 +27,7 @@ const statsRoute = createRoute({
   path: "/v1/stats",
   summary: "The tenant's metrics: sessions, messages, tokens, session length, facts, compressions, recall hit rate, latency, alerts",
   security,
-  responses: { 200: jsonResponse(AnyObject, "The figures and any alerts"), ...errorResponses },
+  responses: { 200: jsonResponse(StatsSchema, "The figures and any alerts", OBSERVE_EXAMPLES.stats), ...errors(401, 503) },
 });
 
 export function observeRoutes() {

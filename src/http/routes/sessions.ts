@@ -3,7 +3,8 @@ import { OPTION_BOUNDS } from "../../memory/options.ts";
 import type { SessionState } from "../../memory/sessions.ts";
 import { compressView, statsView, summaryView } from "../render.ts";
 import { createRouter } from "../router.ts";
-import { QueryBool, SessionParams, errorResponses, queryInt, jsonResponse, AnyObject, security } from "../schemas/common.ts";
+import { QueryBool, SessionParams, bodyErrorResponses, errorResponses, queryInt, jsonResponse, security } from "../schemas/common.ts";
+import { CompressionSchema, SESSION_EXAMPLES, SessionHistorySchema, SessionResetSchema, SessionStateSchema, type SessionReset } from "../schemas/session-responses.ts";
 
 const bounded = (b: { min: number; max: number }) => z.number().int().min(b.min).max(b.max).nullable().optional();
 
@@ -24,7 +25,7 @@ const getRoute = createRoute({
   summary: "Session state: settings, stats, summary, pinned system messages, window",
   security,
   request: { params: SessionParams },
-  responses: { 200: jsonResponse(AnyObject, "Session state"), ...errorResponses },
+  responses: { 200: jsonResponse(SessionStateSchema, "Session state", SESSION_EXAMPLES.state), ...errorResponses },
 });
 
 const putRoute = createRoute({
@@ -33,7 +34,7 @@ const putRoute = createRoute({
   summary: "Per-session settings: window, maxTokens, keep, ttlSeconds",
   security,
   request: { params: SessionParams, body: { content: { "application/json": { schema: SettingsBody } }, required: true } },
-  responses: { 200: jsonResponse(AnyObject, "Effective settings"), ...errorResponses },
+  responses: { 200: jsonResponse(SessionStateSchema, "The session with its effective settings", SESSION_EXAMPLES.state), ...bodyErrorResponses },
 });
 
 const deleteRoute = createRoute({
@@ -42,7 +43,7 @@ const deleteRoute = createRoute({
   summary: "Reset the session (like /clear); keepSystem keeps the pinned system messages",
   security,
   request: { params: SessionParams, query: z.object({ keepSystem: QueryBool.optional() }) },
-  responses: { 200: jsonResponse(AnyObject, "`deleted`: messages removed; `keptSystem`: pinned system messages kept"), ...errorResponses },
+  responses: { 200: jsonResponse(SessionResetSchema, "`deleted`: messages removed; `keptSystem`: pinned system messages kept", SESSION_EXAMPLES.reset), ...errorResponses },
 });
 
 const compressRoute = createRoute({
@@ -51,7 +52,7 @@ const compressRoute = createRoute({
   summary: "Compress now (below the threshold nothing happens unless force=true)",
   security,
   request: { params: SessionParams, query: z.object({ force: QueryBool.optional() }) },
-  responses: { 200: jsonResponse(AnyObject, "What happened"), ...errorResponses },
+  responses: { 200: jsonResponse(CompressionSchema, "What happened", SESSION_EXAMPLES.compression), ...errorResponses },
 });
 
 const historyRoute = createRoute({
@@ -60,7 +61,7 @@ const historyRoute = createRoute({
   summary: "The summary and the archived originals it replaced",
   security,
   request: { params: SessionParams, query: z.object({ offset: queryInt(0, 1_000_000).optional(), limit: queryInt(1, 1000).optional() }) },
-  responses: { 200: jsonResponse(AnyObject, "Summary and archived messages"), ...errorResponses },
+  responses: { 200: jsonResponse(SessionHistorySchema, "Summary and archived messages", SESSION_EXAMPLES.history), ...errorResponses },
 });
 
 const stateView = (state: SessionState): SessionState => ({ ...state, stats: statsView(state.stats), summary: summaryView(state.summary) });
@@ -79,7 +80,7 @@ export function sessionRoutes() {
     const { sessionId } = c.req.valid("param");
     const keepSystem = c.req.valid("query").keepSystem ?? false;
     const { removedMessages, keptSystem } = await c.get("memory").reset(sessionId, keepSystem);
-    return c.json({ sessionId, deleted: removedMessages, keptSystem }, 200);
+    return c.json({ sessionId, deleted: removedMessages, keptSystem } satisfies SessionReset, 200);
   });
 
   app.openapi(compressRoute, async (c) => {

@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { MAX_SESSIONS_PER_PAGE } from "../../memory/session-list.ts";
 import { createRouter } from "../router.ts";
-import { AnyObject, UserParams, errorResponses, jsonResponse, queryInt, security } from "../schemas/common.ts";
+import { UserParams, errorResponses, jsonResponse, queryInt, security } from "../schemas/common.ts";
+import { USER_EXAMPLES, UserSessionsSchema } from "../schemas/user-responses.ts";
 
 const route = createRoute({
   method: "get",
@@ -15,7 +16,7 @@ const route = createRoute({
       limit: queryInt(1, MAX_SESSIONS_PER_PAGE).optional(),
     }),
   },
-  responses: { 200: jsonResponse(AnyObject, "`{userId, sessions: [{sessionId, createdAt, updatedAt, messages, title}], nextCursor}`"), ...errorResponses },
+  responses: { 200: jsonResponse(UserSessionsSchema, "One page of the user's sessions, newest activity first", USER_EXAMPLES.sessions), ...errorResponses },
 });
 
 /** A chat sidebar's list; follow `nextCursor` until it is null (a page may hold fewer than `limit`). */

@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { summaryView } from "../render.ts";
 import { createRouter } from "../router.ts";
-import { UserParams, errorResponses, jsonResponse, AnyObject, security } from "../schemas/common.ts";
+import { UserParams, errorResponses, jsonResponse, security } from "../schemas/common.ts";
+import { USER_EXAMPLES, UserErasedSchema, UserExportSchema, type UserErased } from "../schemas/user-responses.ts";
 
 const exportRoute = createRoute({
   method: "get",
@@ -9,7 +10,7 @@ const exportRoute = createRoute({
   summary: "Everything stored about a user, page by page: the user's own sessions (window, summary, archive, notes), then facts",
   security,
   request: { params: UserParams, query: z.object({ cursor: z.string().max(80).optional() }) },
-  responses: { 200: jsonResponse(AnyObject, "One page of the user's data; follow nextCursor until it is null"), ...errorResponses },
+  responses: { 200: jsonResponse(UserExportSchema, "One page of the user's data; follow nextCursor until it is null", USER_EXAMPLES.export), ...errorResponses },
 });
 
 const eraseRoute = createRoute({
@@ -19,8 +20,8 @@ const eraseRoute = createRoute({
   security,
   request: { params: UserParams },
   responses: {
-    200: jsonResponse(AnyObject, "Everything is gone; counts of what was removed"),
-    202: jsonResponse(AnyObject, "Erase in progress: call again to continue"),
+    200: jsonResponse(UserErasedSchema, "Everything is gone; counts of what was removed", USER_EXAMPLES.erased),
+    202: jsonResponse(UserErasedSchema, "Erase in progress: call again to continue", { ...USER_EXAMPLES.erased, done: false }),
     ...errorResponses,
   },
 });
@@ -42,7 +43,7 @@ export function userRoutes() {
     const { userId } = c.req.valid("param");
     const { done, erasedAt, removed } = await c.get("memory").eraseUser(userId);
     const deleted = Object.values(removed).reduce((sum, n) => sum + n, 0);
-    return c.json({ userId, deleted, done, erasedAt, removed }, done ? 200 : 202);
+    return c.json({ userId, deleted, done, erasedAt, removed } satisfies UserErased, done ? 200 : 202);
   });
 
   return app;

@@ -1,24 +1,39 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { MAX_WORKING_VALUE_CHARS } from "../../memory/working.ts";
 import { createRouter } from "../router.ts";
-import { IdSchema, SessionParams, errorResponses, jsonResponse, AnyObject, security } from "../schemas/common.ts";
+import { IdSchema, SessionParams, errors, jsonResponse, security } from "../schemas/common.ts";
+import { ClearedSchema, NoteDeletedSchema, NoteSchema, NotesSchema, ScratchpadLengthSchema, ScratchpadSchema, WORKING_EXAMPLES } from "../schemas/working-responses.ts";
 
 const NoteParams = SessionParams.extend({ key: IdSchema.openapi({ param: { name: "key", in: "path" } }) });
 const NoteBody = z.object({ value: z.string().min(1).max(MAX_WORKING_VALUE_CHARS) }).strict();
 const ScratchBody = z.object({ entry: z.string().min(1).max(MAX_WORKING_VALUE_CHARS) }).strict();
 
-const route = <P extends typeof SessionParams | typeof NoteParams>(method: "get" | "delete", path: string, summary: string, params: P) =>
-  createRoute({ method, path, summary, security, request: { params }, responses: { 200: jsonResponse(AnyObject, "OK"), ...errorResponses } });
+/** A 200 answer of `schema`, with its example. */
+const ok = <S extends z.ZodType>(schema: S, description: string, example: z.input<S>) => ({ 200: jsonResponse(schema, description, example) });
+type Ok<S extends z.ZodType> = ReturnType<typeof ok<S>>;
 
-const withBody = <B extends z.ZodType>(method: "put" | "post", path: string, summary: string, params: typeof SessionParams | typeof NoteParams, body: B) =>
+const route = <P extends typeof SessionParams | typeof NoteParams, S extends z.ZodType, E extends object>(
+  method: "get" | "delete",
+  path: string,
+  summary: string,
+  params: P,
+  answer: Ok<S>,
+  failures: E,
+) => createRoute({ method, path, summary, security, request: { params }, responses: { ...answer, ...failures } });
+
+const withBody = <B extends z.ZodType, S extends z.ZodType>(method: "put" | "post", path: string, summary: string, params: typeof SessionParams | typeof NoteParams, body: B, answer: Ok<S>) =>
   createRoute({
     method,
     path,
     summary,
     security,
     request: { params, body: { content: { "application/json": { schema: body } }, required: true } },
-    responses: { 200: jsonResponse(AnyObject, "OK"), ...errorResponses },
+    responses: { ...answer, ...errors(400, 401, 413, 415, 503) },
   });
+
+const readErrors = errors(400, 401, 503);
+const oneNoteErrors = errors(400, 401, 404, 503);
+const { notes, note, noteDeleted, cleared, length, scratchpad } = WORKING_EXAMPLES;
 
 /** Working memory: per-session notes (key/value) and a scratchpad, with their own TTL. */
 export function workingMemoryRoutes() {
@@ -26,46 +41,46 @@ export function workingMemoryRoutes() {
   const notesPath = "/v1/sessions/{sessionId}/notes";
   const padPath = "/v1/sessions/{sessionId}/scratchpad";
 
-  app.openapi(route("get", notesPath, "All notes of the session", SessionParams), async (c) => {
+  app.openapi(route("get", notesPath, "All notes of the session", SessionParams, ok(NotesSchema, "Every note", notes), readErrors), async (c) => {
     const { sessionId } = c.req.valid("param");
     return c.json({ sessionId, notes: await c.get("memory").working(sessionId).notes() }, 200);
   });
 
-  app.openapi(route("delete", notesPath, "Clear all notes", SessionParams), async (c) => {
+  app.openapi(route("delete", notesPath, "Clear all notes", SessionParams, ok(ClearedSchema, "Notes removed", cleared), readErrors), async (c) => {
     const { sessionId } = c.req.valid("param");
     return c.json({ sessionId, deleted: await c.get("memory").working(sessionId).clearNotes() }, 200);
   });
 
-  app.openapi(withBody("put", `${notesPath}/{key}`, "Set a note (refreshes the working-memory TTL)", NoteParams, NoteBody), async (c) => {
+  app.openapi(withBody("put", `${notesPath}/{key}`, "Set a note (refreshes the working-memory TTL)", NoteParams, NoteBody, ok(NoteSchema, "The note as stored", note)), async (c) => {
     const { sessionId, key } = c.req.valid("param") as z.infer<typeof NoteParams>;
     const { value } = c.req.valid("json");
     await c.get("memory").working(sessionId).setNote(key, value);
     return c.json({ sessionId, key, value }, 200);
   });
 
-  app.openapi(route("get", `${notesPath}/{key}`, "One note", NoteParams), async (c) => {
+  app.openapi(route("get", `${notesPath}/{key}`, "One note (404 when there is none)", NoteParams, ok(NoteSchema, "The note", note), oneNoteErrors), async (c) => {
     const { sessionId, key } = c.req.valid("param");
     return c.json({ sessionId, key, value: await c.get("memory").working(sessionId).note(key) }, 200);
   });
 
-  app.openapi(route("delete", `${notesPath}/{key}`, "Delete one note (404 when there is none)", NoteParams), async (c) => {
+  app.openapi(route("delete", `${notesPath}/{key}`, "Delete one note (404 when there is none)", NoteParams, ok(NoteDeletedSchema, "Deleted", noteDeleted), oneNoteErrors), async (c) => {
     const { sessionId, key } = c.req.valid("param");
     await c.get("memory").working(sessionId).deleteNote(key);
-    return c.json({ sessionId, key, deleted: 1 }, 200);
+    return c.json({ sessionId, key, deleted: 1 as const }, 200);
   });
 
-  app.openapi(withBody("post", padPath, "Append a scratchpad entry", SessionParams, ScratchBody), async (c) => {
+  app.openapi(withBody("post", padPath, "Append a scratchpad entry", SessionParams, ScratchBody, ok(ScratchpadLengthSchema, "The scratchpad's length after the append", length)), async (c) => {
     const { sessionId } = c.req.valid("param");
     const { entry } = c.req.valid("json");
     return c.json({ sessionId, length: await c.get("memory").working(sessionId).appendScratch(entry) }, 200);
   });
 
-  app.openapi(route("get", padPath, "The scratchpad, oldest first", SessionParams), async (c) => {
+  app.openapi(route("get", padPath, "The scratchpad, oldest first", SessionParams, ok(ScratchpadSchema, "Every entry, oldest first", scratchpad), readErrors), async (c) => {
     const { sessionId } = c.req.valid("param");
     return c.json({ sessionId, entries: await c.get("memory").working(sessionId).scratchpad() }, 200);
   });
 
-  app.openapi(route("delete", padPath, "Clear the scratchpad", SessionParams), async (c) => {
+  app.openapi(route("delete", padPath, "Clear the scratchpad", SessionParams, ok(ClearedSchema, "Entries removed", cleared), readErrors), async (c) => {
     const { sessionId } = c.req.valid("param");
     return c.json({ sessionId, deleted: await c.get("memory").working(sessionId).clearScratch() }, 200);
   });

@@ -40,18 +40,55 @@ export const queryInt = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
-export const errorResponses = {
-  400: { description: "Invalid input", content: { "application/json": { schema: ErrorSchema } } },
-  401: { description: "Missing or invalid API key", content: { "application/json": { schema: ErrorSchema } } },
-  404: { description: "No such resource", content: { "application/json": { schema: ErrorSchema } } },
-  409: { description: "Conflicts with what is stored", content: { "application/json": { schema: ErrorSchema } } },
-  503: { description: "An upstream is unavailable; retry after Retry-After", content: { "application/json": { schema: ErrorSchema } } },
+const errorResponse = (description: string, example: { code: string; message: string }) => ({
+  description,
+  content: { "application/json": { schema: ErrorSchema, example: { error: example } } },
+});
+
+/**
+ * Every error status the API answers with, one shared `Error` body each; a route lists the ones it
+ * can return with `errors(400, 401, ...)`. 405 is not listed per operation: it is the answer to a
+ * method a path does not declare (with `Allow`), see the document's description.
+ */
+export const ERROR_RESPONSES = {
+  400: errorResponse("Invalid input: nothing was stored", { code: "validation_failed", message: "invalid body: messages must have at least 1 item" }),
+  401: errorResponse("Missing or invalid API key", { code: "unauthorized", message: "a valid API key is required: Authorization: Bearer <key>" }),
+  403: errorResponse("The key may not do this", { code: "forbidden", message: "this key may not use this route" }),
+  404: errorResponse("No such resource", { code: "not_found", message: "no fact f_0123456789abcdef" }),
+  409: errorResponse("Conflicts with what is stored", { code: "conflict", message: "session belongs to a different user" }),
+  413: errorResponse("The body or one of its messages is too large", { code: "payload_too_large", message: "request body exceeds 1048576 bytes" }),
+  415: errorResponse("The body is not JSON", { code: "unsupported_media_type", message: "send the body as JSON (content-type: application/json)" }),
+  429: errorResponse("Too many requests; retry after Retry-After", { code: "rate_limited", message: "too many requests, retry shortly" }),
+  502: errorResponse("The LLM failed; the user message is stored, retry with the same idempotency key", {
+    code: "llm_failed",
+    message: "the LLM did not answer in time; your message was stored, retry with the same idempotency key or message id",
+  }),
+  500: errorResponse("The configuration is invalid (every problem in details), or an internal error", {
+    code: "config_invalid",
+    message: "invalid configuration: MEMORY_MAX_TOKENS must be an integer",
+  }),
+  503: errorResponse("An upstream is unavailable or not configured; retry after Retry-After", { code: "upstream_unavailable", message: "redis is unavailable, retry shortly" }),
 } as const;
 
-/** A JSON response entry of a route's `responses`. */
-export const jsonResponse = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
+export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-/** Responses whose shape is documented by example rather than schema. */
+/** The error responses of a route: `...errors(400, 401, 503)`. */
+export function errors<S extends ErrorStatus>(...statuses: S[]): Pick<typeof ERROR_RESPONSES, S> {
+  return Object.fromEntries(statuses.map((s) => [s, ERROR_RESPONSES[s]])) as Pick<typeof ERROR_RESPONSES, S>;
+}
+
+/** What every `/v1` route can answer: bad input, no key, an upstream down. */
+export const errorResponses = errors(400, 401, 503);
+/** ... and a route that takes a JSON body: too large, not JSON. */
+export const bodyErrorResponses = errors(400, 401, 413, 415, 503);
+
+/** A JSON response entry of a route's `responses`, with the example the reference shows. */
+export const jsonResponse = <S extends z.ZodType>(schema: S, description: string, example?: z.input<S>) => ({
+  description,
+  content: { "application/json": { schema, ...(example === undefined ? {} : { example }) } as { schema: S; example?: z.input<S> } },
+});
+
+/** An untyped answer: fails the spec lint (`rule/success-response-*` in redocly.yaml); declare the real shape in `src/http/schemas/`. */
 export const AnyObject = z.object({}).passthrough();
 
 /** Every `/v1` route takes `Authorization: Bearer <key>`. */

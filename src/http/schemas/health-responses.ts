@@ -1,0 +1,20 @@
+import { z } from "@hono/zod-openapi";
+
+/** What `GET /healthz` answers, 200 when both stores answer, else 503 with the same report. */
+
+const Upstream = z.enum(["ok", "down", "not_configured"]);
+
+export const HealthSchema = z
+  .object({
+    ok: z.boolean().openapi({ description: "Redis answers and Vector answers (or is not configured)" }),
+    redis: Upstream,
+    vector: Upstream,
+    llm: z.enum(["configured", "not_configured"]),
+    errors: z.object({ redis: z.string().optional(), vector: z.string().optional() }).optional().openapi({ description: "Why an upstream is down" }),
+  })
+  .openapi("Health");
+
+export const HEALTH_EXAMPLES = {
+  ok: { ok: true, redis: "ok" as const, vector: "ok" as const, llm: "configured" as const },
+  down: { ok: false, redis: "down" as const, vector: "ok" as const, llm: "configured" as const, errors: { redis: "redis did not answer within 5000 ms" } },
+};
