@@ -276,7 +276,7 @@ export interface paths {
         post?: never;
         /**
          * Erase a user everywhere: sessions, archives, working memory, facts; 202 while more is left (call again)
-         * @description Erases the user everywhere: sessions, archives, working memory, facts. Answers 202 while more is left: call again until 200. An erase is final.
+         * @description Erases the user everywhere: sessions, archives, working memory, facts. Answers 202 while more is left: call again until 200. Every request of one erase carries the same `receiptId`; the last answers the receipt (counts of everything removed) and records it in the audit log. An erase is final.
          */
         delete: operations["eraseUser"];
         options?: never;
@@ -364,6 +364,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a short-lived token for one user (and session) for a browser frontend; tenant API keys only
+         * @description Mints a short-lived HS256 token (at most 24 h) for one user, and one session if `sessionId` is given, with scopes `read`, `write`, `chat`. A browser frontend sends it as `Authorization: Bearer <token>`; it reaches only its own user's (and session's) routes and never export, erase, tokens or audit. Needs a full tenant API key and `TOKEN_SECRET`.
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's audit log after `since` (epoch ms), oldest first; tenant keys only (read keys too)
+         * @description The tenant's audit log, oldest first: erases (with their receipts), exports, token mints, fact edits and deletes, settings changes, refusals and auth failures (throttled). Who (key id or token id and user), what, when (epoch ms), which ids; never contents. Page with `since` = the previous `nextSince`.
+         */
+        get: operations["listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -427,6 +467,23 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        EraseReceipt: {
+            userId: string;
+            /** @description Names the erase from its first request to its last; the audit log keeps the receipt */
+            receiptId: string;
+            done: boolean;
+            /** @description Epoch ms of this request's tombstone */
+            erasedAt: number;
+            /** @description Items this request removed */
+            deleted: number;
+            removed: {
+                sessions: number;
+                messages: number;
+                facts: number;
+                notes: number;
+                archives: number;
+            };
+        };
         ChatTurn: {
             message: string;
             /** @description Client id of the user message; also the turn's idempotency key unless the header names one */
@@ -470,6 +527,22 @@ export interface components {
             user?: string;
         } & {
             [key: string]: unknown;
+        };
+        Token: {
+            token: string;
+            /** @description Epoch ms */
+            expiresAt: number;
+            tokenId: string;
+            scopes: ("read" | "write" | "chat")[];
+        };
+        TokenRequest: {
+            userId: string;
+            /** @description Bind the token to this session: without it the token reaches only the user's own routes (facts, session list) */
+            sessionId?: string;
+            /** @description Default: all of read, write, chat */
+            scopes?: ("read" | "write" | "chat")[];
+            /** @description Default 3600; at most 86400 (24 h) */
+            ttlSeconds?: number;
         };
     };
     responses: never;
@@ -2018,26 +2091,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Everything is gone; counts of what was removed */
+            /** @description Everything is gone: the receipt (also in the audit log), with counts of what the whole erase removed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["EraseReceipt"];
                 };
             };
-            /** @description Erase in progress: call again to continue */
+            /** @description Erase in progress: call again to continue (same receiptId, counts so far) */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["EraseReceipt"];
                 };
             };
             /** @description Invalid input */
@@ -2332,6 +2401,145 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description `{object: "list", data: [{id, object, created, owned_by}]}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what is stored */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token (HS256 JWT) and when it expires */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what is stored */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAudit: {
+        parameters: {
+            query?: {
+                since?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{entries: [{id, ts, actor, action, target, details?}], nextSince}`; pass nextSince as since until it is null */
             200: {
                 headers: {
                     [name: string]: unknown;

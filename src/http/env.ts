@@ -1,4 +1,6 @@
+import type { Principal } from "../memory/access.ts";
 import type { Memory } from "../memory/memory.ts";
+import type { RateDecision } from "../memory/ports.ts";
 import type { Bindings } from "../worker/env.ts";
 import type { Runtime } from "../worker/runtime.ts";
 
@@ -8,10 +10,14 @@ export type RuntimeFactory = (env: object, ctx: { waitUntil(promise: Promise<unk
 /** Per-request values set by middleware. */
 export interface Variables {
   runtime: Runtime;
-  /** The tenant the API key grants; set by the auth middleware. */
+  /** The tenant the credential grants; set by the auth middleware. */
   tenant: string;
+  /** Who is calling: a tenant key (with its role) or a user token; set by the auth middleware. */
+  principal: Principal;
   /** The tenant's use cases; set by the auth middleware. */
   memory: Memory;
+  /** The rate-limit check running alongside the request (null: no limit, or it could not answer). */
+  admission: Promise<RateDecision | null> | undefined;
 }
 
 export interface AppEnv {

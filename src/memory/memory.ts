@@ -1,3 +1,5 @@
+import type { AuditAction, AuditEntry, AuditTarget } from "./audit.ts";
+import { recordAudit } from "./audit-record.ts";
 import { ChatTurn, type TurnInput } from "./chat-turn.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { UpstreamUnavailable } from "./errors.ts";
@@ -40,6 +42,7 @@ export class Memory {
   }
 
   updateSettings(sessionId: string, change: SettingsChange) {
+    recordAudit(this.#d, "session.settings", { sessionId }, { fields: Object.keys(change).sort().join(",") });
     return updateSessionSettings(this.#d, sessionId, change);
   }
 
@@ -79,7 +82,8 @@ export class Memory {
     if (!facts) {
       throw new UpstreamUnavailable("vector", "long-term memory is not configured (UPSTASH_VECTOR_REST_URL / _TOKEN)", { reason: "not_configured" });
     }
-    return new FactService({ facts, scope: { tenant: this.#d.tenant, userId }, options: this.#d.options, now: this.#d.now });
+    const audited = (action: "fact.update" | "fact.delete", factId: string) => recordAudit(this.#d, action, { userId, factId });
+    return new FactService({ facts, scope: { tenant: this.#d.tenant, userId }, options: this.#d.options, now: this.#d.now, audited });
   }
 
   /** One page of the sessions a user owns, newest activity first. */
@@ -93,5 +97,15 @@ export class Memory {
 
   eraseUser(userId: string) {
     return eraseUser(this.#d, userId);
+  }
+
+  /** Records an event the HTTP edge saw (a token minted, a refusal) in the tenant's audit log. */
+  audit(action: AuditAction, target: AuditTarget, details?: AuditEntry["details"]): void {
+    recordAudit(this.#d, action, target, details);
+  }
+
+  /** The tenant's audit log: entries after `since` (epoch ms), oldest first. */
+  auditLog(query: { since: number; limit: number }): Promise<AuditEntry[]> {
+    return this.#d.audit.list(this.#d.tenant, query);
   }
 }

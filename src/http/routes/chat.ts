@@ -1,6 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { TurnOutcome } from "../../memory/types.ts";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";
+import { actingUser } from "../acting-user.ts";
+import { admit } from "../middleware/rate-limit.ts";
 import { createRouter } from "../router.ts";
 import { IdSchema, IdempotencyKeySchema, SessionParams, errorResponses, jsonResponse, security } from "../schemas/common.ts";
 
@@ -60,12 +62,14 @@ export function chatRoutes() {
     const fields = { model: body.model, temperature: body.temperature, max_tokens: body.maxTokens };
     const turn = await c.get("memory").startTurn({
       sessionId,
-      userId: body.userId,
+      userId: actingUser(c, body.userId),
       messages: [{ id: body.messageId, role: "user", content: body.message, persist: body.persist }],
       query: body.message,
       key: c.req.valid("header")["idempotency-key"] ?? body.messageId,
       fields: Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
     });
+    // The message is stored (as when the LLM fails); the LLM is not called for a refused client.
+    await admit(c);
     // A raw event stream is outside the typed JSON responses the route declares.
     if (body.stream) return streamTurn(c, turn, chatStreamFormat) as never;
     const answer = await turn.complete();

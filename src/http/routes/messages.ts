@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { actingUser } from "../acting-user.ts";
 import { round4, statsView } from "../render.ts";
 import { createRouter } from "../router.ts";
 import { IdSchema, SessionParams, errorResponses, queryInt, jsonResponse, security } from "../schemas/common.ts";
@@ -38,14 +39,14 @@ export function messageRoutes() {
   app.openapi(appendRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const result = await c.get("memory").append(sessionId, { userId: body.userId, messages: body.messages.map(toIncomingNative) });
+    const result = await c.get("memory").append(sessionId, { userId: actingUser(c, body.userId), messages: body.messages.map(toIncomingNative) });
     return c.json({ sessionId, added: result.added, stats: statsView(result.stats), compressionDue: result.compressionDue, facts: result.facts }, 201);
   });
 
   app.openapi(contextRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
     const q = c.req.valid("query");
-    const context = await c.get("memory").context(sessionId, q);
+    const context = await c.get("memory").context(sessionId, { ...q, userId: actingUser(c, q.userId) });
     return c.json(
       {
         sessionId,

@@ -12,6 +12,17 @@ const exportRoute = createRoute({
   responses: { 200: jsonResponse(AnyObject, "One page of the user's data; follow nextCursor until it is null"), ...errorResponses },
 });
 
+const EraseReceipt = z
+  .object({
+    userId: z.string(),
+    receiptId: z.string().openapi({ description: "Names the erase from its first request to its last; the audit log keeps the receipt" }),
+    done: z.boolean(),
+    erasedAt: z.number().int().openapi({ description: "Epoch ms of this request's tombstone" }),
+    deleted: z.number().int().openapi({ description: "Items this request removed" }),
+    removed: z.object({ sessions: z.number().int(), messages: z.number().int(), facts: z.number().int(), notes: z.number().int(), archives: z.number().int() }),
+  })
+  .openapi("EraseReceipt");
+
 const eraseRoute = createRoute({
   method: "delete",
   path: "/v1/users/{userId}",
@@ -19,8 +30,8 @@ const eraseRoute = createRoute({
   security,
   request: { params: UserParams },
   responses: {
-    200: jsonResponse(AnyObject, "Everything is gone; counts of what was removed"),
-    202: jsonResponse(AnyObject, "Erase in progress: call again to continue"),
+    200: jsonResponse(EraseReceipt, "Everything is gone: the receipt (also in the audit log), with counts of what the whole erase removed"),
+    202: jsonResponse(EraseReceipt, "Erase in progress: call again to continue (same receiptId, counts so far)"),
     ...errorResponses,
   },
 });
@@ -40,9 +51,8 @@ export function userRoutes() {
 
   app.openapi(eraseRoute, async (c) => {
     const { userId } = c.req.valid("param");
-    const { done, erasedAt, removed } = await c.get("memory").eraseUser(userId);
-    const deleted = Object.values(removed).reduce((sum, n) => sum + n, 0);
-    return c.json({ userId, deleted, done, erasedAt, removed }, done ? 200 : 202);
+    const { receiptId, done, erasedAt, removed, deleted } = await c.get("memory").eraseUser(userId);
+    return c.json({ userId, receiptId, deleted, done, erasedAt, removed }, done ? 200 : 202);
   });
 
   return app;
