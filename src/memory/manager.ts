@@ -30,6 +30,8 @@ export interface AddOptions {
   recalled?: readonly string[] | undefined;
   /** The chat turn this write belongs to (see `AppendOptions.turn`). */
   turn?: AppendOptions["turn"];
+  /** See `AppendOptions.unlessErasedSince`. */
+  unlessErasedSince?: number | undefined;
 }
 
 /**
@@ -99,6 +101,7 @@ export class MemoryManager {
       recalled: scope ? options.recalled : undefined,
       turn: options.turn,
       title: sessionTitle(messages),
+      unlessErasedSince: this.#userId === undefined ? undefined : options.unlessErasedSince,
     });
     // A store that ignores withSnapshot costs a second round trip here.
     const snapshot = appended.snapshot ?? (await sessions.read(this.#ref));

@@ -41,6 +41,12 @@ export interface AppendOptions {
   turn?: { key: string; outcome?: TurnOutcome | undefined } | undefined;
   /** The session's title, kept from the first write that names one (a session list shows it). */
   title?: string | undefined;
+  /**
+   * Refuse the append (nothing stored, `MemoryError` "conflict") when the owner was erased at or
+   * after this time (ms): the reply of a chat turn that started before an erase must not bring
+   * the session back. Needs `userId`.
+   */
+  unlessErasedSince?: number | undefined;
 }
 
 /** Turn outcomes a session keeps for retries; a retry of an older turn is a new turn. */

@@ -170,6 +170,10 @@ export class InMemorySessionStore implements SessionStore {
     if (owner !== undefined && options.userId !== undefined && owner !== options.userId) {
       throw new MemoryError("conflict", "session belongs to a different user");
     }
+    if (options.unlessErasedSince !== undefined && options.userId !== undefined) {
+      const erased = this.users?.tombstone({ tenant: ref.tenant, userId: options.userId }) ?? null;
+      if (erased !== null && erased >= options.unlessErasedSince) throw new MemoryError("conflict", "the user was erased while this turn ran");
+    }
     // Like the script: the recorded outcome and the tool-call pairing are checked before any write.
     const key = options.turn?.key;
     const prior = key === undefined ? undefined : existing?.turns.get(key);
@@ -429,6 +433,11 @@ export class InMemoryUserStore implements UserStore {
 
   async erasedAt(scope: FactScope): Promise<number | null> {
     this.#enter("erasedAt");
+    return this.tombstone(scope);
+  }
+
+  /** The tombstone without counting a call (the session store's append reads it in its own step). */
+  tombstone(scope: FactScope): number | null {
     return this.#erased.get(userKey(scope.tenant, scope.userId)) ?? null;
   }
 
