@@ -41,9 +41,10 @@ export class Memory {
     return sessionState(this.#d, sessionId);
   }
 
-  updateSettings(sessionId: string, change: SettingsChange) {
+  async updateSettings(sessionId: string, change: SettingsChange) {
+    const state = await updateSessionSettings(this.#d, sessionId, change);
     recordAudit(this.#d, "session.settings", { sessionId }, { fields: Object.keys(change).sort().join(",") });
-    return updateSessionSettings(this.#d, sessionId, change);
+    return state;
   }
 
   reset(sessionId: string, keepSystem: boolean) {

@@ -45,8 +45,13 @@ function decodeCursor(raw: string | undefined): ExportCursor {
  * Each page costs at most one Redis and one Vector round trip, so any user can be exported.
  */
 export async function exportUser(deps: MemoryDeps, userId: string, cursorText?: string): Promise<ExportPage> {
-  const cursor = decodeCursor(cursorText);
+  const page = await exportPage(deps, userId, cursorText);
   recordAudit(deps, "user.export", { userId }, { page: cursorText ?? "" });
+  return page;
+}
+
+async function exportPage(deps: MemoryDeps, userId: string, cursorText: string | undefined): Promise<ExportPage> {
+  const cursor = decodeCursor(cursorText);
   const scope: FactScope = { tenant: deps.tenant, userId };
   const page: ExportPage = { userId, exportedAt: deps.now(), sessions: [], facts: [], nextCursor: null };
   let factsCursor = cursor.facts;
