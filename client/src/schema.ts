@@ -588,8 +588,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -615,6 +624,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An upstream is unavailable; retry after Retry-After */
@@ -665,8 +683,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -685,6 +712,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -734,8 +770,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -754,6 +799,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -807,8 +861,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -827,6 +890,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -878,8 +950,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -898,6 +979,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -949,8 +1039,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -969,6 +1068,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1021,8 +1129,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1041,6 +1158,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1090,8 +1216,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1110,6 +1245,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1159,8 +1303,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1179,6 +1332,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1229,8 +1391,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1249,6 +1420,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1305,8 +1485,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1325,6 +1514,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1375,8 +1573,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1395,6 +1602,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1444,8 +1660,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1464,6 +1689,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1519,8 +1753,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1539,6 +1782,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1588,8 +1840,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1608,6 +1869,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1665,8 +1935,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1685,6 +1964,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1749,8 +2037,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1769,6 +2066,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1819,8 +2125,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1839,6 +2154,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1889,8 +2213,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1909,6 +2242,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1971,8 +2313,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1991,6 +2342,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2042,8 +2402,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2062,6 +2431,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2118,8 +2496,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2138,6 +2525,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2190,8 +2586,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2210,6 +2615,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2266,8 +2680,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2286,6 +2709,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2353,8 +2785,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2373,6 +2814,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2420,8 +2870,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2440,6 +2899,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2489,8 +2957,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2509,6 +2986,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2559,8 +3045,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2579,6 +3074,15 @@ export interface operations {
             };
             /** @description Conflicts with what is stored */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

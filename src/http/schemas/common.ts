@@ -42,9 +42,11 @@ export const queryInt = (min: number, max: number) =>
 
 export const errorResponses = {
   400: { description: "Invalid input", content: { "application/json": { schema: ErrorSchema } } },
-  401: { description: "Missing or invalid API key", content: { "application/json": { schema: ErrorSchema } } },
+  401: { description: "Missing or invalid API key or token", content: { "application/json": { schema: ErrorSchema } } },
+  403: { description: "The key's role or the token's user, session or scopes do not allow this", content: { "application/json": { schema: ErrorSchema } } },
   404: { description: "No such resource", content: { "application/json": { schema: ErrorSchema } } },
   409: { description: "Conflicts with what is stored", content: { "application/json": { schema: ErrorSchema } } },
+  429: { description: "Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more)", content: { "application/json": { schema: ErrorSchema } } },
   503: { description: "An upstream is unavailable; retry after Retry-After", content: { "application/json": { schema: ErrorSchema } } },
 } as const;
 
@@ -54,5 +56,5 @@ export const jsonResponse = (schema: z.ZodType, description: string) => ({ descr
 /** Responses whose shape is documented by example rather than schema. */
 export const AnyObject = z.object({}).passthrough();
 
-/** Every `/v1` route takes `Authorization: Bearer <key>`. */
+/** Every `/v1` route takes `Authorization: Bearer <key or token>`. */
 export const security = [{ bearer: [] }];
