@@ -23,7 +23,7 @@ afterEach(async () => {
 
 describe("RATE_LIMIT", () => {
   it("the request past the limit gets 429 with Retry-After, RateLimit-* headers and a JSON error", async () => {
-    const { key, env } = limited("3/24h");
+    const { key, keys, env } = limited("3/24h", 1);
     const sid = uniqueId("rl");
     const remaining: (string | null)[] = [];
     for (let i = 0; i < 3; i++) {
@@ -41,7 +41,7 @@ describe("RATE_LIMIT", () => {
     expect(refused.headers.get("ratelimit-remaining")).toBe("0");
     expect(refused.headers.get("ratelimit-reset")).not.toBeNull();
     // Another key of the same tenant has its own window.
-    expect((await call("GET", `/v1/sessions/${sid}`, { env })).status).toBe(200);
+    expect((await call("GET", `/v1/sessions/${sid}`, { key: keys[1]!, env })).status).toBe(200);
   });
 
   it("a refused write stores nothing", async () => {
@@ -119,6 +119,14 @@ describe("round trips with RATE_LIMIT on", () => {
     // Both identifiers (key and user) in one pipelined request.
     expect(limit.map((r) => commands(r.body))).toEqual([["EVALSHA", "EVALSHA"]]);
     expect((await pending).status).toBe(200);
+
+    // A context read: its own one request, and the check beside it.
+    await clearLog("redis");
+    const read = await call("GET", `/v1/sessions/${sid}/context?userId=${user}`, { key, env });
+    expect(read.status).toBe(200);
+    const log = await upstreamLog("redis");
+    expect(log.filter((r) => !r.body.includes("am:rl:")).map((r) => commands(r.body))).toEqual([["EVALSHA"]]);
+    expect(log.filter((r) => r.body.includes("am:rl:")).map((r) => commands(r.body))).toEqual([["EVALSHA", "EVALSHA"]]);
   });
 
   it("the limit check runs in parallel with the first Redis request, on a chat turn and on a read", async () => {
