@@ -1,4 +1,4 @@
-import type { Principal } from "../memory/access.ts";
+import type { AccessTarget, Principal } from "../memory/access.ts";
 import type { Memory } from "../memory/memory.ts";
 import type { RateDecision } from "../memory/ports.ts";
 import type { Bindings } from "../worker/env.ts";
@@ -16,6 +16,8 @@ export interface Variables {
   principal: Principal;
   /** The tenant's use cases; set by the auth middleware. */
   memory: Memory;
+  /** The ids the request names (path, query, headers, JSON body); set by the access guard. */
+  target: AccessTarget;
   /** The rate-limit check running alongside the request (null: no limit, or it could not answer). */
   admission: Promise<RateDecision | null> | undefined;
 }

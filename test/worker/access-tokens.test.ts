@@ -124,6 +124,20 @@ describe("tokens", () => {
     expect(chat.status).toBe(403);
   });
 
+  it("reads the body's userId for the rules without changing how bad bodies fail", async () => {
+    const user = uniqueId("ua");
+    const sid = uniqueId("sa");
+    const { token } = await mint({ userId: user, sessionId: sid });
+    const raw = JSON.stringify({ userId: uniqueId("ub"), messages: [{ role: "user", content: "x" }] });
+    const sized = (text: string) => ({ "content-length": String(new TextEncoder().encode(text).length) });
+    const other = await call("POST", `/v1/sessions/${sid}/messages`, { key: token, env: ENV, raw, headers: sized(raw) });
+    expect(other.status).toBe(403);
+    const broken = '{"userId": "x", "messages": [';
+    const malformed = await call<{ error: { code: string } }>("POST", `/v1/sessions/${sid}/messages`, { key: token, env: ENV, raw: broken, headers: sized(broken) });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json.error.code).toBe("invalid_json");
+  });
+
   it("routes nobody classified are closed to tokens", async () => {
     const { token } = await mint({ userId: uniqueId("ua") });
     // A path no row names (as a newly added route would be until classified): closed to tokens, open to keys.

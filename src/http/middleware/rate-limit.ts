@@ -1,11 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Principal } from "../../memory/access.ts";
-import { isValidId } from "../../memory/ids.ts";
 import type { RateDecision } from "../../memory/ports.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { renderError } from "../on-error.ts";
-import { classify } from "./access.ts";
 
 /** The identifiers a request counts against: its credential and, when it names one, its user. */
 export function limitIds(principal: Principal, userId: string | undefined): string[] {
@@ -41,8 +39,7 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async function limit(c, next) {
     const limiter = c.get("runtime").rateLimiter;
     if (!limiter) return next();
-    const { target } = classify(c.req.method, c.req.path, (n) => c.req.query(n), (n) => c.req.header(n));
-    const ids = limitIds(c.get("principal"), target.userId ?? (await bodyUser(c)));
+    const ids = limitIds(c.get("principal"), c.get("target").userId);
     const known = limiter.knownBlocked(ids);
     if (known) throw tooMany(known);
     const pending = limiter.check(ids).catch((err: unknown) => {
@@ -69,20 +66,6 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
     }
     setHeaders(c, decision);
   };
-}
-
-/**
- * The user a JSON body names (`userId`, or the proxy's `user`). The parsed body is cached, so the
- * route's validator does not parse it again; a body of unknown or too large a size is not read here.
- */
-async function bodyUser(c: Context<AppEnv>): Promise<string | undefined> {
-  if (c.req.method !== "POST" || !/json/i.test(c.req.header("content-type") ?? "")) return undefined;
-  const size = Number(c.req.header("content-length") ?? Number.NaN);
-  if (!(size <= c.get("runtime").config.limits.maxBodyBytes)) return undefined;
-  const body: unknown = await c.req.json().catch(() => null);
-  if (typeof body !== "object" || body === null) return undefined;
-  const named = "userId" in body ? body.userId : "user" in body ? body.user : undefined;
-  return isValidId(named) ? named : undefined;
 }
 
 function setHeaders(c: Context<AppEnv>, decision: RateDecision): void {
