@@ -296,7 +296,7 @@ export interface paths {
         post?: never;
         /**
          * Erase a user everywhere: sessions, archives, working memory, facts; 202 while more is left (call again)
-         * @description Erases the user everywhere: sessions, archives, working memory, facts. Answers 202 while more is left: call again until 200. An erase is final.
+         * @description Erases the user everywhere: sessions, archives, working memory, facts. Answers 202 while more is left: call again until 200. Every request of one erase carries the same `receiptId`; the last answers the receipt (counts of everything removed) and records it in the audit log. An erase is final.
          */
         delete: operations["eraseUser"];
         options?: never;
@@ -436,6 +436,46 @@ export interface paths {
          * @description The tenant's figures: active sessions, messages and tokens stored, average and p95 session length, facts per type, compressions and their average ratio, summarizer failures, recall hit rate, 429s, p50/p95 latency by route over recent requests, and `alerts` when the last hour's average session length jumps above the day's.
          */
         get: operations["getStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a short-lived token for one user (and session) for a browser frontend; tenant API keys only
+         * @description Mints a short-lived HS256 token (at most 24 h) for one user, and one session if `sessionId` is given, with scopes `read`, `write`, `chat`. A browser frontend sends it as `Authorization: Bearer <token>`; it reaches only its own user's (and session's) routes and never export, erase, tokens or audit. Needs a full tenant API key and `TOKEN_SECRET`.
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's audit log after `since` (epoch ms), oldest first; tenant keys only (read keys too)
+         * @description The tenant's audit log, oldest first: erases (with their receipts), exports, token mints, fact edits and deletes, settings changes, refusals and auth failures (throttled). Who (key id or token id and user), what, when (epoch ms), which ids; never contents. Page with `since` = the previous `nextSince`.
+         */
+        get: operations["listAudit"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1004,21 +1044,24 @@ export interface components {
             finishReason: string | null;
             model: string;
         };
-        UserErased: {
+        EraseReceipt: {
             userId: string;
-            /** @description Everything this call removed, summed */
+            /** @description Names the erase from its first request to its last; the audit log keeps the receipt */
+            receiptId: string;
+            /** @description Items this request removed */
             deleted: number;
             /** @description false (with 202): more is left, call again */
             done: boolean;
             /**
-             * @description Epoch milliseconds
+             * @description Epoch ms of this request's tombstone
              * @example 1764590400000
              */
             erasedAt: number;
+            /** @description What the whole erase removed so far */
             removed: {
                 sessions: number;
                 messages: number;
-                archived: number;
+                archives: number;
                 notes: number;
                 facts: number;
             };
@@ -1233,6 +1276,59 @@ export interface components {
                 dayAverage: number;
             }[];
         };
+        Token: {
+            /** @description HS256 JWT: send it as `Authorization: Bearer <token>` */
+            token: string;
+            /** @description Epoch ms */
+            expiresAt: number;
+            /** @description Names the token in the audit log */
+            tokenId: string;
+            scopes: ("read" | "write" | "chat")[];
+        };
+        TokenRequest: {
+            userId: string;
+            /** @description Bind the token to this session: without it the token reaches only the user's own routes (facts, session list) */
+            sessionId?: string;
+            /** @description Default: all of read, write, chat */
+            scopes?: ("read" | "write" | "chat")[];
+            /** @description Default 3600; at most 86400 (24 h) */
+            ttlSeconds?: number;
+        };
+        AuditPage: {
+            /** @description Oldest first */
+            entries: {
+                id: string;
+                /** @description Epoch ms */
+                ts: number;
+                actor: {
+                    /** @enum {string} */
+                    kind: "key";
+                    id: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "token";
+                    id: string;
+                    userId: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "anonymous";
+                };
+                /** @enum {string} */
+                action: "user.erase" | "user.export" | "token.mint" | "fact.update" | "fact.delete" | "session.settings" | "access.denied" | "auth.failed";
+                target: {
+                    userId?: string;
+                    sessionId?: string;
+                    factId?: string;
+                    tokenId?: string;
+                };
+                /** @description Counts, receipt ids, reasons: never contents */
+                details?: {
+                    [key: string]: string | number | boolean;
+                };
+            }[];
+            /** @description Pass as `since` for the next page; null at the end */
+            nextSince: number | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -1395,7 +1491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1405,7 +1501,24 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
                      *       }
                      *     }
                      */
@@ -1457,6 +1570,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "unsupported_media_type",
                      *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -1597,7 +1727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1607,7 +1737,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -1727,7 +1891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1737,7 +1901,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -1868,7 +2066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1878,7 +2076,24 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
                      *       }
                      *     }
                      */
@@ -1913,6 +2128,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "unsupported_media_type",
                      *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -1986,7 +2218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1996,7 +2228,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -2076,7 +2342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2086,7 +2352,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -2180,7 +2480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2190,7 +2490,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -2263,7 +2597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2273,7 +2607,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -2343,7 +2711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2353,7 +2721,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -2426,7 +2828,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2436,7 +2838,24 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
                      *       }
                      *     }
                      */
@@ -2454,6 +2873,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "not_found",
                      *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -2537,7 +2973,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2547,7 +2983,24 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
                      *       }
                      *     }
                      */
@@ -2582,6 +3035,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "unsupported_media_type",
                      *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -2654,7 +3124,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2664,7 +3134,24 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
                      *       }
                      *     }
                      */
@@ -2682,6 +3169,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "not_found",
                      *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -2754,7 +3258,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2764,7 +3268,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -2845,7 +3383,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2855,7 +3393,24 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
                      *       }
                      *     }
                      */
@@ -2890,6 +3445,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "unsupported_media_type",
                      *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -2959,7 +3531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2969,7 +3541,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -3069,7 +3675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3079,7 +3685,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -3197,7 +3837,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3207,7 +3847,24 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
                      *       }
                      *     }
                      */
@@ -3242,6 +3899,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "unsupported_media_type",
                      *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -3320,7 +3994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3330,7 +4004,24 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
                      *       }
                      *     }
                      */
@@ -3348,6 +4039,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "not_found",
                      *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -3420,7 +4128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3430,7 +4138,24 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
                      *       }
                      *     }
                      */
@@ -3448,6 +4173,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "not_found",
                      *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -3544,7 +4286,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3554,7 +4296,24 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
                      *       }
                      *     }
                      */
@@ -3623,6 +4382,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "unsupported_media_type",
                      *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -3754,7 +4530,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3764,7 +4540,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -3802,7 +4612,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Everything is gone; counts of what was removed */
+            /** @description Everything is gone: the receipt (also in the audit log), with counts of what the whole erase removed */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3811,22 +4621,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "userId": "xiaoming",
+                     *       "receiptId": "er_3b1f0c2a9d",
                      *       "deleted": 27,
                      *       "done": true,
                      *       "erasedAt": 1764590400000,
                      *       "removed": {
                      *         "sessions": 2,
                      *         "messages": 20,
-                     *         "archived": 3,
+                     *         "archives": 3,
                      *         "notes": 1,
                      *         "facts": 1
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["UserErased"];
+                    "application/json": components["schemas"]["EraseReceipt"];
                 };
             };
-            /** @description Erase in progress: call again to continue */
+            /** @description Erase in progress: call again to continue (same receiptId, counts so far) */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -3835,19 +4646,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "userId": "xiaoming",
+                     *       "receiptId": "er_3b1f0c2a9d",
                      *       "deleted": 27,
                      *       "done": false,
                      *       "erasedAt": 1764590400000,
                      *       "removed": {
                      *         "sessions": 2,
                      *         "messages": 20,
-                     *         "archived": 3,
+                     *         "archives": 3,
                      *         "notes": 1,
                      *         "facts": 1
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["UserErased"];
+                    "application/json": components["schemas"]["EraseReceipt"];
                 };
             };
             /** @description Invalid input: nothing was stored */
@@ -3867,7 +4679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3877,7 +4689,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -3961,7 +4807,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3971,7 +4817,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -4089,7 +4969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4099,7 +4979,24 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
                      *       }
                      *     }
                      */
@@ -4151,6 +5048,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "unsupported_media_type",
                      *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -4282,7 +5196,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4292,7 +5206,24 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
                      *       }
                      *     }
                      */
@@ -4344,6 +5275,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "unsupported_media_type",
                      *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -4417,7 +5365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ModelList"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4427,7 +5375,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -4589,7 +5571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4599,7 +5581,24 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
                      *       }
                      *     }
                      */
@@ -4617,6 +5616,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "not_found",
                      *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -4695,7 +5711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4705,7 +5721,41 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */
@@ -4791,7 +5841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Stats"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Missing or invalid API key or token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4801,7 +5851,339 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unauthorized",
-                     *         "message": "a valid API key is required: Authorization: Bearer <key>"
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userId": "xiaoming",
+                 *       "sessionId": "demo",
+                 *       "scopes": [
+                 *         "read",
+                 *         "chat"
+                 *       ],
+                 *       "ttlSeconds": 900
+                 *     }
+                 */
+                "application/json": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token (HS256 JWT) and when it expires */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl",
+                     *       "expiresAt": 1764594000000,
+                     *       "tokenId": "tk_5c0e",
+                     *       "scopes": [
+                     *         "read",
+                     *         "write",
+                     *         "chat"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
+            /** @description Invalid input: nothing was stored */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key or token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or one of its messages is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAudit: {
+        parameters: {
+            query?: {
+                /** @description Only entries after this time (epoch ms); the `nextSince` of the previous page */
+                since?: string;
+                /** @description Page size */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entries after `since`; pass nextSince as since until it is null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": "1764590400000-0",
+                     *           "ts": 1764590400000,
+                     *           "actor": {
+                     *             "kind": "key",
+                     *             "id": "k_3f9a0c1b2d4e"
+                     *           },
+                     *           "action": "user.erase",
+                     *           "target": {
+                     *             "userId": "xiaoming"
+                     *           },
+                     *           "details": {
+                     *             "receiptId": "er_3b1f0c2a9d"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextSince": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description Invalid input: nothing was stored */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key or token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
                      *       }
                      *     }
                      */

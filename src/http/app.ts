@@ -2,11 +2,15 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { TrieRouter } from "hono/router/trie-router";
 import type { AppEnv, RuntimeFactory } from "./env.ts";
 import { ApiError } from "./errors.ts";
+import { accessGuard } from "./middleware/access.ts";
 import { bearerAuth } from "./middleware/auth.ts";
 import { configuredBodyLimit } from "./middleware/body-limit.ts";
 import { requestLog } from "./middleware/request-log.ts";
+import { corsMiddleware } from "./middleware/cors.ts";
+import { rateLimit } from "./middleware/rate-limit.ts";
 import { runtimeMiddleware } from "./middleware/runtime.ts";
 import { renderError } from "./on-error.ts";
+import { auditRoutes } from "./routes/audit.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { completionRoutes } from "./routes/completions.ts";
 import { mountDocs } from "./routes/docs.ts";
@@ -16,6 +20,7 @@ import { messageRoutes } from "./routes/messages.ts";
 import { modelRoutes } from "./routes/models.ts";
 import { observeRoutes } from "./routes/observe.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
+import { tokenRoutes } from "./routes/tokens.ts";
 import { userSessionRoutes } from "./routes/user-sessions.ts";
 import { userRoutes } from "./routes/users.ts";
 import { workingMemoryRoutes } from "./routes/working.ts";
@@ -26,10 +31,11 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export function buildApp(factory: RuntimeFactory): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.onError(renderError);
-  app.use("*", requestLog(), runtimeMiddleware(factory));
+  app.use("*", requestLog(), runtimeMiddleware(factory), corsMiddleware());
   app.route("/", healthRoutes());
   mountDocs(app);
-  app.use("/v1/*", bearerAuth(), configuredBodyLimit());
+  // Who is calling, then may they (the domain's access rules), then how often.
+  app.use("/v1/*", bearerAuth(), configuredBodyLimit(), accessGuard(), rateLimit());
   app.route("/", messageRoutes());
   app.route("/", sessionRoutes());
   app.route("/", workingMemoryRoutes());
@@ -40,6 +46,8 @@ export function buildApp(factory: RuntimeFactory): OpenAPIHono<AppEnv> {
   app.route("/", completionRoutes());
   app.route("/", modelRoutes());
   app.route("/", observeRoutes());
+  app.route("/", tokenRoutes());
+  app.route("/", auditRoutes());
   const allowed = allowedMethods(app);
   app.notFound((c) => {
     const methods = allowed(c.req.path);

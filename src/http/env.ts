@@ -1,4 +1,6 @@
+import type { AccessTarget, Principal } from "../memory/access.ts";
 import type { Memory } from "../memory/memory.ts";
+import type { RateDecision } from "../memory/ports.ts";
 import type { Bindings } from "../worker/env.ts";
 import type { Runtime } from "../worker/runtime.ts";
 
@@ -16,10 +18,16 @@ export interface Variables {
   /** The session the request names (path or `X-Memory-Session`), when it is a valid id; for logs. */
   session: string | undefined;
   runtime: Runtime;
-  /** The tenant the API key grants; set by the auth middleware. */
+  /** The tenant the credential grants; set by the auth middleware. */
   tenant: string;
+  /** Who is calling: a tenant key (with its role) or a user token; set by the auth middleware. */
+  principal: Principal;
   /** The tenant's use cases; set by the auth middleware. */
   memory: Memory;
+  /** The ids the request names (path, query, headers, JSON body); set by the access guard. */
+  target: AccessTarget;
+  /** The rate-limit check running alongside the request (null: no limit, or it could not answer). */
+  admission: Promise<RateDecision | null> | undefined;
 }
 
 export interface AppEnv {

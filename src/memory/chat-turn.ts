@@ -62,6 +62,8 @@ interface TurnState {
   memory: TurnMemory;
   trace: TraceRecorder;
   now: () => number;
+  /** When the turn began (ms). */
+  startedAt: number;
 }
 
 /**
@@ -86,6 +88,8 @@ export class ChatTurn {
   static async start(deps: MemoryDeps, input: TurnInput): Promise<ChatTurn> {
     const chat = deps.chat;
     if (!chat) throw new UpstreamUnavailable("llm", "no LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL", { reason: "not_configured" });
+    // Before the user message is stored: an erase from then on keeps the reply out.
+    const startedAt = deps.now();
     const key = input.key === undefined ? undefined : await turnKey(input.key);
     const messages = await assignTurnIds(input.messages, key, deps.newId);
     const manager = new MemoryManager(deps, { sessionId: input.sessionId, userId: input.userId });
@@ -106,7 +110,7 @@ export class ChatTurn {
     const request: PassThroughRequest = { fields: input.fields, messages: context.messages };
     const replyId = await replyIdFor(anchor ?? deps.newId());
     const trace = deps.trace ?? NO_TRACE;
-    return new ChatTurn({ manager, chat, request, key, replyId, replayed: add.outcome ?? null, memory, trace, now: deps.now });
+    return new ChatTurn({ manager, chat, request, key, replyId, replayed: add.outcome ?? null, memory, startedAt, trace, now: deps.now });
   }
 
   /** The model's answer (or, on a retry, the recorded one), stored as the session's next message. */
@@ -141,7 +145,8 @@ export class ChatTurn {
     const outcome: TurnOutcome = { id, content: reply.content, ...toolCalls, finishReason: reply.finishReason, model: reply.model };
     const message: IncomingMessage = { id, role: "assistant", content: reply.content, ...toolCalls };
     const turn = this.#s.key === undefined ? undefined : { key: this.#s.key, outcome };
-    const result = await this.#s.manager.add([message], { recalled: this.memory.recalled.map((r) => r.id), turn });
+    // An erase of the user while the model answered wins: the reply is not stored.
+    const result = await this.#s.manager.add([message], { recalled: this.memory.recalled.map((r) => r.id), turn, unlessErasedSince: this.#s.startedAt });
     this.memory = { ...this.memory, compressionDue: result.compressionDue };
     const recorded = result.outcome ?? outcome;
     return { outcome: recorded, replayed: recorded.id !== outcome.id || recorded.content !== outcome.content };

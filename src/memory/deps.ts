@@ -1,8 +1,11 @@
 import type { MetricsRecorder } from "./metrics.ts";
 import type { TraceRecorder } from "./trace.ts";
 import type { MemoryOptions } from "./options.ts";
+import type { AuditActor } from "./audit.ts";
 import type {
+  AuditLog,
   ChatModel,
+  EraseJournal,
   FactExtractor,
   FactStore,
   MemoryLogger,
@@ -31,6 +34,10 @@ export interface MemoryDeps {
   tenant: string;
   sessions: SessionStore;
   users: UserStore;
+  audit: AuditLog;
+  eraseJournal: EraseJournal;
+  /** Who is calling; the audit log names it. */
+  actor: AuditActor;
   working: WorkingMemoryStore;
   /** Null when long-term memory is not configured. */
   facts: FactStore | null;

@@ -10,6 +10,8 @@ export interface FactServiceDeps {
   options: MemoryOptions;
   /** Clock in ms. Default `Date.now`. */
   now?: (() => number) | undefined;
+  /** Told after a fact was changed or deleted by a client (the audit log). */
+  audited?: ((action: "fact.update" | "fact.delete", factId: string) => void) | undefined;
 }
 
 /** Changes a client may make to a stored fact. */
@@ -53,6 +55,7 @@ export class FactService {
   async delete(id: string): Promise<void> {
     const deleted = await this.#d.facts.delete(this.#d.scope, [id]);
     if (deleted === 0) throw new MemoryError("not_found", `no fact ${id}`);
+    this.#d.audited?.("fact.delete", id);
   }
 
   /** Same text, same fact: a second write refreshes the fact holding that text (edited or not). */
@@ -85,10 +88,12 @@ export class FactService {
     if (changes.type !== undefined) next = { ...next, type: changes.type };
     if (changes.text === undefined || normalizeFactText(changes.text) === normalizeFactText(existing.text)) {
       await facts.patch(scope, [next]);
+      this.#d.audited?.("fact.update", id);
       return next;
     }
     const retexted = await this.#retext(next);
     if (retexted.holder) throw new MemoryError("conflict", `fact ${retexted.holder.id} already holds this text: change or delete that one`);
+    this.#d.audited?.("fact.update", id);
     return retexted.fact;
   }
 

@@ -32,6 +32,8 @@ export interface AddOptions {
   recalled?: readonly string[] | undefined;
   /** The chat turn this write belongs to (see `AppendOptions.turn`). */
   turn?: AppendOptions["turn"];
+  /** See `AppendOptions.unlessErasedSince`. */
+  unlessErasedSince?: number | undefined;
 }
 
 /**
@@ -109,6 +111,7 @@ export class MemoryManager {
       recalled: scope ? options.recalled : undefined,
       turn: options.turn,
       title: sessionTitle(messages),
+      unlessErasedSince: this.#userId === undefined ? undefined : options.unlessErasedSince,
     }));
     const fresh = appended.added.filter((a) => !a.duplicate);
     this.#metrics.sessionGrew(this.#ref.sessionId, fresh.length);

@@ -1,3 +1,5 @@
+import type { AuditAction, AuditEntry, AuditTarget } from "./audit.ts";
+import { recordAudit } from "./audit-record.ts";
 import { ChatTurn, type TurnInput } from "./chat-turn.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { UpstreamUnavailable } from "./errors.ts";
@@ -40,8 +42,10 @@ export class Memory {
     return sessionState(this.#d, sessionId);
   }
 
-  updateSettings(sessionId: string, change: SettingsChange) {
-    return updateSessionSettings(this.#d, sessionId, change);
+  async updateSettings(sessionId: string, change: SettingsChange) {
+    const state = await updateSessionSettings(this.#d, sessionId, change);
+    recordAudit(this.#d, "session.settings", { sessionId }, { fields: Object.keys(change).sort().join(",") });
+    return state;
   }
 
   reset(sessionId: string, keepSystem: boolean) {
@@ -80,7 +84,8 @@ export class Memory {
     if (!facts) {
       throw new UpstreamUnavailable("vector", "long-term memory is not configured (UPSTASH_VECTOR_REST_URL / _TOKEN)", { reason: "not_configured" });
     }
-    return new FactService({ facts, scope: { tenant: this.#d.tenant, userId }, options: this.#d.options, now: this.#d.now });
+    const audited = (action: "fact.update" | "fact.delete", factId: string) => recordAudit(this.#d, action, { userId, factId });
+    return new FactService({ facts, scope: { tenant: this.#d.tenant, userId }, options: this.#d.options, now: this.#d.now, audited });
   }
 
   /** One page of the sessions a user owns, newest activity first. */
@@ -109,5 +114,15 @@ export class Memory {
   /** The tenant's metrics and alerts. */
   stats() {
     return readStats(this.#d);
+  }
+
+  /** Records an event the HTTP edge saw (a token minted, a refusal) in the tenant's audit log. */
+  audit(action: AuditAction, target: AuditTarget, details?: AuditEntry["details"]): void {
+    recordAudit(this.#d, action, target, details);
+  }
+
+  /** The tenant's audit log: entries after `since` (epoch ms), oldest first. */
+  auditLog(query: { since: number; limit: number }): Promise<AuditEntry[]> {
+    return this.#d.audit.list(this.#d.tenant, query);
   }
 }

@@ -1,5 +1,6 @@
 import type { MetricsBatch, StoredMetrics } from "./metrics.ts";
 import type { Trace } from "./trace.ts";
+import type { AuditEntry } from "./audit.ts";
 import type {
   Fact,
   FactType,
@@ -42,6 +43,12 @@ export interface AppendOptions {
   turn?: { key: string; outcome?: TurnOutcome | undefined } | undefined;
   /** The session's title, kept from the first write that names one (a session list shows it). */
   title?: string | undefined;
+  /**
+   * Refuse the append (nothing stored, `MemoryError` "conflict") when the owner was erased at or
+   * after this time (ms): the reply of a chat turn that started before an erase must not bring
+   * the session back. Needs `userId`.
+   */
+  unlessErasedSince?: number | undefined;
 }
 
 /** Turn outcomes a session keeps for retries; a retry of an older turn is a new turn. */
@@ -414,4 +421,52 @@ export interface MetricsStore {
   record(tenant: string, batch: MetricsBatch, at: number): Promise<void>;
   /** Everything the stats need, in one round trip. */
   read(tenant: string, at: number): Promise<StoredMetrics>;
+}
+
+/** Where audit entries go: per tenant, capped, newest kept. */
+export interface AuditLog {
+  /** Records one entry; with `throttle`, at most a fixed number per tenant and minute are kept. */
+  append(tenant: string, entry: AuditEntry, options?: { throttle?: boolean }): Promise<void>;
+  /** Entries with `ts` > `since`, oldest first, at most `limit` (more when the last ones share a millisecond). */
+  list(tenant: string, query: { since: number; limit: number }): Promise<AuditEntry[]>;
+}
+
+/** Counts of what an erase removed, summed over the requests it took. */
+export interface ErasedCounts {
+  sessions: number;
+  messages: number;
+  archives: number;
+  notes: number;
+  facts: number;
+}
+
+/** An erase that runs over several requests: one record per user until it is done. */
+export interface EraseJob {
+  receiptId: string;
+  startedAt: number;
+  removed: ErasedCounts;
+}
+
+export interface EraseJournal {
+  /** The running erase of the user, or a new one with `receiptId`. */
+  begin(scope: FactScope, receiptId: string, at: number): Promise<EraseJob>;
+  /** Adds what one request removed; when `done`, the record goes and the totals are returned. */
+  add(scope: FactScope, removed: ErasedCounts, done: boolean): Promise<ErasedCounts>;
+}
+
+/** The outcome of counting one request against rate limits. */
+export interface RateDecision {
+  allowed: boolean;
+  /** Requests allowed per window. */
+  limit: number;
+  remaining: number;
+  /** Epoch ms when the window frees up. */
+  reset: number;
+}
+
+export interface RateLimiter {
+  /** Counts one request against every identifier (one round trip); the tightest result wins. */
+  check(ids: readonly string[]): Promise<RateDecision>;
+  /** A refusal known in this isolate without asking Redis (an identifier blocked until its reset), else null. */
+  knownBlocked(ids: readonly string[]): RateDecision | null;
 }

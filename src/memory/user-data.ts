@@ -1,6 +1,7 @@
 import type { MemoryDeps } from "./deps.ts";
 import { MemoryError } from "./errors.ts";
-import type { FactScope, SessionDump } from "./ports.ts";
+import { recordAudit } from "./audit-record.ts";
+import type { ErasedCounts, FactScope, SessionDump } from "./ports.ts";
 import type { Fact } from "./types.ts";
 
 /** Sessions exported per page: each carries its window, summary, archive and working memory. */
@@ -44,6 +45,12 @@ function decodeCursor(raw: string | undefined): ExportCursor {
  * Each page costs at most one Redis and one Vector round trip, so any user can be exported.
  */
 export async function exportUser(deps: MemoryDeps, userId: string, cursorText?: string): Promise<ExportPage> {
+  const page = await exportPage(deps, userId, cursorText);
+  recordAudit(deps, "user.export", { userId }, { page: cursorText ?? "" });
+  return page;
+}
+
+async function exportPage(deps: MemoryDeps, userId: string, cursorText: string | undefined): Promise<ExportPage> {
   const cursor = decodeCursor(cursorText);
   const scope: FactScope = { tenant: deps.tenant, userId };
   const page: ExportPage = { userId, exportedAt: deps.now(), sessions: [], facts: [], nextCursor: null };
@@ -67,10 +74,15 @@ export async function exportUser(deps: MemoryDeps, userId: string, cursorText?: 
 
 export interface EraseProgress {
   userId: string;
+  /** Names this erase from its first request to its last; the audit log keeps it. */
+  receiptId: string;
   /** True when nothing of the user is left; otherwise call again to continue. */
   done: boolean;
   erasedAt: number;
-  removed: { sessions: number; messages: number; archived: number; notes: number; facts: number };
+  /** Everything this erase removed so far (all its requests). */
+  removed: ErasedCounts;
+  /** What this request removed. */
+  deleted: number;
 }
 
 /**
@@ -78,22 +90,29 @@ export interface EraseProgress {
  * can never bring anything back; then the facts (when Vector is down the request fails before any
  * session is touched); then the user's own sessions in bounded batches (another user's session
  * under a reused id is left alone). A request stops after a bounded number of store calls and
- * answers `done: false`; calling again continues where it stopped.
+ * answers `done: false`; calling again continues where it stopped, under the same receipt id. The
+ * last request records the receipt (counts, no contents) in the audit log.
  */
 export async function eraseUser(deps: MemoryDeps, userId: string): Promise<EraseProgress> {
   const scope: FactScope = { tenant: deps.tenant, userId };
   const erasedAt = deps.now();
+  const job = await deps.eraseJournal.begin(scope, `er_${deps.newId()}`, erasedAt);
   await deps.users.markErased(scope, erasedAt);
-  const removed = { sessions: 0, messages: 0, archived: 0, notes: 0, facts: 0 };
+  const removed: ErasedCounts = { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0 };
   if (deps.facts) removed.facts = await deps.facts.deleteAll(scope);
   let more = true;
   for (let call = 0; call < ERASE_CALLS_PER_REQUEST && more; call++) {
     const batch = await deps.sessions.eraseUserSessions(deps.tenant, userId, ERASE_SESSIONS_PER_CALL);
     removed.sessions += batch.sessions;
     removed.messages += batch.messages;
-    removed.archived += batch.archived;
+    removed.archives += batch.archived;
     removed.notes += batch.notes;
     more = batch.more;
   }
-  return { userId, done: !more, erasedAt, removed };
+  const totals = await deps.eraseJournal.add(scope, removed, !more);
+  const deleted = Object.values(removed).reduce((sum, n) => sum + n, 0);
+  if (!more) {
+    recordAudit(deps, "user.erase", { userId }, { receiptId: job.receiptId, startedAt: job.startedAt, ...totals });
+  }
+  return { userId, receiptId: job.receiptId, done: !more, erasedAt, removed: totals, deleted };
 }

@@ -88,3 +88,14 @@ export function luaKeyParts(tenant: string): { userPrefix: string; userSuffix: s
 export function observeKey(tenant: string, ...parts: string[]): string {
   return `${tenantPrefix(tenant)}obs:${parts.join(":")}`;
 }
+
+/** `am:{t}:audit` - the tenant's audit log (sorted by time, capped) and its throttle counters. */
+export function auditKeys(tenant: string, minute: number): { log: string; throttle: string } {
+  const t = tenantPrefix(tenant);
+  return { log: `${t}audit`, throttle: `${t}audit:throttle:${Math.floor(minute)}` };
+}
+
+/** `am:{t}:u:{u}:erase-job` - the running erase of a user (receipt id, counts so far). */
+export function eraseJobKey(tenant: string, userId: string): string {
+  return `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:erase-job`;
+}

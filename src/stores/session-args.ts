@@ -37,7 +37,8 @@ export function appendArgs(ref: SessionRef, messages: StoredMessage[], options: 
   const recalled = options.recalled ?? [];
   if ((facts.length > 0 || recalled.length > 0) && userId === "") throw new InvalidStoreInput("queued facts and recalls need the session's userId");
   const parts = luaKeyParts(ref.tenant);
-  const flags = `${options.withSnapshot ? "s" : ""}${options.replaceSystem ? "r" : ""}`;
+  const erasedCheck = options.unlessErasedSince !== undefined && userId !== "" ? `e${Math.floor(options.unlessErasedSince)}` : "";
+  const flags = `${options.withSnapshot ? "s" : ""}${options.replaceSystem ? "r" : ""}${erasedCheck}`;
   const args = [String(now), ttl, userId, flags, ref.sessionId, parts.userPrefix, parts.userSuffix, String(facts.length), String(recalled.length)];
   for (const f of facts) args.push(assertId("fact id", f.id), JSON.stringify(f));
   for (const id of recalled) args.push(assertId("fact id", id));

@@ -14,6 +14,7 @@ import type {
 } from "../memory/ports.ts";
 import { orphanToolMessage } from "../memory/message-rules.ts";
 import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from "../memory/types.ts";
+import { MemoryError } from "../memory/errors.ts";
 import { InvalidStoreInput, SessionOwnerMismatch, UnexpectedReply } from "./errors.ts";
 import { appendArgs, commitArgs, isCount, settingsArgs } from "./session-args.ts";
 import { assertId, luaKeyParts, ownersKey, sessionKeys, tenantSessionsKey, tenantUserSets, userRecordKeys, userSessionsKey } from "./keys.ts";
@@ -68,8 +69,11 @@ export class RedisSessionStore implements SessionStore {
     const user = options.userId === undefined ? { pending: sets.pendingUsers, recalls: sets.recallUsers } : userRecordKeys(ref.tenant, options.userId);
     const keys = [...coreKeys(ref), tenantSessionsKey(ref.tenant), ownersKey(ref.tenant), user.pending, sets.pendingUsers, user.recalls, sets.recallUsers];
     keys.push(sessionKeys(ref).turns);
+    // The tombstone the `e<since>` flag checks (the user's own; a tenant set stands in without one).
+    keys.push(options.userId === undefined ? sets.pendingUsers : userRecordKeys(ref.tenant, options.userId).tombstone);
     const reply = decodeReply(await this.#scripts.run(APPEND_LUA, keys, args), "append");
     if (reply.err === "owner_mismatch") throw new SessionOwnerMismatch();
+    if (reply.err === "erased") throw new MemoryError("conflict", "the user was erased while this turn ran; the reply was not stored");
     if (reply.err === "orphan_tool") {
       const index = num(reply.index, -1);
       throw orphanToolMessage(index, messages[index]?.tool_call_id ?? "(none)");

@@ -6,9 +6,11 @@ import { customVar, enumVar, intVar, numberVar, stringVar } from "./config-vars.
 export interface ApiKeyEntry {
   tenant: string;
   key: string;
+  /** `read`: reads only (a dashboard); `full`: everything in the tenant. */
+  role: "full" | "read";
 }
 
-/** Parses `tenant:key,tenant2:key2`. */
+/** Parses `tenant:key,tenant2:key2:read`; a trailing `:read` gives the key the read role. */
 function parseApiKeys(raw: string | undefined, problems: string[]): ApiKeyEntry[] {
   const entries: ApiKeyEntry[] = [];
   for (const part of (raw ?? "").split(",")) {
@@ -16,14 +18,52 @@ function parseApiKeys(raw: string | undefined, problems: string[]): ApiKeyEntry[
     if (item === "") continue;
     const colon = item.indexOf(":");
     const tenant = colon > 0 ? item.slice(0, colon) : "";
-    const key = colon > 0 ? item.slice(colon + 1) : "";
+    let key = colon > 0 ? item.slice(colon + 1) : "";
+    const role = key.endsWith(":read") ? "read" : "full";
+    if (role === "read") key = key.slice(0, -":read".length);
     if (!isValidId(tenant) || key.length < 6) {
-      problems.push(`API_KEYS entry "${tenant || item.slice(0, 8)}..." must be tenant:key with a valid tenant id and a key of 6+ characters`);
+      problems.push(`API_KEYS entry "${tenant || item.slice(0, 8)}..." must be tenant:key[:read] with a valid tenant id and a key of 6+ characters`);
       continue;
     }
-    entries.push({ tenant, key });
+    entries.push({ tenant, key, role });
   }
   return entries;
+}
+
+/** Parses `https://a.example,https://b.example` (or `*`): origins a browser may call from. */
+function parseOrigins(raw: string | undefined, problems: string[]): string[] {
+  const origins = (raw ?? "").split(",").map((o) => o.trim()).filter((o) => o !== "");
+  for (const origin of origins) {
+    if (origin !== "*" && !/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) problems.push(`CORS_ORIGINS entry "${origin.slice(0, 60)}" must be scheme://host[:port] or *`);
+  }
+  return origins;
+}
+
+/** A rate limit: requests per window. */
+export interface RateLimitSetting {
+  requests: number;
+  windowMs: number;
+}
+
+const WINDOW_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses `600/60s` (units ms, s, m, h); unset is off. */
+function parseRateLimit(raw: string | undefined, problems: string[]): RateLimitSetting | null {
+  if (raw === undefined) return null;
+  const match = /^(\d{1,9})\s*\/\s*(\d{1,9})\s*(ms|s|m|h)$/.exec(raw);
+  const requests = Number(match?.[1]);
+  const windowMs = Number(match?.[2]) * (WINDOW_UNITS[match?.[3] ?? ""] ?? Number.NaN);
+  if (!match || requests < 1 || !(windowMs >= 1000) || windowMs > 86_400_000) {
+    problems.push(`RATE_LIMIT must be <requests>/<window> like 600/60s (window 1s to 24h, units ms s m h), got "${raw.slice(0, 40)}"`);
+    return null;
+  }
+  return { requests, windowMs };
+}
+
+/** A signing secret of at least 32 characters, or unset. */
+function parseSecret(raw: string | undefined, problems: string[]): string | undefined {
+  if (raw !== undefined && raw.length < 32) problems.push("TOKEN_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)");
+  return raw;
 }
 
 const SHARE_NAMES = ["system", "summary", "facts", "window", "reply"] as const;
@@ -57,7 +97,7 @@ const sharesText = SHARE_NAMES.map((n) => `${n}=${d.shares[n]}`).join(",");
  */
 export const CONFIG_VARS = {
   API_KEYS: customVar("API_KEYS", {
-    description: "comma-separated `tenant:key` pairs; a key grants exactly one tenant",
+    description: "comma-separated `tenant:key` pairs; a key grants exactly one tenant; `tenant:key:read` gives a key the read role (reads only)",
     defaultText: "`dev:dev-key` under `npm run dev` only",
     secret: true,
     parse: parseApiKeys,
@@ -135,6 +175,20 @@ export const CONFIG_VARS = {
     max: 2_592_000,
   }),
   CLEANUP_BATCH: intVar("CLEANUP_BATCH", { description: "facts examined per cron run before it stops and resumes next run", default: 2000, min: 10, max: 100_000 }),
+  CORS_ORIGINS: customVar("CORS_ORIGINS", {
+    description: "comma-separated origins browsers may call from (`https://app.example`, or `*`); unset: no CORS headers",
+    parse: parseOrigins,
+  }),
+  TOKEN_SECRET: customVar("TOKEN_SECRET", {
+    description: "HS256 secret (32+ characters) that signs the short-lived user tokens of `POST /v1/tokens`; unset: tokens are off",
+    secret: true,
+    parse: parseSecret,
+  }),
+  RATE_LIMIT: customVar("RATE_LIMIT", {
+    description: "requests per window allowed to each credential and to each user, like `600/60s`; over it: 429 with `Retry-After`; unset: no limit",
+    parse: parseRateLimit,
+  }),
+  AUDIT_MAX_ENTRIES: intVar("AUDIT_MAX_ENTRIES", { description: "audit log entries kept per tenant (`GET /v1/audit`); the oldest go first", default: 10_000, min: 100, max: 1_000_000 }),
 } as const;
 
 export type ConfigVarName = keyof typeof CONFIG_VARS;

@@ -1,8 +1,8 @@
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../memory/options.ts";
-import { CONFIG_VARS, type ApiKeyEntry, type ConfigValues, type ConfigVarName } from "./config-table.ts";
+import { CONFIG_VARS, type ApiKeyEntry, type ConfigValues, type ConfigVarName, type RateLimitSetting } from "./config-table.ts";
 import { rawValue } from "./config-vars.ts";
 
-export type { ApiKeyEntry } from "./config-table.ts";
+export type { ApiKeyEntry, RateLimitSetting } from "./config-table.ts";
 
 /** Where an Upstash REST service lives. */
 export interface RestEndpoint {
@@ -42,6 +42,13 @@ export interface Config {
   cleanupBatch: number;
   /** How long traces are kept, seconds; 0 = tracing off. */
   traceTtlSeconds: number;
+  /** Origins allowed by CORS; empty: no CORS. */
+  corsOrigins: string[];
+  /** Signs user tokens; undefined: `POST /v1/tokens` is off and no token is accepted. */
+  tokenSecret: string | undefined;
+  /** Null: no rate limit. */
+  rateLimit: RateLimitSetting | null;
+  auditMaxEntries: number;
 }
 
 /** Raised when bindings hold bad values; every problem is listed so one fix round is enough. */
@@ -109,6 +116,10 @@ export function parseConfig(env: Record<string, unknown>): Config {
     limits: { maxBodyBytes: v.MAX_BODY_BYTES, maxMessagesPerRequest: v.MAX_MESSAGES_PER_REQUEST, maxMessageChars: v.MAX_MESSAGE_CHARS },
     cleanupBatch: v.CLEANUP_BATCH,
     traceTtlSeconds: v.TRACE_TTL_SECONDS,
+    corsOrigins: v.CORS_ORIGINS,
+    tokenSecret: v.TOKEN_SECRET,
+    rateLimit: v.RATE_LIMIT,
+    auditMaxEntries: v.AUDIT_MAX_ENTRIES,
   };
   if (config.embeddings === "openai" && !config.llm) problems.push("EMBEDDINGS=openai needs OPENAI_API_KEY or OPENAI_BASE_URL");
   if (config.factExtraction === "llm" && !config.llm) problems.push("FACT_EXTRACTION=llm needs OPENAI_API_KEY or OPENAI_BASE_URL");

@@ -8,13 +8,17 @@ import { OpenAIFactExtractor } from "../llm/openai-extractor.ts";
 import { HeuristicFactExtractor } from "../llm/heuristic-extractor.ts";
 import { OpenAISummarizer } from "../llm/openai-summarizer.ts";
 import { loadTokenCounter } from "../llm/tokenizer.ts";
+import type { AuditActor } from "../memory/audit.ts";
 import type { MemoryDeps } from "../memory/deps.ts";
 import { ExtractiveSummarizer } from "../memory/extractive.ts";
 import { Memory } from "../memory/memory.ts";
 import type {
+  AuditLog,
+  EraseJournal,
   FactStore,
   MemoryLogger,
   MetricsStore,
+  RateLimiter,
   SessionStore,
   Summarizer,
   TokenCounter,
@@ -22,6 +26,9 @@ import type {
   UserStore,
   WorkingMemoryStore,
 } from "../memory/ports.ts";
+import { RedisAuditLog } from "../stores/audit-log.ts";
+import { RedisEraseJournal } from "../stores/erase-journal.ts";
+import { UpstashRateLimiter } from "../stores/rate-limiter.ts";
 import { VectorFactStore } from "../stores/facts-vector.ts";
 import { RedisMetricsStore } from "../stores/metrics-store.ts";
 import { RedisSessionStore } from "../stores/session-store.ts";
@@ -47,8 +54,10 @@ export interface Health {
 /** What one request may use: the configuration, the use cases of a tenant, the health probes. */
 export interface Runtime {
   config: Config;
-  /** The use cases of one tenant for this request. */
-  memory(tenant: string): Memory;
+  /** The use cases of one tenant for this request, on behalf of `actor` (the audit log names it). */
+  memory(tenant: string, actor: AuditActor): Memory;
+  /** Null when `RATE_LIMIT` is unset or Redis is not configured. */
+  rateLimiter: RateLimiter | null;
   health(): Promise<Health>;
   /** Hands work to `ctx.waitUntil`; failures are logged, never thrown. */
   background(work: Promise<unknown>): void;
@@ -70,6 +79,9 @@ export interface Adapters {
   sessions: SessionStore;
   users: UserStore;
   working: WorkingMemoryStore;
+  audit: AuditLog;
+  eraseJournal: EraseJournal;
+  rateLimiter: RateLimiter | null;
   facts: FactStore | null;
   traces: TraceStore | null;
   metrics: MetricsStore | null;
@@ -102,6 +114,9 @@ export function adaptersFor(config: Config): Adapters {
     sessions: redis ? guardUpstream(new RedisSessionStore(redis), "redis") : unconfigured<SessionStore>("redis", redisMissing),
     users: redis ? guardUpstream(new RedisUserStore(redis), "redis") : unconfigured<UserStore>("redis", redisMissing),
     working: redis ? guardUpstream(new RedisWorkingMemoryStore(redis), "redis") : unconfigured<WorkingMemoryStore>("redis", redisMissing),
+    audit: redis ? guardUpstream(new RedisAuditLog(redis, { maxEntries: config.auditMaxEntries }), "redis") : unconfigured<AuditLog>("redis", redisMissing),
+    eraseJournal: redis ? guardUpstream(new RedisEraseJournal(redis), "redis") : unconfigured<EraseJournal>("redis", redisMissing),
+    rateLimiter: redis && config.rateLimit ? new UpstashRateLimiter(redis, config.rateLimit) : null,
     facts: vector ? guardUpstream(new VectorFactStore(vector, { embed }), "vector") : null,
     traces: redis ? guardUpstream(new RedisTraceStore(redis), "redis") : null,
     metrics: redis ? guardUpstream(new RedisMetricsStore(redis), "redis") : null,
@@ -154,11 +169,15 @@ export function createRuntime(env: object, ctx: BackgroundContext | undefined, r
   const background = (work: Promise<unknown>): void => writeBehind(work.finally(() => observation.flushMetrics()));
   return {
     config,
-    memory: (tenant) =>
+    rateLimiter: adapters.rateLimiter,
+    memory: (tenant, actor) =>
       new Memory({
         tenant,
+        actor,
         sessions: adapters.sessions,
         users: adapters.users,
+        audit: adapters.audit,
+        eraseJournal: adapters.eraseJournal,
         working: adapters.working,
         facts: adapters.facts,
         summarizer: adapters.summarizer,

@@ -119,6 +119,24 @@ describe.each(variants)("session store contract: $name", ({ make }) => {
     expect(await h.users.pendingFacts({ tenant, userId: "bob" }, 10)).toEqual([]);
   });
 
+  it("refuses an append guarded by unlessErasedSince once the owner was erased at or after that time", async () => {
+    const tenant = nextTenant();
+    const ref = nextRef(tenant);
+    await h.sessions.append(ref, [msg("a", "user", "hello")], { userId: "alice", ttlSeconds: TTL });
+    const turnStarted = clock;
+    // Not erased yet: the guard lets it through.
+    await h.sessions.append(ref, [msg("b", "assistant", "hi")], { userId: "alice", ttlSeconds: TTL, unlessErasedSince: turnStarted });
+    await h.users.markErased({ tenant, userId: "alice" }, turnStarted + 5);
+    const before = await h.sessions.read(ref);
+    await expect(
+      h.sessions.append(ref, [msg("c", "assistant", "late reply")], { userId: "alice", ttlSeconds: TTL, unlessErasedSince: turnStarted }),
+    ).rejects.toMatchObject({ kind: "conflict" });
+    expect(await h.sessions.read(ref)).toEqual(before);
+    // A turn that started after the erase, or an unguarded write, is allowed.
+    await h.sessions.append(ref, [msg("d", "user", "new start")], { userId: "alice", ttlSeconds: TTL, unlessErasedSince: turnStarted + 6 });
+    expect((await h.sessions.read(ref)).window.map((m) => m.id)).toEqual(["a", "b", "d"]);
+  });
+
   it("queues facts of the owner in the same step as the append", async () => {
     const tenant = nextTenant();
     const ref = nextRef(tenant);

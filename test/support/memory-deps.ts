@@ -2,7 +2,7 @@ import type { MemoryDeps } from "../../src/memory/deps.ts";
 import { ExtractiveSummarizer } from "../../src/memory/extractive.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
 import type { MemoryLogger, TokenCounter } from "../../src/memory/ports.ts";
-import { InMemoryFactStore, InMemorySessionStore, InMemoryUserStore, ScriptedSummarizer } from "./memory-fakes.ts";
+import { InMemoryAuditLog, InMemoryEraseJournal, InMemoryFactStore, InMemorySessionStore, InMemoryUserStore, ScriptedSummarizer } from "./memory-fakes.ts";
 
 let idSeq = 0;
 const silent: MemoryLogger = { info() {}, warn() {}, error() {} };
@@ -34,6 +34,9 @@ export function testDeps(overrides: TestDepsOverrides): TestDeps {
   return {
     tenant: "acme",
     working: unusedWorking,
+    audit: new InMemoryAuditLog(),
+    eraseJournal: new InMemoryEraseJournal(),
+    actor: { kind: "key", id: "k_test" },
     facts: new InMemoryFactStore(),
     summarizer: new ScriptedSummarizer(),
     fallbackSummarizer: new ExtractiveSummarizer(counter),

@@ -5,10 +5,15 @@
  * reset bumping the epoch, exclusive expiring lock. Every call is counted so tests can check
  * round trips, and any method can be made to fail once.
  */
+import type { AuditEntry } from "../../src/memory/audit.ts";
 import { MemoryError } from "../../src/memory/errors.ts";
 import { orphanToolMessage } from "../../src/memory/message-rules.ts";
 import { TURN_OUTCOMES_KEPT } from "../../src/memory/ports.ts";
 import type {
+  AuditLog,
+  EraseJob,
+  EraseJournal,
+  ErasedCounts,
   ContentMatch,
   ContentRef,
   AppendOptions,
@@ -164,6 +169,10 @@ export class InMemorySessionStore implements SessionStore {
     const owner = existing?.meta?.userId;
     if (owner !== undefined && options.userId !== undefined && owner !== options.userId) {
       throw new MemoryError("conflict", "session belongs to a different user");
+    }
+    if (options.unlessErasedSince !== undefined && options.userId !== undefined) {
+      const erased = this.users?.tombstone({ tenant: ref.tenant, userId: options.userId }) ?? null;
+      if (erased !== null && erased >= options.unlessErasedSince) throw new MemoryError("conflict", "the user was erased while this turn ran");
     }
     // Like the script: the recorded outcome and the tool-call pairing are checked before any write.
     const key = options.turn?.key;
@@ -424,6 +433,11 @@ export class InMemoryUserStore implements UserStore {
 
   async erasedAt(scope: FactScope): Promise<number | null> {
     this.#enter("erasedAt");
+    return this.tombstone(scope);
+  }
+
+  /** The tombstone without counting a call (the session store's append reads it in its own step). */
+  tombstone(scope: FactScope): number | null {
     return this.#erased.get(userKey(scope.tenant, scope.userId)) ?? null;
   }
 
@@ -666,4 +680,43 @@ export function toolExchange(ids: string[], tokens = 10, extra: Partial<StoredMe
     ...extra,
   });
   return [call, ...ids.map((id) => storedMessage("tool", `result ${id}`, { tool_call_id: id, tokens, ...extra }))];
+}
+
+/** {@link AuditLog} in memory: every entry kept, throttling ignored. */
+export class InMemoryAuditLog implements AuditLog {
+  readonly entries: { tenant: string; entry: AuditEntry }[] = [];
+
+  async append(tenant: string, entry: AuditEntry): Promise<void> {
+    this.entries.push({ tenant, entry });
+  }
+
+  async list(tenant: string, query: { since: number; limit: number }): Promise<AuditEntry[]> {
+    return this.entries
+      .filter((e) => e.tenant === tenant && e.entry.ts > query.since)
+      .map((e) => e.entry)
+      .sort((a, b) => a.ts - b.ts)
+      .slice(0, query.limit);
+  }
+}
+
+/** {@link EraseJournal} in memory. */
+export class InMemoryEraseJournal implements EraseJournal {
+  readonly #jobs = new Map<string, EraseJob>();
+
+  async begin(scope: FactScope, receiptId: string, at: number): Promise<EraseJob> {
+    const key = `${scope.tenant}/${scope.userId}`;
+    const job = this.#jobs.get(key) ?? { receiptId, startedAt: at, removed: { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0 } };
+    this.#jobs.set(key, job);
+    return structuredClone(job);
+  }
+
+  async add(scope: FactScope, removed: ErasedCounts, done: boolean): Promise<ErasedCounts> {
+    const key = `${scope.tenant}/${scope.userId}`;
+    const job = this.#jobs.get(key);
+    const totals = { ...(job?.removed ?? { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0 }) };
+    for (const name of Object.keys(totals) as (keyof ErasedCounts)[]) totals[name] += removed[name];
+    if (done) this.#jobs.delete(key);
+    else if (job) job.removed = totals;
+    return totals;
+  }
 }

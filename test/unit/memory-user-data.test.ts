@@ -70,8 +70,18 @@ describe("erase", () => {
     expect(first).toMatchObject({ done: false, removed: { sessions: perRequest } });
     expect(sessions.calls.eraseUserSessions).toBe(ERASE_CALLS_PER_REQUEST);
     const second = await eraseUser(deps, "u1");
-    expect(second).toMatchObject({ done: true, removed: { sessions: 7 } });
+    // One erase, one receipt: the counts cover both requests, `deleted` this one (7 sessions, 7 messages).
+    expect(second).toMatchObject({ done: true, receiptId: first.receiptId, deleted: 14, removed: { sessions: perRequest + 7, messages: perRequest + 7 } });
     expect(sessions.indexed("acme", "u1")).toEqual([]);
+    await deps.settle();
+    const audit = await deps.audit.list("acme", { since: 0, limit: 10 });
+    expect(audit.filter((e) => e.action === "user.erase")).toEqual([
+      expect.objectContaining({ target: { userId: "u1" }, details: expect.objectContaining({ receiptId: first.receiptId, sessions: perRequest + 7 }) }),
+    ]);
+    // A later erase is a new one with its own receipt.
+    const again = await eraseUser(deps, "u1");
+    expect(again).toMatchObject({ done: true, deleted: 0, removed: { sessions: 0, facts: 0 } });
+    expect(again.receiptId).not.toBe(first.receiptId);
   });
 
   it("leaves a tombstone first and deletes the facts before any session, so Vector down changes no session", async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call, uniqueId } from "./helpers.ts";
-import { addFact, factsPath, listAll, mergeRecallCounts, runCron } from "./support-facts.ts";
+import { addFact, factsPath, listAll, mergeRecallCounts, recall, runCron } from "./support-facts.ts";
 import { compress, resetLlm, setLlmMode } from "./support-llm.ts";
 import { testRedis } from "./support-redis.ts";
 import { append, expectJsonError, postMessages, readSession, sessionPath } from "./support-sessions.ts";
@@ -162,6 +162,60 @@ describe("an erase is final", () => {
 
     const later = await addFact(user, { text: "I moved to Porto" });
     expect((await listAll(user)).map((f) => f.id)).toEqual([later.id]);
+  });
+});
+
+describe("an erase gives a receipt and leaves nothing", () => {
+  it("answers the receipt once everything is gone, records it in the audit log, and nothing finds the user afterwards", async () => {
+    const user = uniqueId("receipt");
+    const [s1, s2] = [uniqueId("receipt-s"), uniqueId("receipt-s")];
+    await append(s1, [{ id: "a", role: "user", content: "I like green tea" }, { id: "b", role: "assistant", content: "Noted." }], { userId: user });
+    await append(s2, [{ id: "c", role: "user", content: "plan a trip to Porto" }], { userId: user });
+    expect((await call("PUT", `${sessionPath(s2)}/notes/plan`, { body: { value: "Porto in May" } })).status).toBe(200);
+    await addFact(user, { text: "Allergic to peanuts" });
+    // "I like green tea" was learned too.
+    const facts = (await listAll(user)).length;
+    expect(facts).toBeGreaterThanOrEqual(1);
+    const since = Date.now() - 1;
+
+    const erased = await call<{ receiptId: string; erasedAt: number; done: boolean; removed: Record<string, number> }>("DELETE", `/v1/users/${user}`);
+    expect(erased.status, erased.text).toBe(200);
+    expect(erased.json).toMatchObject({ userId: user, done: true, removed: { sessions: 2, messages: 3, facts, notes: 1, archives: 0 } });
+    expect(erased.json.receiptId).toMatch(/^er_/);
+    expect(erased.json.erasedAt).toBeGreaterThanOrEqual(since);
+
+    const audit = await call<{ entries: { action: string; target: { userId?: string }; details?: Record<string, unknown> }[] }>("GET", `/v1/audit?since=${since}`);
+    const receipt = audit.json.entries.find((e) => e.action === "user.erase" && e.target.userId === user);
+    expect(receipt?.details).toMatchObject({ receiptId: erased.json.receiptId, sessions: 2, messages: 3, facts, notes: 1, archives: 0 });
+
+    const exported = await call<{ sessions: unknown[]; facts: unknown[] }>("GET", `/v1/users/${user}/export`);
+    expect(exported.json).toMatchObject({ sessions: [], facts: [] });
+    expect(await listAll(user)).toEqual([]);
+    expect(await recall(user, "peanuts")).toEqual([]);
+    const listed = await call<{ sessions: unknown[] }>("GET", `/v1/users/${user}/sessions`);
+    expect(listed.json.sessions).toEqual([]);
+    for (const sid of [s1, s2]) {
+      expect((await readSession(sid)).exists).toBe(false);
+      expect((await call<{ notes: Record<string, string> }>("GET", `${sessionPath(sid)}/notes`)).json.notes).toEqual({});
+    }
+  });
+
+  it("a chat turn in flight when the user is erased does not bring the session back", async () => {
+    const user = uniqueId("inflight");
+    const sid = uniqueId("inflight-s");
+    await append(sid, [{ id: "a", role: "user", content: "hello" }], { userId: user });
+    await setLlmMode({ mode: "echo", delayMs: 800 });
+    const turn = call("POST", `${sessionPath(sid)}/chat`, { body: { message: "remember that I live in Lisbon", userId: user, persist: true } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await call("DELETE", `/v1/users/${user}`)).status).toBe(200);
+    const answered = await turn;
+    // The model answered, but the erase won: the reply is not stored, and the client is told.
+    expect(answered.status, answered.text).toBe(409);
+    await mergeRecallCounts();
+    expect((await readSession(sid)).window).toEqual([]);
+    const listed = await call<{ sessions: unknown[] }>("GET", `/v1/users/${user}/sessions`);
+    expect(listed.json.sessions).toEqual([]);
+    expect(await listAll(user)).toEqual([]);
   });
 });
 

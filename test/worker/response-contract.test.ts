@@ -117,6 +117,12 @@ describe("every answer matches the schema its route declares", () => {
     await conforming("GET", "/v1/stats");
   });
 
+  it("tokens and the audit log", async () => {
+    const env = { TOKEN_SECRET: "contract-secret-0123456789-abcdefghij" };
+    await conforming("POST", "/v1/tokens", { body: { userId, sessionId, scopes: ["read"], ttlSeconds: 600 }, env }, 201);
+    await conforming("GET", "/v1/audit?since=0&limit=10");
+  });
+
   it("the health probe, up and down", async () => {
     await conforming("GET", "/healthz", { key: null });
     await conforming("GET", "/healthz", { key: null, env: { UPSTASH_REDIS_REST_URL: "http://127.0.0.1:9" } }, 503);

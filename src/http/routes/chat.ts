@@ -1,6 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { TurnOutcome } from "../../memory/types.ts";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";
+import { actingUser } from "../acting-user.ts";
+import { admit } from "../middleware/rate-limit.ts";
 import { createRouter } from "../router.ts";
 import { TraceFlag, beginTrace, inlineTrace } from "../trace-view.ts";
 import { CHAT_EXAMPLES, ChatAnswerSchema, ChatEventStream, type ChatAnswer } from "../schemas/chat-responses.ts";
@@ -65,16 +67,19 @@ export function chatRoutes() {
   app.openapi(chatRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
     const body = c.req.valid("json");
-    beginTrace(c, "chat", { sessionId, userId: body.userId }, c.req.valid("query").trace === true);
+    const userId = actingUser(c, body.userId);
+    beginTrace(c, "chat", { sessionId, userId }, c.req.valid("query").trace === true);
     const fields = { model: body.model, temperature: body.temperature, max_tokens: body.maxTokens };
     const turn = await c.get("memory").startTurn({
       sessionId,
-      userId: body.userId,
+      userId,
       messages: [{ id: body.messageId, role: "user", content: body.message, persist: body.persist }],
       query: body.message,
       key: c.req.valid("header")["idempotency-key"] ?? body.messageId,
       fields: Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
     });
+    // The message is stored (as when the LLM fails); the LLM is not called for a refused client.
+    await admit(c);
     // The route's text/event-stream answer: a plain Response.
     if (body.stream) return streamTurn(c, turn, chatStreamFormat);
     const answer = await turn.complete();

@@ -1,6 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";
 import { ApiError } from "../errors.ts";
+import { actingUser } from "../acting-user.ts";
+import { admit } from "../middleware/rate-limit.ts";
 import { openAIError } from "../on-error.ts";
 import { CompletionBody, chunksFromOutcome, completionFromOutcome, proxiedTurn } from "../openai-shapes.ts";
 import { createRouter } from "../router.ts";
@@ -55,10 +57,13 @@ export function completionRoutes() {
     const headers = c.req.valid("header");
     const sessionId = headers["x-memory-session"] ?? fromUserField(body.user, "X-Memory-Session");
     if (!sessionId) throw new ApiError(400, "validation_failed", "invalid header: x-memory-session is required (or name the session in the `user` field)");
-    const userId = headers["x-memory-user"] ?? fromUserField(body.user, "X-Memory-User");
+    // A token acts for its own user; the `user` field cannot name another.
+    const token = c.get("principal").kind === "token";
+    const userId = actingUser(c, headers["x-memory-user"] ?? (token ? undefined : fromUserField(body.user, "X-Memory-User")));
     beginTrace(c, "proxy", { sessionId, userId }, headers["x-memory-trace"] === "1");
     const proxied = await proxiedTurn(body);
     const turn = await c.get("memory").startTurn({ sessionId, userId, replaceSystem: true, key: headers["idempotency-key"], ...proxied });
+    await admit(c);
     // The route's text/event-stream answer: a plain Response.
     if (body.stream) return streamTurn(c, turn, proxyFormat(body.model));
     const answer = await turn.complete();

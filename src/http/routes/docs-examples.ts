@@ -23,6 +23,7 @@ export const PARAMETER_DOCS: Readonly<Record<string, string>> = {
   "query:force": "Compress even below the maxTokens threshold (`true`/`false`)",
   "query:offset": "Archived messages to skip",
   "query:limit": "Page size",
+  "query:since": "Only entries after this time (epoch ms); the `nextSince` of the previous page",
   "query:cursor": "The `nextCursor` of the previous page; leave out for the first page",
   "header:x-memory-session": "The memory session of this conversation (else the `user` field names it)",
   "header:x-memory-user": "The user whose long-term facts are recalled and learned (else the `user` field)",
@@ -33,6 +34,7 @@ const S = "/v1/sessions/{sessionId}";
 const F = "/v1/users/{userId}/facts";
 
 export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
+  [`POST /v1/tokens`]: { userId: "xiaoming", sessionId: "demo", scopes: ["read", "chat"], ttlSeconds: 900 },
   [`POST ${S}/messages`]: {
     userId: "xiaoming",
     messages: [

@@ -15,6 +15,7 @@ export const API_TAGS = [
   { name: "Users", description: "Everything stored about a user: export page by page, erase everywhere." },
   { name: "Observability", description: "Per-turn traces of what memory injected and why, and the tenant's metrics." },
   { name: "Service", description: "Health of the service and its upstreams." },
+  { name: "Access", description: "Short-lived user tokens for browser frontends and the tenant's audit log." },
 ] as const;
 
 export type ApiTag = (typeof API_TAGS)[number]["name"];
@@ -136,6 +137,19 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   [`DELETE /v1/users/{userId}`]: {
     operationId: "eraseUser",
     tag: "Users",
-    description: "Erases the user everywhere: sessions, archives, working memory, facts. Answers 202 while more is left: call again until 200. An erase is final.",
+    description:
+      "Erases the user everywhere: sessions, archives, working memory, facts. Answers 202 while more is left: call again until 200. Every request of one erase carries the same `receiptId`; the last answers the receipt (counts of everything removed) and records it in the audit log. An erase is final.",
+  },
+  [`POST /v1/tokens`]: {
+    operationId: "createToken",
+    tag: "Access",
+    description:
+      "Mints a short-lived HS256 token (at most 24 h) for one user, and one session if `sessionId` is given, with scopes `read`, `write`, `chat`. A browser frontend sends it as `Authorization: Bearer <token>`; it reaches only its own user's (and session's) routes and never export, erase, tokens or audit. Needs a full tenant API key and `TOKEN_SECRET`.",
+  },
+  [`GET /v1/audit`]: {
+    operationId: "listAudit",
+    tag: "Access",
+    description:
+      "The tenant's audit log, oldest first: erases (with their receipts), exports, token mints, fact edits and deletes, settings changes, refusals and auth failures (throttled). Who (key id or token id and user), what, when (epoch ms), which ids; never contents. Page with `since` = the previous `nextSince`.",
   },
 };

@@ -17,7 +17,9 @@ const DESCRIPTION = `Memory for AI chat agents: a short-term window with one rol
 and long-term facts, assembled into a context that fits a token budget.
 
 **Authentication.** Every \`/v1\` route takes \`Authorization: Bearer <key>\`. A key maps to a tenant; no request
-can reach another tenant's data. \`npm run dev\` accepts the key \`dev-key\`.
+can reach another tenant's data. \`npm run dev\` accepts the key \`dev-key\`. A key with the read role only reads;
+a browser frontend uses a short-lived token from \`POST /v1/tokens\` instead, which reaches only its own user's (and
+session's) routes.
 
 **Errors.** Every error is JSON, \`{"error": {"code", "message", "details"?}}\`, with its status. Bad input is a
 4xx and stores nothing; an upstream that is down is a 503 with \`Retry-After\`. A method a path does not

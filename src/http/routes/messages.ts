@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { actingUser } from "../acting-user.ts";
 import { round4, statsView } from "../render.ts";
 import { createRouter } from "../router.ts";
 import { IdSchema, SessionParams, errors, queryInt, jsonResponse, security } from "../schemas/common.ts";
@@ -41,15 +42,16 @@ export function messageRoutes() {
   app.openapi(appendRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const result = await c.get("memory").append(sessionId, { userId: body.userId, messages: body.messages.map(toIncomingNative) });
+    const result = await c.get("memory").append(sessionId, { userId: actingUser(c, body.userId), messages: body.messages.map(toIncomingNative) });
     return c.json({ sessionId, added: result.added, stats: statsView(result.stats), compressionDue: result.compressionDue, facts: result.facts } satisfies AppendAnswer, 201);
   });
 
   app.openapi(contextRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
     const { trace, ...q } = c.req.valid("query");
-    beginTrace(c, "context", { sessionId, userId: q.userId }, trace === true);
-    const context = await c.get("memory").context(sessionId, q);
+    const userId = actingUser(c, q.userId);
+    beginTrace(c, "context", { sessionId, userId }, trace === true);
+    const context = await c.get("memory").context(sessionId, { ...q, userId });
     return c.json(
       {
         sessionId,

@@ -20,8 +20,8 @@ const eraseRoute = createRoute({
   security,
   request: { params: UserParams },
   responses: {
-    200: jsonResponse(UserErasedSchema, "Everything is gone; counts of what was removed", USER_EXAMPLES.erased),
-    202: jsonResponse(UserErasedSchema, "Erase in progress: call again to continue", { ...USER_EXAMPLES.erased, done: false }),
+    200: jsonResponse(UserErasedSchema, "Everything is gone: the receipt (also in the audit log), with counts of what the whole erase removed", USER_EXAMPLES.erased),
+    202: jsonResponse(UserErasedSchema, "Erase in progress: call again to continue (same receiptId, counts so far)", { ...USER_EXAMPLES.erased, done: false }),
     ...errorResponses,
   },
 });
@@ -41,9 +41,8 @@ export function userRoutes() {
 
   app.openapi(eraseRoute, async (c) => {
     const { userId } = c.req.valid("param");
-    const { done, erasedAt, removed } = await c.get("memory").eraseUser(userId);
-    const deleted = Object.values(removed).reduce((sum, n) => sum + n, 0);
-    return c.json({ userId, deleted, done, erasedAt, removed } satisfies UserErased, done ? 200 : 202);
+    const { receiptId, done, erasedAt, removed, deleted } = await c.get("memory").eraseUser(userId);
+    return c.json({ userId, receiptId, deleted, done, erasedAt, removed } satisfies UserErased, done ? 200 : 202);
   });
 
   return app;

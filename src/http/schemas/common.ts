@@ -52,13 +52,13 @@ const errorResponse = (description: string, example: { code: string; message: st
  */
 export const ERROR_RESPONSES = {
   400: errorResponse("Invalid input: nothing was stored", { code: "validation_failed", message: "invalid body: messages must have at least 1 item" }),
-  401: errorResponse("Missing or invalid API key", { code: "unauthorized", message: "a valid API key is required: Authorization: Bearer <key>" }),
-  403: errorResponse("The key may not do this", { code: "forbidden", message: "this key may not use this route" }),
+  401: errorResponse("Missing or invalid API key or token", { code: "unauthorized", message: "a valid API key or token is required: Authorization: Bearer <key>" }),
+  403: errorResponse("The key's role or the token's user, session or scopes do not allow this", { code: "forbidden", message: "a read key cannot write" }),
   404: errorResponse("No such resource", { code: "not_found", message: "no fact f_0123456789abcdef" }),
   409: errorResponse("Conflicts with what is stored", { code: "conflict", message: "session belongs to a different user" }),
   413: errorResponse("The body or one of its messages is too large", { code: "payload_too_large", message: "request body exceeds 1048576 bytes" }),
   415: errorResponse("The body is not JSON", { code: "unsupported_media_type", message: "send the body as JSON (content-type: application/json)" }),
-  429: errorResponse("Too many requests; retry after Retry-After", { code: "rate_limited", message: "too many requests, retry shortly" }),
+  429: errorResponse("Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more)", { code: "rate_limited", message: "too many requests, retry shortly" }),
   502: errorResponse("The LLM failed; the user message is stored, retry with the same idempotency key", {
     code: "llm_failed",
     message: "the LLM did not answer in time; your message was stored, retry with the same idempotency key or message id",
@@ -72,9 +72,13 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-/** The error responses of a route: `...errors(400, 401, 503)`. */
-export function errors<S extends ErrorStatus>(...statuses: S[]): Pick<typeof ERROR_RESPONSES, S> {
-  return Object.fromEntries(statuses.map((s) => [s, ERROR_RESPONSES[s]])) as Pick<typeof ERROR_RESPONSES, S>;
+/** An authenticated route can also be refused by the access rules (403) and the rate limit (429). */
+type Guarded<S extends ErrorStatus> = S | (401 extends S ? 403 | 429 : never);
+
+/** The error responses of a route: `...errors(400, 401, 503)`; listing 401 adds 403 and 429. */
+export function errors<S extends ErrorStatus>(...statuses: S[]): Pick<typeof ERROR_RESPONSES, Guarded<S>> {
+  const all: ErrorStatus[] = statuses.includes(401 as S) ? [...new Set<ErrorStatus>([...statuses, 403, 429])].sort() : statuses;
+  return Object.fromEntries(all.map((s) => [s, ERROR_RESPONSES[s]])) as Pick<typeof ERROR_RESPONSES, Guarded<S>>;
 }
 
 /** What every `/v1` route can answer: bad input, no key, an upstream down. */
@@ -91,5 +95,5 @@ export const jsonResponse = <S extends z.ZodType>(schema: S, description: string
 /** An untyped answer: fails the spec lint (`rule/success-response-*` in redocly.yaml); declare the real shape in `src/http/schemas/`. */
 export const AnyObject = z.object({}).passthrough();
 
-/** Every `/v1` route takes `Authorization: Bearer <key>`. */
+/** Every `/v1` route takes `Authorization: Bearer <key or token>`. */
 export const security = [{ bearer: [] }];

@@ -49,12 +49,15 @@ export const UserExportSchema = z
 export const UserErasedSchema = z
   .object({
     userId: z.string(),
-    deleted: z.number().int().openapi({ description: "Everything this call removed, summed" }),
+    receiptId: z.string().openapi({ description: "Names the erase from its first request to its last; the audit log keeps the receipt" }),
+    deleted: z.number().int().openapi({ description: "Items this request removed" }),
     done: z.boolean().openapi({ description: "false (with 202): more is left, call again" }),
-    erasedAt: Ms,
-    removed: z.object({ sessions: z.number().int(), messages: z.number().int(), archived: z.number().int(), notes: z.number().int(), facts: z.number().int() }),
+    erasedAt: Ms.openapi({ description: "Epoch ms of this request's tombstone" }),
+    removed: z
+      .object({ sessions: z.number().int(), messages: z.number().int(), archives: z.number().int(), notes: z.number().int(), facts: z.number().int() })
+      .openapi({ description: "What the whole erase removed so far" }),
   })
-  .openapi("UserErased");
+  .openapi("EraseReceipt");
 
 export type UserErased = z.infer<typeof UserErasedSchema>;
 
@@ -96,7 +99,14 @@ export const USER_EXAMPLES = {
     facts: [FACT_EXAMPLES.fact],
     nextCursor: null,
   },
-  erased: { userId: "xiaoming", deleted: 27, done: true, erasedAt: 1764590400000, removed: { sessions: 2, messages: 20, archived: 3, notes: 1, facts: 1 } },
+  erased: {
+    userId: "xiaoming",
+    receiptId: "er_3b1f0c2a9d",
+    deleted: 27,
+    done: true,
+    erasedAt: 1764590400000,
+    removed: { sessions: 2, messages: 20, archives: 3, notes: 1, facts: 1 },
+  },
   sessions: {
     userId: "xiaoming",
     sessions: [{ sessionId: "demo", createdAt: 1764590000000, updatedAt: 1764590400000, messages: 14, title: "I moved to Berlin last month" }],

@@ -4,7 +4,7 @@ import { LUA_EXTEND, LUA_MSG_HEAD, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
 /**
  * Appends messages idempotently, in one atomic step.
  *
- * KEYS: sys win sum meta arc ids tenantIndex owners pendingFacts pendingUsers recalls recallUsers turns
+ * KEYS: sys win sum meta arc ids tenantIndex owners pendingFacts pendingUsers recalls recallUsers turns tombstone
  * ARGV: now ttl userId('' = none) flags sessionId userPrefix userSuffix factCount recallCount,
  *       then per fact: id json, then the recalled fact ids,
  *       then per message: id kind tokens json,
@@ -17,7 +17,8 @@ import { LUA_EXTEND, LUA_MSG_HEAD, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
  * meta.calls), else nothing is stored and the reply is err 'orphan_tool'.
  *
  * flags: 's' returns the snapshot too; 'r' makes the batch's system messages replace the pinned
- * ones when they differ (their ids leave the id set, so they could be pinned again later).
+ * ones when they differ (their ids leave the id set, so they could be pinned again later);
+ * 'e<ms>' stores nothing (err 'erased') when the user's tombstone is at or after <ms>.
  * `ttl` is the default idle TTL; a per-session `set:ttlSeconds` override stored in meta wins.
  * The owner check runs before any write, so a mismatch changes nothing - no message, no queued
  * fact, no recall count. A session id that a new owner takes over (the old session expired) leaves the previous
@@ -80,6 +81,11 @@ local override = tonumber(redis.call('HGET', KEYS[4], 'set:ttlSeconds'))
 if override and override > 0 then ttl = override end
 if uid ~= '' and owner and owner ~= uid then
   return cjson.encode({ err = 'owner_mismatch' })
+end
+local erased_since = string.match(ARGV[4], 'e(%d+)')
+if erased_since and uid ~= '' then
+  local erased = tonumber(redis.call('GET', KEYS[14]) or '')
+  if erased and erased >= tonumber(erased_since) then return cjson.encode({ err = 'erased' }) end
 end
 local nfacts, nrecalls = tonumber(ARGV[8]), tonumber(ARGV[9])
 local first = 10 + 2 * nfacts + nrecalls

@@ -1,0 +1,71 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { TrieRouter } from "hono/router/trie-router";
+import { decideAccess, type AccessTarget, type OperationClass } from "../../memory/access.ts";
+import { isValidId } from "../../memory/ids.ts";
+import { ROUTE_ACCESS } from "../access-table.ts";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "../errors.ts";
+
+interface Classified {
+  op: OperationClass;
+}
+
+const router = new TrieRouter<Classified>();
+for (const [key, op] of Object.entries(ROUTE_ACCESS)) {
+  const [method, path] = key.split(" ") as [string, string];
+  router.add(method, path.replace(/\{(\w+)\}/g, ":$1"), { op });
+}
+
+function decoded(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The operation a request asks for (null when no row classifies it) and the ids it names. */
+export function classify(method: string, path: string, query: (name: string) => string | undefined, header: (name: string) => string | undefined) {
+  const match = router.match(method, path)[0]?.[0] as [Classified, Record<string, string>] | undefined;
+  const params = match?.[1] ?? {};
+  const target: AccessTarget = {
+    userId: decoded(params.userId) ?? query("userId") ?? header("x-memory-user"),
+    sessionId: decoded(params.sessionId) ?? header("x-memory-session"),
+  };
+  return { op: match?.[0].op ?? null, target };
+}
+
+/**
+ * The user a native route's JSON body names (`userId`; the proxy's free-form `user` field is not
+ * read: a token ignores it, see the completions route). The parsed body is cached, so the
+ * route's validator does not parse it again; a body of undeclared or too large a size is not read
+ * here (the route then checks the user it acts for, see `actingUser`).
+ */
+async function bodyUser(c: Context<AppEnv>): Promise<string | undefined> {
+  if (c.req.method !== "POST" || !/json/i.test(c.req.header("content-type") ?? "")) return undefined;
+  const size = Number(c.req.header("content-length") ?? Number.NaN);
+  if (!(size <= c.get("runtime").config.limits.maxBodyBytes)) return undefined;
+  const body: unknown = await c.req.json().catch(() => null);
+  if (typeof body !== "object" || body === null) return undefined;
+  const named = "userId" in body ? body.userId : undefined;
+  return isValidId(named) ? named : undefined;
+}
+
+/**
+ * Applies the domain's access rules to every `/v1` request in one place: the route's class,
+ * the principal, the ids the request names. A refusal is 403 and goes to the audit log (throttled).
+ */
+export function accessGuard(): MiddlewareHandler<AppEnv> {
+  return async function guard(c, next) {
+    const { op, target } = classify(c.req.method, c.req.path, (n) => c.req.query(n), (n) => c.req.header(n));
+    target.userId ??= await bodyUser(c);
+    c.set("target", target);
+    const decision = decideAccess(c.get("principal"), op, target, c.req.method === "GET");
+    if (!decision.allowed) {
+      c.get("memory").audit("access.denied", target, { method: c.req.method, path: c.req.path, reason: decision.reason });
+      throw new ApiError(403, "forbidden", decision.reason);
+    }
+    await next();
+  };
+}

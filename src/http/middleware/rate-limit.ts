@@ -1,0 +1,83 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { Principal } from "../../memory/access.ts";
+import type { RateDecision } from "../../memory/ports.ts";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "../errors.ts";
+import { renderError } from "../on-error.ts";
+
+/** The identifiers a request counts against: its credential and, when it names one, its user. */
+export function limitIds(principal: Principal, userId: string | undefined): string[] {
+  const credential = principal.kind === "key" ? `k:${principal.keyId}` : `t:${principal.tenant}:${principal.tokenId}`;
+  const user = principal.kind === "token" ? principal.userId : userId;
+  return user === undefined ? [credential] : [credential, `u:${principal.tenant}:${user}`];
+}
+
+function limitHeaders(d: RateDecision, now: number): Record<string, string> {
+  const seconds = Math.max(0, Math.ceil((d.reset - now) / 1000));
+  return { "ratelimit-limit": String(d.limit), "ratelimit-remaining": String(d.remaining), "ratelimit-reset": String(seconds) };
+}
+
+function tooMany(d: RateDecision): ApiError {
+  const now = Date.now();
+  const headers = limitHeaders(d, now);
+  return new ApiError(429, "rate_limited", `rate limit of ${d.limit} requests exceeded; retry after ${headers["ratelimit-reset"]} s`, {
+    headers: { ...headers, "retry-after": String(Math.max(1, Number(headers["ratelimit-reset"]))) },
+  });
+}
+
+/** Reads and chat turns check in parallel with their own first Redis call; other writes wait for the check. */
+const PARALLEL = /^\/v1\/(sessions\/[^/]+\/chat|chat\/completions)$/;
+
+/**
+ * `RATE_LIMIT` per credential and per user. A client already refused in this isolate is refused
+ * at once. Otherwise a write waits for the check before it touches anything; a read or a chat turn
+ * starts the check next to its own first Redis request (the client pipelines both identifiers
+ * into one request) and acts on it before it answers, and a chat turn before it calls the LLM
+ * (see {@link admit}): no round trip is added in sequence on their critical path.
+ */
+export function rateLimit(): MiddlewareHandler<AppEnv> {
+  return async function limit(c, next) {
+    const limiter = c.get("runtime").rateLimiter;
+    if (!limiter) return next();
+    const ids = limitIds(c.get("principal"), c.get("target").userId);
+    const known = limiter.knownBlocked(ids);
+    if (known) throw tooMany(known);
+    const pending = limiter.check(ids).catch((err: unknown) => {
+      // A limiter that cannot answer lets the request through: Redis being down fails the request anyway.
+      console.warn(JSON.stringify({ level: "warn", message: "rate limit check failed", error: String(err).slice(0, 200) }));
+      return null;
+    });
+    if (c.req.method !== "GET" && !PARALLEL.test(c.req.path)) {
+      const decision = await pending;
+      if (decision && !decision.allowed) throw tooMany(decision);
+      await next();
+      if (decision) setHeaders(c, decision);
+      return;
+    }
+    c.set("admission", pending);
+    await next();
+    const decision = await pending;
+    if (!decision) return;
+    if (!decision.allowed && c.res.status !== 429) {
+      // The answer was computed but is not given: a refused read returns nothing.
+      c.res = undefined;
+      c.res = renderError(tooMany(decision), c);
+      return;
+    }
+    setHeaders(c, decision);
+  };
+}
+
+function setHeaders(c: Context<AppEnv>, decision: RateDecision): void {
+  try {
+    for (const [name, value] of Object.entries(limitHeaders(decision, Date.now()))) c.res.headers.set(name, value);
+  } catch {
+    // An immutable response (a passed-through stream) keeps its headers.
+  }
+}
+
+/** Waits for the request's rate-limit check; throws 429 when it refused. Call before an LLM call. */
+export async function admit(c: Context<AppEnv>): Promise<void> {
+  const decision = await c.get("admission");
+  if (decision && !decision.allowed) throw tooMany(decision);
+}

@@ -1,0 +1,63 @@
+import type { Redis } from "@upstash/redis";
+import type { AuditEntry } from "../memory/audit.ts";
+import { AUDIT_FAILURES_PER_MINUTE } from "../memory/audit.ts";
+import type { AuditLog } from "../memory/ports.ts";
+import { InvalidStoreInput } from "./errors.ts";
+import { auditKeys } from "./keys.ts";
+import { AUDIT_APPEND_LUA } from "./lua/audit.ts";
+import { ScriptRunner, type RedisClient } from "./scripts.ts";
+
+export interface RedisAuditLogOptions {
+  /**
+   * Entries kept per tenant; the oldest go first.
+   * @default 10000
+   */
+  maxEntries?: number;
+}
+
+/** Entries read past `limit` so a page can end on a millisecond boundary. */
+const TIE_SLACK = 50;
+
+/** {@link AuditLog} on Upstash Redis: a sorted set per tenant, scored by time and capped. */
+export class RedisAuditLog implements AuditLog {
+  readonly #redis: Pick<Redis, "createScript" | "zrange">;
+  readonly #scripts: ScriptRunner;
+  readonly #max: number;
+
+  constructor(redis: RedisClient & Pick<Redis, "zrange">, options: RedisAuditLogOptions = {}) {
+    this.#redis = redis;
+    this.#scripts = new ScriptRunner(redis);
+    this.#max = options.maxEntries ?? 10_000;
+    if (!Number.isSafeInteger(this.#max) || this.#max <= 0) throw new InvalidStoreInput("maxEntries must be a positive integer");
+  }
+
+  async append(tenant: string, entry: AuditEntry, options: { throttle?: boolean } = {}): Promise<void> {
+    const keys = auditKeys(tenant, entry.ts / 60_000);
+    const limit = options.throttle ? AUDIT_FAILURES_PER_MINUTE : 0;
+    await this.#scripts.run(AUDIT_APPEND_LUA, [keys.log, keys.throttle], [String(entry.ts), JSON.stringify(entry), String(this.#max), String(limit)]);
+  }
+
+  async list(tenant: string, query: { since: number; limit: number }): Promise<AuditEntry[]> {
+    const { log } = auditKeys(tenant, 0);
+    const raw = await this.#redis.zrange<unknown[]>(log, `(${query.since}`, "+inf", { byScore: true, offset: 0, count: query.limit + TIE_SLACK });
+    const entries = raw.map(parseEntry).filter((e): e is AuditEntry => e !== null);
+    if (entries.length <= query.limit) return entries;
+    const lastTs = entries[query.limit - 1]!.ts;
+    let end = query.limit;
+    while (end < entries.length && entries[end]!.ts === lastTs) end++;
+    return entries.slice(0, end);
+  }
+}
+
+function parseEntry(raw: unknown): AuditEntry | null {
+  let value = raw;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  if (typeof value !== "object" || value === null || !("ts" in value) || typeof value.ts !== "number") return null;
+  return value as AuditEntry;
+}
