@@ -73,3 +73,18 @@ export class LlmError extends Error {
     this.retryable = kind === "timeout" || (kind === "upstream" && (status === 0 || status === 408 || status === 409 || status === 429 || status >= 500));
   }
 }
+
+/**
+ * Stored data this deployment cannot read with its configuration: it was sealed under an encryption
+ * key that is not configured (`encryption_key_missing`) or does not match (`encryption_key_invalid`).
+ * An operator must fix the configuration; retrying will not help, and nothing unreadable is returned.
+ */
+export class StoredDataUnreadable extends Error {
+  readonly code: "encryption_key_missing" | "encryption_key_invalid";
+
+  constructor(code: StoredDataUnreadable["code"], message: string) {
+    super(message);
+    this.name = "StoredDataUnreadable";
+    this.code = code;
+  }
+}

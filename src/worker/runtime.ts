@@ -16,6 +16,11 @@ import { VectorFactStore } from "../stores/facts-vector.ts";
 import { RedisSessionStore } from "../stores/session-store.ts";
 import { RedisUserStore } from "../stores/user-store.ts";
 import { RedisWorkingMemoryStore } from "../stores/working-memory-store.ts";
+import { FieldCipher } from "../stores/sealed/cipher.ts";
+import { SealedSessionStore } from "../stores/sealed/sealed-session-store.ts";
+import { SealedUserStore } from "../stores/sealed/sealed-user-store.ts";
+import { sealedVectorIndex } from "../stores/sealed/sealed-vector-index.ts";
+import { SealedWorkingMemoryStore } from "../stores/sealed/sealed-working-store.ts";
 import { createIndex, createRedis } from "./clients.ts";
 import { loadConfig, type Config } from "./config.ts";
 import { jsonLogger } from "./log.ts";
@@ -54,6 +59,8 @@ export interface Adapters {
   users: UserStore;
   working: WorkingMemoryStore;
   facts: FactStore | null;
+  /** Seals fields at rest with the configured keys (passes text through when there are none). */
+  cipher: FieldCipher;
   summarizer: Summarizer;
   fallbackSummarizer: Summarizer;
   deps: Pick<MemoryDeps, "extractor" | "chat">;
@@ -72,18 +79,24 @@ export function adaptersFor(config: Config): Adapters {
     ? createOpenAIClient({ apiKey: config.llm.apiKey, baseURL: config.llm.baseURL, timeoutMs: config.llm.timeoutMs })
     : null;
   const model = config.llm?.model ?? "";
-  const embed = config.embeddings === "openai" && openai ? (texts: string[]) => embedTexts(openai, config.embeddingModel, texts) : undefined;
+  const embed = config.embeddings === "openai" && openai ? (texts: string[]) => embedTexts(openai, config.embeddingModel, texts, config.embeddingDimensions) : undefined;
   const counter = () => loadTokenCounter({ encoding: config.tokenizer });
   // The extractive summarizer needs the counter; it is built on first use like everything that counts.
   const extractive: Summarizer = { summarize: async (request) => new ExtractiveSummarizer(await counter()).summarize(request) };
   const redisMissing = "Redis is not configured (UPSTASH_REDIS_REST_URL / _TOKEN)";
+  // The sealing decorators stay on without keys: then they seal nothing, but a value sealed under a
+  // key that is gone from the configuration still fails with a clear error instead of showing ciphertext.
+  const cipher = new FieldCipher(config.encryptionKeys);
   const adapters: Adapters = {
     redis,
     vector,
-    sessions: redis ? guardUpstream(new RedisSessionStore(redis), "redis") : unconfigured<SessionStore>("redis", redisMissing),
-    users: redis ? guardUpstream(new RedisUserStore(redis), "redis") : unconfigured<UserStore>("redis", redisMissing),
-    working: redis ? guardUpstream(new RedisWorkingMemoryStore(redis), "redis") : unconfigured<WorkingMemoryStore>("redis", redisMissing),
-    facts: vector ? guardUpstream(new VectorFactStore(vector, { embed }), "vector") : null,
+    sessions: redis ? new SealedSessionStore(guardUpstream(new RedisSessionStore(redis), "redis"), cipher) : unconfigured<SessionStore>("redis", redisMissing),
+    users: redis ? new SealedUserStore(guardUpstream(new RedisUserStore(redis), "redis"), cipher) : unconfigured<UserStore>("redis", redisMissing),
+    working: redis
+      ? new SealedWorkingMemoryStore(guardUpstream(new RedisWorkingMemoryStore(redis), "redis"), cipher)
+      : unconfigured<WorkingMemoryStore>("redis", redisMissing),
+    facts: vector ? guardUpstream(new VectorFactStore(sealedVectorIndex(vector, cipher), { embed }), "vector") : null,
+    cipher,
     summarizer: openai ? new OpenAISummarizer(openai, { model }) : extractive,
     fallbackSummarizer: extractive,
     deps: {
