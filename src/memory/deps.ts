@@ -1,5 +1,6 @@
 import type { MemoryOptions } from "./options.ts";
 import type {
+  BackupStore,
   ChatModel,
   FactExtractor,
   FactStore,
@@ -30,6 +31,8 @@ export interface MemoryDeps {
   working: WorkingMemoryStore;
   /** Null when long-term memory is not configured. */
   facts: FactStore | null;
+  /** Null when backups are off (no bucket bound). */
+  backups: BackupStore | null;
   summarizer: Summarizer;
   /** Summarizes without an LLM; used after repeated summarizer failures. */
   fallbackSummarizer: Summarizer;

@@ -15,7 +15,7 @@ export class MemoryError extends Error {
 }
 
 /** The upstreams the domain depends on. */
-export type UpstreamName = "redis" | "vector" | "llm";
+export type UpstreamName = "redis" | "vector" | "llm" | "backups";
 
 /**
  * A dependency (Redis, Vector) failed, timed out or is not configured: worth retrying later.

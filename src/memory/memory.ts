@@ -1,3 +1,4 @@
+import { restoreFacts } from "./backup.ts";
 import { ChatTurn, type TurnInput } from "./chat-turn.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { UpstreamUnavailable } from "./errors.ts";
@@ -93,5 +94,10 @@ export class Memory {
 
   eraseUser(userId: string) {
     return eraseUser(this.#d, userId);
+  }
+
+  /** Brings back a user's facts from the newest backup (the missing ones; never an erased user's). */
+  restoreFacts(userId: string) {
+    return restoreFacts(this.#d, userId);
   }
 }

@@ -70,7 +70,7 @@ export interface EraseProgress {
   /** True when nothing of the user is left; otherwise call again to continue. */
   done: boolean;
   erasedAt: number;
-  removed: { sessions: number; messages: number; archived: number; notes: number; facts: number };
+  removed: { sessions: number; messages: number; archived: number; notes: number; facts: number; backups?: number };
 }
 
 /**
@@ -84,8 +84,10 @@ export async function eraseUser(deps: MemoryDeps, userId: string): Promise<Erase
   const scope: FactScope = { tenant: deps.tenant, userId };
   const erasedAt = deps.now();
   await deps.users.markErased(scope, erasedAt);
-  const removed = { sessions: 0, messages: 0, archived: 0, notes: 0, facts: 0 };
+  const removed: EraseProgress["removed"] = { sessions: 0, messages: 0, archived: 0, notes: 0, facts: 0 };
   if (deps.facts) removed.facts = await deps.facts.deleteAll(scope);
+  // Snapshots too: a restore must never bring an erased user back.
+  if (deps.backups) removed.backups = await deps.backups.purge(scope);
   let more = true;
   for (let call = 0; call < ERASE_CALLS_PER_REQUEST && more; call++) {
     const batch = await deps.sessions.eraseUserSessions(deps.tenant, userId, ERASE_SESSIONS_PER_CALL);

@@ -1,12 +1,15 @@
 import { runCleanup, type CleanupCursor, type CleanupReport } from "../memory/cleanup.ts";
 import { loadConfig } from "./config.ts";
 import { jsonLogger } from "./log.ts";
-import { adaptersFor, type Adapters } from "./runtime.ts";
+import { adaptersFor, backupsFor, type Adapters } from "./runtime.ts";
+import { runBackups } from "../memory/backup.ts";
 import { EMPTY_RESEAL_CURSOR, runReseal, type ResealCursor } from "../stores/sealed/reseal.ts";
 import type { Config } from "./config.ts";
 
 /** Where the cleanup resumes; `_system` cannot collide with a tenant (ids start alphanumeric). */
 export const CLEANUP_CURSOR_KEY = "am:_system:cleanup";
+/** The last user the backup run visited. */
+export const BACKUP_CURSOR_KEY = "am:_system:backup";
 /** Where the re-seal after a key rotation resumes. */
 export const RESEAL_CURSOR_KEY = "am:_system:reseal";
 
@@ -49,7 +52,38 @@ export async function runScheduled(env: object, scheduledTime: number): Promise<
   const log = report.errors.length > 0 ? jsonLogger.warn : jsonLogger.info;
   log("cleanup run", { ms: Date.now() - started, ...report });
   if (adapters.cipher.rotating) await resealRun(config, adapters);
+  await backupRun(env, config, adapters, scheduledTime);
   return report;
+}
+
+/** One bounded backup run (snapshots of users' facts to the `BACKUPS` bucket); off without the binding. */
+async function backupRun(env: object, config: Config, adapters: Adapters, scheduledTime: number): Promise<void> {
+  const backups = backupsFor(env, config, adapters);
+  const { redis, facts } = adapters;
+  if (!backups || !redis || !facts) return;
+  const started = Date.now();
+  try {
+    const report = await runBackups({
+      facts,
+      users: adapters.users,
+      backups,
+      tenants: tenantsOf(config),
+      loadCursor: async () => {
+        const saved = await redis.get<{ after?: unknown }>(BACKUP_CURSOR_KEY);
+        return typeof saved?.after === "string" ? saved.after : "";
+      },
+      saveCursor: async (cursor) => {
+        await redis.set(BACKUP_CURSOR_KEY, JSON.stringify({ after: cursor }));
+      },
+      takenAt: scheduledTime,
+      intervalMs: config.backups.intervalSeconds * 1000,
+      now: Date.now,
+    });
+    const log = report.errors.length > 0 ? jsonLogger.warn : jsonLogger.info;
+    log("backup run", { ms: Date.now() - started, ...report });
+  } catch (err) {
+    jsonLogger.error("backup run failed", { ms: Date.now() - started, error: String(err) });
+  }
 }
 
 /** One bounded re-seal run after a key rotation; failures are logged, the next run resumes. */

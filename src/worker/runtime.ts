@@ -11,7 +11,8 @@ import { loadTokenCounter } from "../llm/tokenizer.ts";
 import type { MemoryDeps } from "../memory/deps.ts";
 import { ExtractiveSummarizer } from "../memory/extractive.ts";
 import { Memory } from "../memory/memory.ts";
-import type { FactStore, SessionStore, Summarizer, TokenCounter, UserStore, WorkingMemoryStore } from "../memory/ports.ts";
+import type { BackupStore, FactStore, SessionStore, Summarizer, TokenCounter, UserStore, WorkingMemoryStore } from "../memory/ports.ts";
+import { R2BackupStore, type BackupBucket } from "../stores/backup-store.ts";
 import { VectorFactStore } from "../stores/facts-vector.ts";
 import { RedisSessionStore } from "../stores/session-store.ts";
 import { RedisUserStore } from "../stores/user-store.ts";
@@ -33,6 +34,8 @@ export interface Health {
   redis: UpstreamStatus;
   vector: UpstreamStatus;
   llm: "configured" | "not_configured";
+  /** `off` without a `BACKUPS` bucket binding. */
+  backups: "configured" | "off";
   errors?: { redis?: string; vector?: string };
 }
 
@@ -122,11 +125,20 @@ export function backgroundFor(ctx: BackgroundContext | undefined): (work: Promis
   };
 }
 
+/** The backup store on the `BACKUPS` bucket binding (sealed like everything else), or null without one. */
+export function backupsFor(env: object, config: Config, adapters: Adapters): BackupStore | null {
+  const bucket = (env as { BACKUPS?: BackupBucket }).BACKUPS;
+  if (!bucket) return null;
+  // Two small objects per request: cheaper than a cache keyed by both the bucket and the configuration.
+  return guardUpstream(new R2BackupStore(bucket, { retention: config.backups.retention, cipher: adapters.cipher }), "backups");
+}
+
 /** Builds the runtime of one request from the Worker's bindings. Throws `ConfigError` on bad config. */
 export function createRuntime(env: object, ctx: BackgroundContext | undefined): Runtime {
   const config = loadConfig(env);
   const adapters = adaptersFor(config);
   const background = backgroundFor(ctx);
+  const backups = backupsFor(env, config, adapters);
   return {
     config,
     memory: (tenant) =>
@@ -136,6 +148,7 @@ export function createRuntime(env: object, ctx: BackgroundContext | undefined): 
         users: adapters.users,
         working: adapters.working,
         facts: adapters.facts,
+        backups,
         summarizer: adapters.summarizer,
         fallbackSummarizer: adapters.fallbackSummarizer,
         ...adapters.deps,
@@ -148,7 +161,7 @@ export function createRuntime(env: object, ctx: BackgroundContext | undefined): 
         logger: jsonLogger,
         background,
       }),
-    health: () => probeHealth(config, adapters),
+    health: () => probeHealth(config, adapters, backups !== null),
     background,
   };
 }
@@ -164,7 +177,7 @@ async function probe(check: (() => Promise<unknown>) | null): Promise<{ status: 
 }
 
 /** Checks Redis and Vector in parallel through the official clients. */
-async function probeHealth(config: Config, adapters: Adapters): Promise<Health> {
+async function probeHealth(config: Config, adapters: Adapters, backups: boolean): Promise<Health> {
   const { redis, vector } = adapters;
   const [r, v] = await Promise.all([probe(redis ? () => redis.ping() : null), probe(vector ? () => vector.info() : null)]);
   const errors = { ...(r.error ? { redis: r.error } : {}), ...(v.error ? { vector: v.error } : {}) };
@@ -173,6 +186,7 @@ async function probeHealth(config: Config, adapters: Adapters): Promise<Health> 
     redis: r.status,
     vector: v.status,
     llm: config.llm ? "configured" : "not_configured",
+    backups: backups ? "configured" : "off",
     ...(Object.keys(errors).length > 0 ? { errors } : {}),
   };
 }

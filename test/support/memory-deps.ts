@@ -35,6 +35,7 @@ export function testDeps(overrides: TestDepsOverrides): TestDeps {
     tenant: "acme",
     working: unusedWorking,
     facts: new InMemoryFactStore(),
+    backups: null,
     summarizer: new ScriptedSummarizer(),
     fallbackSummarizer: new ExtractiveSummarizer(counter),
     extractor: null,

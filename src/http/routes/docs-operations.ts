@@ -118,4 +118,10 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     tag: "Users",
     description: "Erases the user everywhere: sessions, archives, working memory, facts. Answers 202 while more is left: call again until 200. An erase is final.",
   },
+  [`POST /v1/users/{userId}/restore`]: {
+    operationId: "restoreUserFacts",
+    tag: "Users",
+    description:
+      "Restores the user's facts from the newest backup snapshot: facts missing now are written back with their ids, facts that exist are left as they are, so calling it again changes nothing. 404 without a snapshot, 409 for an erased user (never restored), 503 when backups are off.",
+  },
 };

@@ -25,6 +25,26 @@ const eraseRoute = createRoute({
   },
 });
 
+const restoreRoute = createRoute({
+  method: "post",
+  path: "/v1/users/{userId}/restore",
+  summary: "Restore a user's facts from the newest backup",
+  security,
+  request: { params: UserParams },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        userId: z.string(),
+        snapshotAt: z.number().int().openapi({ description: "When the snapshot was taken, epoch ms" }),
+        restored: z.number().int().openapi({ description: "Facts written back (they were missing)" }),
+        present: z.number().int().openapi({ description: "Facts of the snapshot that exist already, left as they are" }),
+      }),
+      "What was restored",
+    ),
+    ...errorResponses,
+  },
+});
+
 export function userRoutes() {
   const app = createRouter();
 
@@ -43,6 +63,11 @@ export function userRoutes() {
     const { done, erasedAt, removed } = await c.get("memory").eraseUser(userId);
     const deleted = Object.values(removed).reduce((sum, n) => sum + n, 0);
     return c.json({ userId, deleted, done, erasedAt, removed }, done ? 200 : 202);
+  });
+
+  app.openapi(restoreRoute, async (c) => {
+    const { userId } = c.req.valid("param");
+    return c.json(await c.get("memory").restoreFacts(userId), 200);
   });
 
   return app;
