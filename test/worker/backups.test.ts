@@ -105,6 +105,21 @@ describe("backups of facts", () => {
     expect(nobody.status).toBe(404);
   });
 
+  it("restores from a sealed snapshot (any script, any length)", async () => {
+    const t = tenant({ MEMORY_ENCRYPTION_KEYS: `k1:${secret()}` });
+    const user = uniqueId("u");
+    const texts = ["我叫小明，喜欢蓝色", `Grüße aus Köln${" und so weiter".repeat(250)}`];
+    const ids: string[] = [];
+    for (const text of texts) ids.push((await addFact(user, { text }, t.as)).id);
+    for (let run = 0; run < 3 && (await t.snapshots(user)).length === 0; run++) await t.cron(Date.now());
+    // One is gone, one is still there (read back through Vector, sealed).
+    expect((await call("DELETE", `${factsPath(user)}/${ids[1]}`, t.as)).status).toBe(200);
+    const res = await restore(user, t.as);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ restored: 1, present: 1 });
+    expect((await listAll(user, t.as)).map((f) => f.text).sort()).toEqual([...texts].sort());
+  });
+
   it("an erased user's snapshots are removed, are never written again and never restored", async () => {
     const t = tenant();
     const [gone, kept] = [uniqueId("gone"), uniqueId("kept")];

@@ -125,6 +125,11 @@ describe("encryption at rest", () => {
     const facts = (await listAll(user, { env })).map((f) => f.text);
     expect(facts).toContain(`${m.fact} is my favourite animal`);
     expect(facts).toContain(`${m.message} is the name of my boat`);
+    const one = await call<{ text: string }>("GET", `/v1/users/${user}/facts/${facts.length > 0 ? (await listAll(user, { env }))[0]!.id : "none"}`, { env });
+    expect(one.status, one.text).toBe(200);
+    expect(one.json.text).toMatch(new RegExp(`${m.fact}|${m.message}`));
+    const recalled = await call("GET", `/v1/users/${user}/facts?query=${encodeURIComponent(`${m.fact} favourite animal`)}`, { env });
+    expect(recalled.text).toContain(`${m.fact} is my favourite animal`);
     const sessions = await call("GET", `/v1/users/${user}/sessions`, { env });
     expect(sessions.text).toContain(m.message);
   });

@@ -47,16 +47,20 @@ export function sealedVectorIndex(inner: VectorIndex, cipher: FieldCipher): Vect
       return inner.update(sealed, options);
     },
     query: async <M extends Dict>(args: Parameters<VectorIndex["query"]>[0], options?: { namespace?: string | undefined }) => {
+      const tenant = tenantOf(options?.namespace);
       const results = await inner.query<M>(args, options);
-      return Promise.all(results.map((r) => mapVector(r, open, tenantOf(options?.namespace))));
+      return Promise.all(results.map((r) => mapVector(r, open, tenant)));
     },
     fetch: async <M extends Dict>(payload: Parameters<VectorIndex["fetch"]>[0], options?: Parameters<VectorIndex["fetch"]>[1]) => {
+      // Read before the call: the client deletes `namespace` from the options object it is given.
+      const tenant = tenantOf(options?.namespace);
       const found = await inner.fetch<M>(payload, options);
-      return Promise.all(found.map((v) => (v ? mapVector(v, open, tenantOf(options?.namespace)) : v)));
+      return Promise.all(found.map((v) => (v ? mapVector(v, open, tenant) : v)));
     },
     range: async <M extends Dict>(args: Parameters<VectorIndex["range"]>[0], options?: { namespace?: string | undefined }) => {
+      const tenant = tenantOf(options?.namespace);
       const page = await inner.range<M>(args, options);
-      return { ...page, vectors: await Promise.all(page.vectors.map((v) => mapVector(v, open, tenantOf(options?.namespace)))) };
+      return { ...page, vectors: await Promise.all(page.vectors.map((v) => mapVector(v, open, tenant))) };
     },
     delete: (args, options) => inner.delete(args, options),
     listNamespaces: () => inner.listNamespaces(),
