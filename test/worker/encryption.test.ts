@@ -112,6 +112,9 @@ describe("encryption at rest", () => {
     expect(vector).not.toContain(m.message);
     expect(vector).toContain("enc:v1:k1:");
 
+    // The queued fact was delivered and unqueued: its sealed form matched what was stored.
+    expect(await testRedis.hlen(`am:acme:u:${user}:pending`)).toBe(0);
+
     const env = sealed(K1);
     const history = await readHistory(sid, { env });
     expect(history.summary?.text).toContain(m.message);
