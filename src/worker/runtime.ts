@@ -82,7 +82,10 @@ export function adaptersFor(config: Config): Adapters {
     ? createOpenAIClient({ apiKey: config.llm.apiKey, baseURL: config.llm.baseURL, timeoutMs: config.llm.timeoutMs })
     : null;
   const model = config.llm?.model ?? "";
-  const embed = config.embeddings === "openai" && openai ? (texts: string[]) => embedTexts(openai, config.embeddingModel, texts, config.embeddingDimensions) : undefined;
+  const embed =
+    config.embeddings === "openai" && openai
+      ? (texts: string[]) => embedTexts(openai, config.embeddingModel, texts, config.embeddingDimensions)
+      : undefined;
   const counter = () => loadTokenCounter({ encoding: config.tokenizer });
   // The extractive summarizer needs the counter; it is built on first use like everything that counts.
   const extractive: Summarizer = { summarize: async (request) => new ExtractiveSummarizer(await counter()).summarize(request) };

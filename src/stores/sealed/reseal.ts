@@ -31,6 +31,9 @@ export interface ResealReport {
   completedPass: boolean;
 }
 
+/** Facts re-sealed per run at most (one Vector request each; Workers cap subrequests per run). */
+export const FACT_UPDATES_PER_RUN = 100;
+
 export const EMPTY_RESEAL_CURSOR: ResealCursor = { redis: {}, vector: { namespace: "", cursor: "" } };
 
 /**
@@ -160,6 +163,9 @@ async function resealFacts(
         empty,
       );
       for (const v of page.vectors) {
+        // Each re-sealed fact is one request (Vector has no batch metadata update): a page cut
+        // short here is read again next run, where what was done is no longer stale.
+        if (report.factsResealed >= FACT_UPDATES_PER_RUN) return { namespace, cursor: rangeCursor };
         report.factsExamined++;
         const md = v.metadata;
         if (!isDict(md) || !cipher.isStale(JSON.stringify({ text: md.text, history: md.history }))) continue;
