@@ -41,6 +41,8 @@ export default defineConfig({
             main: "./src/index.ts",
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
+              // The fact-snapshot bucket (wrangler.toml), simulated in memory per test file.
+              r2Buckets: ["BACKUPS"],
               bindings: {
                 UPSTASH_REDIS_REST_URL: inject("redisUrl"),
                 UPSTASH_REDIS_REST_TOKEN: inject("upstashToken"),

@@ -304,6 +304,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/{userId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a user's facts from the newest backup
+         * @description Restores the user's facts from the newest backup snapshot: facts missing now are written back with their ids, facts that exist are left as they are, so calling it again changes nothing. 404 without a snapshot, 409 for an erased user (never restored), 503 when backups are off.
+         */
+        post: operations["restoreUserFacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/{userId}/sessions": {
         parameters: {
             query?: never;
@@ -497,6 +517,11 @@ export interface components {
             vector: "ok" | "down" | "not_configured";
             /** @enum {string} */
             llm: "configured" | "not_configured";
+            /**
+             * @description `off` without a `BACKUPS` R2 bucket binding
+             * @enum {string}
+             */
+            backups: "configured" | "off";
             /** @description Why an upstream is down */
             errors?: {
                 redis?: string;
@@ -1064,7 +1089,21 @@ export interface components {
                 archives: number;
                 notes: number;
                 facts: number;
+                /** @description Backup snapshots removed (0 without a BACKUPS bucket) */
+                backups: number;
             };
+        };
+        Restored: {
+            userId: string;
+            /**
+             * @description When the snapshot was taken, epoch ms
+             * @example 1764590400000
+             */
+            snapshotAt: number;
+            /** @description Facts written back (they were missing) */
+            restored: number;
+            /** @description Facts of the snapshot that exist already, left as they are */
+            present: number;
         };
         UserSessions: {
             userId: string;
@@ -1358,7 +1397,8 @@ export interface operations {
                      *       "ok": true,
                      *       "redis": "ok",
                      *       "vector": "ok",
-                     *       "llm": "configured"
+                     *       "llm": "configured",
+                     *       "backups": "configured"
                      *     }
                      */
                     "application/json": components["schemas"]["Health"];
@@ -1393,6 +1433,7 @@ export interface operations {
                      *       "redis": "down",
                      *       "vector": "ok",
                      *       "llm": "configured",
+                     *       "backups": "off",
                      *       "errors": {
                      *         "redis": "redis did not answer within 5000 ms"
                      *       }
@@ -4630,7 +4671,8 @@ export interface operations {
                      *         "messages": 20,
                      *         "archives": 3,
                      *         "notes": 1,
-                     *         "facts": 1
+                     *         "facts": 1,
+                     *         "backups": 7
                      *       }
                      *     }
                      */
@@ -4655,7 +4697,8 @@ export interface operations {
                      *         "messages": 20,
                      *         "archives": 3,
                      *         "notes": 1,
-                     *         "facts": 1
+                     *         "facts": 1,
+                     *         "backups": 7
                      *       }
                      *     }
                      */
@@ -4707,6 +4750,156 @@ export interface operations {
                      *       "error": {
                      *         "code": "forbidden",
                      *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreUserFacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user whose long-term facts and sessions these are */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was restored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "snapshotAt": 1764504000000,
+                     *       "restored": 12,
+                     *       "present": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Restored"];
+                };
+            };
+            /** @description Invalid input: nothing was stored */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key or token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "not_found",
+                     *         "message": "no fact f_0123456789abcdef"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what is stored */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
                      *       }
                      *     }
                      */

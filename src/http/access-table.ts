@@ -43,6 +43,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, OperationClass>> = {
   // Tenant keys only: a token never exports or erases anyone, not even its own user.
   [`GET /v1/users/{userId}/export`]: { need: "tenant", write: false },
   [`DELETE /v1/users/{userId}`]: { need: "tenant", write: true },
+  [`POST /v1/users/{userId}/restore`]: { need: "tenant", write: true },
   // A read key cannot mint: a token with `write` would be more than the key may do.
   [`POST /v1/tokens`]: { need: "tenant", write: true },
   // Contents-free, so dashboard (read) keys may read it; tokens may not.

@@ -15,6 +15,8 @@ export type ErrorCode =
   | "method_not_allowed"
   | "conflict"
   | "config_invalid"
+  | "encryption_key_missing"
+  | "encryption_key_invalid"
   | "upstream_unavailable"
   | "llm_not_configured"
   | "llm_failed"

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { LlmError, MemoryError, UpstreamUnavailable } from "../memory/errors.ts";
+import { LlmError, MemoryError, StoredDataUnreadable, UpstreamUnavailable } from "../memory/errors.ts";
 import type { AppEnv } from "./env.ts";
 import { ApiError, serviceUnavailable, type ErrorCode } from "./errors.ts";
 
@@ -64,6 +64,8 @@ export function toApiError(err: unknown): ApiError {
     return serviceUnavailable("upstream_unavailable", message, err.reason === "not_configured" ? 3600 : err.retryAfterSeconds, err);
   }
   if (err instanceof LlmError) return llmFailure(err);
+  // A configuration problem of the deployment, not of the request: retrying will not help.
+  if (err instanceof StoredDataUnreadable) return new ApiError(500, err.code, err.message, { cause: err });
   if (err instanceof MemoryError) {
     const [status, code] = MEMORY_STATUS[err.kind];
     return new ApiError(status, code, err.message, { cause: err });

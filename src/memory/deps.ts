@@ -4,6 +4,7 @@ import type { MemoryOptions } from "./options.ts";
 import type { AuditActor } from "./audit.ts";
 import type {
   AuditLog,
+  BackupStore,
   ChatModel,
   EraseJournal,
   FactExtractor,
@@ -41,6 +42,8 @@ export interface MemoryDeps {
   working: WorkingMemoryStore;
   /** Null when long-term memory is not configured. */
   facts: FactStore | null;
+  /** Null when backups are off (no bucket bound). */
+  backups: BackupStore | null;
   summarizer: Summarizer;
   /** Summarizes without an LLM; used after repeated summarizer failures. */
   fallbackSummarizer: Summarizer;

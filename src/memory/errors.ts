@@ -15,7 +15,7 @@ export class MemoryError extends Error {
 }
 
 /** The upstreams the domain depends on. */
-export type UpstreamName = "redis" | "vector" | "llm";
+export type UpstreamName = "redis" | "vector" | "llm" | "backups";
 
 /**
  * A dependency (Redis, Vector) failed, timed out or is not configured: worth retrying later.
@@ -71,5 +71,20 @@ export class LlmError extends Error {
     this.code = details.code;
     const status = details.status ?? 0;
     this.retryable = kind === "timeout" || (kind === "upstream" && (status === 0 || status === 408 || status === 409 || status === 429 || status >= 500));
+  }
+}
+
+/**
+ * Stored data this deployment cannot read with its configuration: it was sealed under an encryption
+ * key that is not configured (`encryption_key_missing`) or does not match (`encryption_key_invalid`).
+ * An operator must fix the configuration; retrying will not help, and nothing unreadable is returned.
+ */
+export class StoredDataUnreadable extends Error {
+  readonly code: "encryption_key_missing" | "encryption_key_invalid";
+
+  constructor(code: StoredDataUnreadable["code"], message: string) {
+    super(message);
+    this.name = "StoredDataUnreadable";
+    this.code = code;
   }
 }

@@ -1,5 +1,6 @@
 import type { AuditAction, AuditEntry, AuditTarget } from "./audit.ts";
 import { recordAudit } from "./audit-record.ts";
+import { restoreFacts } from "./backup.ts";
 import { ChatTurn, type TurnInput } from "./chat-turn.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { UpstreamUnavailable } from "./errors.ts";
@@ -124,5 +125,10 @@ export class Memory {
   /** The tenant's audit log: entries after `since` (epoch ms), oldest first. */
   auditLog(query: { since: number; limit: number }): Promise<AuditEntry[]> {
     return this.#d.audit.list(this.#d.tenant, query);
+  }
+
+  /** Brings back a user's facts from the newest backup (the missing ones; never an erased user's). */
+  restoreFacts(userId: string) {
+    return restoreFacts(this.#d, userId);
   }
 }

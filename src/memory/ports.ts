@@ -282,6 +282,28 @@ export interface FactStore {
   scopes(): Promise<FactScope[]>;
 }
 
+/** One snapshot of a user's facts. */
+export interface FactSnapshot {
+  /** When it was taken, ms. */
+  takenAt: number;
+  facts: Fact[];
+}
+
+/**
+ * Snapshots of each user's facts (an R2 bucket in production), the newest few kept per user. An
+ * erase removes every snapshot of the user, so erased data never comes back from a backup.
+ */
+export interface BackupStore {
+  /** When the newest snapshot of the user was taken (ms), or null when there is none. */
+  newestAt(scope: FactScope): Promise<number | null>;
+  /** Writes a snapshot, then drops the oldest beyond the retention count. */
+  write(scope: FactScope, snapshot: FactSnapshot): Promise<void>;
+  /** The newest snapshot, or null. */
+  latest(scope: FactScope): Promise<FactSnapshot | null>;
+  /** Deletes every snapshot of the user; returns how many there were. */
+  purge(scope: FactScope): Promise<number>;
+}
+
 export interface SummaryRequest {
   previous: Summary | null;
   /** The messages to fold into the summary, oldest first. */
@@ -438,6 +460,8 @@ export interface ErasedCounts {
   archives: number;
   notes: number;
   facts: number;
+  /** Backup snapshots removed (0 without a `BACKUPS` bucket). */
+  backups: number;
 }
 
 /** An erase that runs over several requests: one record per user until it is done. */

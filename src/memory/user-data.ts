@@ -98,8 +98,10 @@ export async function eraseUser(deps: MemoryDeps, userId: string): Promise<Erase
   const erasedAt = deps.now();
   const job = await deps.eraseJournal.begin(scope, `er_${deps.newId()}`, erasedAt);
   await deps.users.markErased(scope, erasedAt);
-  const removed: ErasedCounts = { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0 };
+  const removed: ErasedCounts = { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0, backups: 0 };
   if (deps.facts) removed.facts = await deps.facts.deleteAll(scope);
+  // Snapshots too: a restore must never bring an erased user back.
+  if (deps.backups) removed.backups = await deps.backups.purge(scope);
   let more = true;
   for (let call = 0; call < ERASE_CALLS_PER_REQUEST && more; call++) {
     const batch = await deps.sessions.eraseUserSessions(deps.tenant, userId, ERASE_SESSIONS_PER_CALL);

@@ -8,7 +8,7 @@ import { ScriptRunner, type RedisClient } from "./scripts.ts";
 /** A job nobody continues is dropped after this long, seconds (a later erase starts a new receipt). */
 const JOB_TTL_SECONDS = 7 * 86_400;
 
-const COUNT_NAMES = ["sessions", "messages", "archives", "notes", "facts"] as const;
+const COUNT_NAMES = ["sessions", "messages", "archives", "notes", "facts", "backups"] as const;
 
 function decodeJson(reply: unknown, what: string): unknown {
   if (typeof reply !== "string") return reply;

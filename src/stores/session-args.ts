@@ -49,6 +49,8 @@ export function appendArgs(ref: SessionRef, messages: StoredMessage[], options: 
 
 /** Longest session title the append script records. */
 export const MAX_TITLE_CHARS = 200;
+/** Longest stored title: room for a sealed one (a 200-character title sealed is at most ~1.1k). */
+const MAX_STORED_TITLE_CHARS = 1200;
 
 /**
  * What the append script knows of a message: `s` pinned system, `w` window, or, for pairing tool
@@ -68,7 +70,7 @@ function turnArgs(options: AppendOptions): [string, string, string] {
   const key = options.turn ? assertId("turn key", options.turn.key) : "";
   const outcome = options.turn?.outcome ? serializeOutcome(options.turn.outcome) : "";
   const title = options.title ?? "";
-  if (title.length > MAX_TITLE_CHARS) throw new InvalidStoreInput(`a session title holds at most ${MAX_TITLE_CHARS} characters`);
+  if (title.length > MAX_STORED_TITLE_CHARS) throw new InvalidStoreInput(`a session title holds at most ${MAX_TITLE_CHARS} characters`);
   return [key, outcome, title];
 }
 

@@ -1,5 +1,6 @@
 import { isValidId } from "../memory/ids.ts";
 import { DEFAULT_MEMORY_OPTIONS, OPTION_BOUNDS, type BudgetShares } from "../memory/options.ts";
+import { decodeBase64, KID_PATTERN, type SealingKey } from "../stores/sealed/cipher.ts";
 import { customVar, enumVar, intVar, numberVar, stringVar } from "./config-vars.ts";
 
 /** One API key, the tenant it grants and what it may do. */
@@ -66,6 +67,28 @@ function parseSecret(raw: string | undefined, problems: string[]): string | unde
   return raw;
 }
 
+/** Parses `kid:base64-32-bytes,...` (newest first); a kid may appear once. */
+function parseEncryptionKeys(raw: string | undefined, problems: string[]): SealingKey[] {
+  const keys: SealingKey[] = [];
+  for (const part of (raw ?? "").split(",")) {
+    const item = part.trim();
+    if (item === "") continue;
+    const colon = item.indexOf(":");
+    const kid = colon > 0 ? item.slice(0, colon) : "";
+    const secret = colon > 0 ? decodeBase64(item.slice(colon + 1)) : null;
+    if (!KID_PATTERN.test(kid) || secret?.length !== 32) {
+      problems.push(`MEMORY_ENCRYPTION_KEYS entry "${kid || "?"}:..." must be kid:base64 of 32 bytes, kid of [A-Za-z0-9_-]{1,32} (e.g. k1:$(openssl rand -base64 32))`);
+      continue;
+    }
+    if (keys.some((k) => k.kid === kid)) {
+      problems.push(`MEMORY_ENCRYPTION_KEYS names key id "${kid}" twice`);
+      continue;
+    }
+    keys.push({ kid, secret });
+  }
+  return keys;
+}
+
 const SHARE_NAMES = ["system", "summary", "facts", "window", "reply"] as const;
 
 /** Parses `system=0.15,summary=0.1,...`; unnamed shares keep their defaults; the sum must be <= 1. */
@@ -128,6 +151,19 @@ export const CONFIG_VARS = {
     default: "index",
   }),
   OPENAI_EMBEDDING_MODEL: stringVar("OPENAI_EMBEDDING_MODEL", { description: "embedding model with `EMBEDDINGS=openai`", default: "text-embedding-3-small" }),
+  OPENAI_EMBEDDING_DIMENSIONS: customVar("OPENAI_EMBEDDING_DIMENSIONS", {
+    description: "shortens the vectors with `EMBEDDINGS=openai` (text-embedding-3 models) to the Vector index's dimension",
+    defaultText: "the model's own size",
+    parse: (raw, problems) => {
+      if (raw === undefined) return undefined;
+      const n = Number(raw);
+      if (!/^\d+$/.test(raw) || n < 1 || n > 8192) {
+        problems.push(`OPENAI_EMBEDDING_DIMENSIONS must be an integer from 1 to 8192, got "${raw}"`);
+        return undefined;
+      }
+      return n;
+    },
+  }),
   FACT_EXTRACTION: enumVar("FACT_EXTRACTION", {
     description: "how facts are learned from user messages: not at all, by cue words, or by the LLM with merge",
     values: ["off", "heuristic", "llm"],
@@ -173,6 +209,20 @@ export const CONFIG_VARS = {
     default: 86_400,
     min: 0,
     max: 2_592_000,
+  }),
+  MEMORY_ENCRYPTION_KEYS: customVar("MEMORY_ENCRYPTION_KEYS", {
+    description:
+      "comma-separated `kid:base64-32-bytes` AES-256-GCM keys, newest first: message contents, tool arguments, summaries, notes, titles and fact texts are sealed at rest with the first; reads accept all (rotation: prepend a new key, keep the old until the cron has re-sealed)",
+    defaultText: "unset: stored in clear",
+    secret: true,
+    parse: parseEncryptionKeys,
+  }),
+  BACKUP_RETENTION: intVar("BACKUP_RETENTION", { description: "fact snapshots kept per user in the `BACKUPS` R2 bucket", default: 7, min: 1, max: 1000 }),
+  BACKUP_INTERVAL_SECONDS: intVar("BACKUP_INTERVAL_SECONDS", {
+    description: "the cron snapshots a user's facts when the newest snapshot is older than this",
+    default: 86_400,
+    min: 60,
+    max: 31_536_000,
   }),
   CLEANUP_BATCH: intVar("CLEANUP_BATCH", { description: "facts examined per cron run before it stops and resumes next run", default: 2000, min: 10, max: 100_000 }),
   CORS_ORIGINS: customVar("CORS_ORIGINS", {

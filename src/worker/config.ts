@@ -1,4 +1,5 @@
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../memory/options.ts";
+import type { SealingKey } from "../stores/sealed/cipher.ts";
 import { CONFIG_VARS, type ApiKeyEntry, type ConfigValues, type ConfigVarName, type RateLimitSetting } from "./config-table.ts";
 import { rawValue } from "./config-vars.ts";
 
@@ -34,6 +35,8 @@ export interface Config {
   llm: LlmConfig | null;
   embeddings: "index" | "openai";
   embeddingModel: string;
+  /** Vector size asked of the embedding model; undefined: its own. */
+  embeddingDimensions: number | undefined;
   factExtraction: "off" | "heuristic" | "llm";
   memory: MemoryOptions;
   notesTtlSeconds: number;
@@ -49,6 +52,10 @@ export interface Config {
   /** Null: no rate limit. */
   rateLimit: RateLimitSetting | null;
   auditMaxEntries: number;
+  /** Sealing keys, newest first; empty: stored in clear. */
+  encryptionKeys: SealingKey[];
+  /** Fact snapshots (when the `BACKUPS` bucket is bound). */
+  backups: { retention: number; intervalSeconds: number };
 }
 
 /** Raised when bindings hold bad values; every problem is listed so one fix round is enough. */
@@ -109,6 +116,7 @@ export function parseConfig(env: Record<string, unknown>): Config {
       : null,
     embeddings: v.EMBEDDINGS,
     embeddingModel: v.OPENAI_EMBEDDING_MODEL,
+    embeddingDimensions: v.OPENAI_EMBEDDING_DIMENSIONS,
     factExtraction: v.FACT_EXTRACTION,
     memory: memoryOptions(v),
     notesTtlSeconds: v.NOTES_TTL_SECONDS,
@@ -120,6 +128,8 @@ export function parseConfig(env: Record<string, unknown>): Config {
     tokenSecret: v.TOKEN_SECRET,
     rateLimit: v.RATE_LIMIT,
     auditMaxEntries: v.AUDIT_MAX_ENTRIES,
+    encryptionKeys: v.MEMORY_ENCRYPTION_KEYS,
+    backups: { retention: v.BACKUP_RETENTION, intervalSeconds: v.BACKUP_INTERVAL_SECONDS },
   };
   if (config.embeddings === "openai" && !config.llm) problems.push("EMBEDDINGS=openai needs OPENAI_API_KEY or OPENAI_BASE_URL");
   if (config.factExtraction === "llm" && !config.llm) problems.push("FACT_EXTRACTION=llm needs OPENAI_API_KEY or OPENAI_BASE_URL");

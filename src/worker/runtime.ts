@@ -14,6 +14,7 @@ import { ExtractiveSummarizer } from "../memory/extractive.ts";
 import { Memory } from "../memory/memory.ts";
 import type {
   AuditLog,
+  BackupStore,
   EraseJournal,
   FactStore,
   MemoryLogger,
@@ -29,12 +30,19 @@ import type {
 import { RedisAuditLog } from "../stores/audit-log.ts";
 import { RedisEraseJournal } from "../stores/erase-journal.ts";
 import { UpstashRateLimiter } from "../stores/rate-limiter.ts";
+import { R2BackupStore, type BackupBucket } from "../stores/backup-store.ts";
 import { VectorFactStore } from "../stores/facts-vector.ts";
 import { RedisMetricsStore } from "../stores/metrics-store.ts";
 import { RedisSessionStore } from "../stores/session-store.ts";
 import { RedisTraceStore } from "../stores/trace-store.ts";
 import { RedisUserStore } from "../stores/user-store.ts";
 import { RedisWorkingMemoryStore } from "../stores/working-memory-store.ts";
+import { FieldCipher } from "../stores/sealed/cipher.ts";
+import { SealedSessionStore } from "../stores/sealed/sealed-session-store.ts";
+import { SealedUserStore } from "../stores/sealed/sealed-user-store.ts";
+import { sealedVectorIndex } from "../stores/sealed/sealed-vector-index.ts";
+import { SealedTraceStore } from "../stores/sealed/sealed-trace-store.ts";
+import { SealedWorkingMemoryStore } from "../stores/sealed/sealed-working-store.ts";
 import { createIndex, createRedis } from "./clients.ts";
 import { loadConfig, type Config } from "./config.ts";
 import { jsonLogger } from "./log.ts";
@@ -48,6 +56,8 @@ export interface Health {
   redis: UpstreamStatus;
   vector: UpstreamStatus;
   llm: "configured" | "not_configured";
+  /** `off` without a `BACKUPS` bucket binding. */
+  backups: "configured" | "off";
   errors?: { redis?: string; vector?: string };
 }
 
@@ -85,6 +95,8 @@ export interface Adapters {
   facts: FactStore | null;
   traces: TraceStore | null;
   metrics: MetricsStore | null;
+  /** Seals fields at rest with the configured keys (passes text through when there are none). */
+  cipher: FieldCipher;
   summarizer: Summarizer;
   fallbackSummarizer: Summarizer;
   deps: Pick<MemoryDeps, "extractor" | "chat">;
@@ -103,23 +115,32 @@ export function adaptersFor(config: Config): Adapters {
     ? createOpenAIClient({ apiKey: config.llm.apiKey, baseURL: config.llm.baseURL, timeoutMs: config.llm.timeoutMs })
     : null;
   const model = config.llm?.model ?? "";
-  const embed = config.embeddings === "openai" && openai ? (texts: string[]) => embedTexts(openai, config.embeddingModel, texts) : undefined;
+  const embed =
+    config.embeddings === "openai" && openai
+      ? (texts: string[]) => embedTexts(openai, config.embeddingModel, texts, config.embeddingDimensions)
+      : undefined;
   const counter = () => loadTokenCounter({ encoding: config.tokenizer });
   // The extractive summarizer needs the counter; it is built on first use like everything that counts.
   const extractive: Summarizer = { summarize: async (request) => new ExtractiveSummarizer(await counter()).summarize(request) };
   const redisMissing = "Redis is not configured (UPSTASH_REDIS_REST_URL / _TOKEN)";
+  // The sealing decorators stay on without keys: then they seal nothing, but a value sealed under a
+  // key that is gone from the configuration still fails with a clear error instead of showing ciphertext.
+  const cipher = new FieldCipher(config.encryptionKeys);
   const adapters: Adapters = {
     redis,
     vector,
-    sessions: redis ? guardUpstream(new RedisSessionStore(redis), "redis") : unconfigured<SessionStore>("redis", redisMissing),
-    users: redis ? guardUpstream(new RedisUserStore(redis), "redis") : unconfigured<UserStore>("redis", redisMissing),
-    working: redis ? guardUpstream(new RedisWorkingMemoryStore(redis), "redis") : unconfigured<WorkingMemoryStore>("redis", redisMissing),
+    sessions: redis ? new SealedSessionStore(guardUpstream(new RedisSessionStore(redis), "redis"), cipher) : unconfigured<SessionStore>("redis", redisMissing),
+    users: redis ? new SealedUserStore(guardUpstream(new RedisUserStore(redis), "redis"), cipher) : unconfigured<UserStore>("redis", redisMissing),
+    working: redis
+      ? new SealedWorkingMemoryStore(guardUpstream(new RedisWorkingMemoryStore(redis), "redis"), cipher)
+      : unconfigured<WorkingMemoryStore>("redis", redisMissing),
     audit: redis ? guardUpstream(new RedisAuditLog(redis, { maxEntries: config.auditMaxEntries }), "redis") : unconfigured<AuditLog>("redis", redisMissing),
     eraseJournal: redis ? guardUpstream(new RedisEraseJournal(redis), "redis") : unconfigured<EraseJournal>("redis", redisMissing),
     rateLimiter: redis && config.rateLimit ? new UpstashRateLimiter(redis, config.rateLimit) : null,
-    facts: vector ? guardUpstream(new VectorFactStore(vector, { embed }), "vector") : null,
-    traces: redis ? guardUpstream(new RedisTraceStore(redis), "redis") : null,
+    facts: vector ? guardUpstream(new VectorFactStore(sealedVectorIndex(vector, cipher), { embed }), "vector") : null,
+    traces: redis ? new SealedTraceStore(guardUpstream(new RedisTraceStore(redis), "redis"), cipher) : null,
     metrics: redis ? guardUpstream(new RedisMetricsStore(redis), "redis") : null,
+    cipher,
     summarizer: openai ? new OpenAISummarizer(openai, { model }) : extractive,
     fallbackSummarizer: extractive,
     deps: {
@@ -145,6 +166,14 @@ export function backgroundFor(ctx: BackgroundContext | undefined, logger: Memory
   };
 }
 
+/** The backup store on the `BACKUPS` bucket binding (sealed like everything else), or null without one. */
+export function backupsFor(env: object, config: Config, adapters: Adapters): BackupStore | null {
+  const bucket = (env as { BACKUPS?: BackupBucket }).BACKUPS;
+  if (!bucket) return null;
+  // Two small objects per request: cheaper than a cache keyed by both the bucket and the configuration.
+  return guardUpstream(new R2BackupStore(bucket, { retention: config.backups.retention, cipher: adapters.cipher }), "backups");
+}
+
 /** Builds the runtime of one request from the Worker's bindings. Throws `ConfigError` on bad config. */
 export function createRuntime(env: object, ctx: BackgroundContext | undefined, request: { requestId?: string; session?: string | undefined } = {}): Runtime {
   const config = loadConfig(env);
@@ -167,6 +196,7 @@ export function createRuntime(env: object, ctx: BackgroundContext | undefined, r
   if (request.session) observation.logContext.session = request.session;
   // What background work counts (a compression after the response) is written when it ends.
   const background = (work: Promise<unknown>): void => writeBehind(work.finally(() => observation.flushMetrics()));
+  const backups = backupsFor(env, config, adapters);
   return {
     config,
     rateLimiter: adapters.rateLimiter,
@@ -180,6 +210,7 @@ export function createRuntime(env: object, ctx: BackgroundContext | undefined, r
         eraseJournal: adapters.eraseJournal,
         working: adapters.working,
         facts: adapters.facts,
+        backups,
         summarizer: adapters.summarizer,
         fallbackSummarizer: adapters.fallbackSummarizer,
         ...adapters.deps,
@@ -196,7 +227,7 @@ export function createRuntime(env: object, ctx: BackgroundContext | undefined, r
         traces: config.traceTtlSeconds > 0 ? adapters.traces : null,
         metricsStore: adapters.metrics,
       }),
-    health: () => probeHealth(config, adapters),
+    health: () => probeHealth(config, adapters, backups !== null),
     background,
     observe: observation,
     logger,
@@ -214,7 +245,7 @@ async function probe(check: (() => Promise<unknown>) | null): Promise<{ status: 
 }
 
 /** Checks Redis and Vector in parallel through the official clients. */
-async function probeHealth(config: Config, adapters: Adapters): Promise<Health> {
+async function probeHealth(config: Config, adapters: Adapters, backups: boolean): Promise<Health> {
   const { redis, vector } = adapters;
   const [r, v] = await Promise.all([probe(redis ? () => redis.ping() : null), probe(vector ? () => vector.info() : null)]);
   const errors = { ...(r.error ? { redis: r.error } : {}), ...(v.error ? { vector: v.error } : {}) };
@@ -223,6 +254,7 @@ async function probeHealth(config: Config, adapters: Adapters): Promise<Health> 
     redis: r.status,
     vector: v.status,
     llm: config.llm ? "configured" : "not_configured",
+    backups: backups ? "configured" : "off",
     ...(Object.keys(errors).length > 0 ? { errors } : {}),
   };
 }

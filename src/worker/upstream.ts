@@ -1,4 +1,4 @@
-import { LlmError, MemoryError, UpstreamUnavailable, type UpstreamName } from "../memory/errors.ts";
+import { LlmError, MemoryError, StoredDataUnreadable, UpstreamUnavailable, type UpstreamName } from "../memory/errors.ts";
 
 /**
  * An Upstash client throws `UpstashError` when the service answered with an error body, but it
@@ -14,7 +14,7 @@ function isRejection(err: unknown): err is Error {
 }
 
 function wrap(err: unknown, upstream: UpstreamName): unknown {
-  if (err instanceof MemoryError || err instanceof UpstreamUnavailable || err instanceof LlmError) return err;
+  if (err instanceof MemoryError || err instanceof UpstreamUnavailable || err instanceof LlmError || err instanceof StoredDataUnreadable) return err;
   // Vector rejects what it cannot store or read (a bad cursor, metadata it refuses): the client's error.
   if (upstream === "vector" && isRejection(err)) {
     return new MemoryError("invalid", `the vector store rejected the request: ${err.message.slice(0, 200)}`);

@@ -38,6 +38,7 @@ export function testDeps(overrides: TestDepsOverrides): TestDeps {
     eraseJournal: new InMemoryEraseJournal(),
     actor: { kind: "key", id: "k_test" },
     facts: new InMemoryFactStore(),
+    backups: null,
     summarizer: new ScriptedSummarizer(),
     fallbackSummarizer: new ExtractiveSummarizer(counter),
     extractor: null,

@@ -705,7 +705,7 @@ export class InMemoryEraseJournal implements EraseJournal {
 
   async begin(scope: FactScope, receiptId: string, at: number): Promise<EraseJob> {
     const key = `${scope.tenant}/${scope.userId}`;
-    const job = this.#jobs.get(key) ?? { receiptId, startedAt: at, removed: { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0 } };
+    const job = this.#jobs.get(key) ?? { receiptId, startedAt: at, removed: { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0, backups: 0 } };
     this.#jobs.set(key, job);
     return structuredClone(job);
   }
@@ -713,7 +713,7 @@ export class InMemoryEraseJournal implements EraseJournal {
   async add(scope: FactScope, removed: ErasedCounts, done: boolean): Promise<ErasedCounts> {
     const key = `${scope.tenant}/${scope.userId}`;
     const job = this.#jobs.get(key);
-    const totals = { ...(job?.removed ?? { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0 }) };
+    const totals = { ...(job?.removed ?? { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0, backups: 0 }) };
     for (const name of Object.keys(totals) as (keyof ErasedCounts)[]) totals[name] += removed[name];
     if (done) this.#jobs.delete(key);
     else if (job) job.removed = totals;

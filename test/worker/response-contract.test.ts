@@ -106,6 +106,8 @@ describe("every answer matches the schema its route declares", () => {
   it("users: session list, export, erase", async () => {
     await conforming("GET", `/v1/users/${userId}/sessions`);
     await conforming("GET", `/v1/users/${userId}/export`);
+    // No snapshot of this user yet: restore answers 404 with the shared error body.
+    await conforming("POST", `/v1/users/${userId}/restore`, {}, 404);
     await conforming("DELETE", `/v1/users/${userId}`);
   });
 

@@ -152,4 +152,10 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     description:
       "The tenant's audit log, oldest first: erases (with their receipts), exports, token mints, fact edits and deletes, settings changes, refusals and auth failures (throttled). Who (key id or token id and user), what, when (epoch ms), which ids; never contents. Page with `since` = the previous `nextSince`.",
   },
+  [`POST /v1/users/{userId}/restore`]: {
+    operationId: "restoreUserFacts",
+    tag: "Users",
+    description:
+      "Restores the user's facts from the newest backup snapshot: facts missing now are written back with their ids, facts that exist are left as they are, so calling it again changes nothing. 404 without a snapshot, 409 for an erased user (never restored), 503 when backups are off.",
+  },
 };

@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { summaryView } from "../render.ts";
 import { createRouter } from "../router.ts";
-import { UserParams, errorResponses, jsonResponse, security } from "../schemas/common.ts";
-import { USER_EXAMPLES, UserErasedSchema, UserExportSchema, type UserErased } from "../schemas/user-responses.ts";
+import { UserParams, errorResponses, errors, jsonResponse, security } from "../schemas/common.ts";
+import { RESTORE_EXAMPLE, RestoredSchema, USER_EXAMPLES, UserErasedSchema, UserExportSchema, type Restored, type UserErased } from "../schemas/user-responses.ts";
 
 const exportRoute = createRoute({
   method: "get",
@@ -26,6 +26,18 @@ const eraseRoute = createRoute({
   },
 });
 
+const restoreRoute = createRoute({
+  method: "post",
+  path: "/v1/users/{userId}/restore",
+  summary: "Restore a user's facts from the newest backup",
+  security,
+  request: { params: UserParams },
+  responses: {
+    200: jsonResponse(RestoredSchema, "What was restored", RESTORE_EXAMPLE),
+    ...errors(400, 401, 404, 409, 503),
+  },
+});
+
 export function userRoutes() {
   const app = createRouter();
 
@@ -43,6 +55,12 @@ export function userRoutes() {
     const { userId } = c.req.valid("param");
     const { receiptId, done, erasedAt, removed, deleted } = await c.get("memory").eraseUser(userId);
     return c.json({ userId, receiptId, deleted, done, erasedAt, removed } satisfies UserErased, done ? 200 : 202);
+  });
+
+  app.openapi(restoreRoute, async (c) => {
+    const { userId } = c.req.valid("param");
+    const restored: Restored = await c.get("memory").restoreFacts(userId);
+    return c.json(restored, 200);
   });
 
   return app;

@@ -54,7 +54,14 @@ export const UserErasedSchema = z
     done: z.boolean().openapi({ description: "false (with 202): more is left, call again" }),
     erasedAt: Ms.openapi({ description: "Epoch ms of this request's tombstone" }),
     removed: z
-      .object({ sessions: z.number().int(), messages: z.number().int(), archives: z.number().int(), notes: z.number().int(), facts: z.number().int() })
+      .object({
+        sessions: z.number().int(),
+        messages: z.number().int(),
+        archives: z.number().int(),
+        notes: z.number().int(),
+        facts: z.number().int(),
+        backups: z.number().int().openapi({ description: "Backup snapshots removed (0 without a BACKUPS bucket)" }),
+      })
       .openapi({ description: "What the whole erase removed so far" }),
   })
   .openapi("EraseReceipt");
@@ -105,7 +112,7 @@ export const USER_EXAMPLES = {
     deleted: 27,
     done: true,
     erasedAt: 1764590400000,
-    removed: { sessions: 2, messages: 20, archives: 3, notes: 1, facts: 1 },
+    removed: { sessions: 2, messages: 20, archives: 3, notes: 1, facts: 1, backups: 7 },
   },
   sessions: {
     userId: "xiaoming",
@@ -113,3 +120,16 @@ export const USER_EXAMPLES = {
     nextCursor: null,
   },
 };
+
+export const RestoredSchema = z
+  .object({
+    userId: z.string(),
+    snapshotAt: Ms.openapi({ description: "When the snapshot was taken, epoch ms" }),
+    restored: z.number().int().openapi({ description: "Facts written back (they were missing)" }),
+    present: z.number().int().openapi({ description: "Facts of the snapshot that exist already, left as they are" }),
+  })
+  .openapi("Restored");
+
+export type Restored = z.infer<typeof RestoredSchema>;
+
+export const RESTORE_EXAMPLE: Restored = { userId: "xiaoming", snapshotAt: 1764504000000, restored: 12, present: 3 };

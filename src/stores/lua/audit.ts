@@ -28,9 +28,9 @@ return cjson.encode(redis.call('HGETALL', KEYS[1]))
 
 /** KEYS: job hash. ARGV: sessions, messages, archives, notes, facts, done ("1"). The totals. */
 export const ERASE_ADD_LUA = `
-local names = {'sessions', 'messages', 'archives', 'notes', 'facts'}
+local names = {'sessions', 'messages', 'archives', 'notes', 'facts', 'backups'}
 local out = {}
 for i, name in ipairs(names) do out[i] = redis.call('HINCRBY', KEYS[1], name, ARGV[i]) end
-if ARGV[6] == '1' then redis.call('DEL', KEYS[1]) end
+if ARGV[#names + 1] == '1' then redis.call('DEL', KEYS[1]) end
 return cjson.encode(out)
 `;

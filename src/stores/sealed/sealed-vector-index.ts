@@ -1,0 +1,70 @@
+import type { VectorIndex } from "../fact-index.ts";
+import { namespaceToScope } from "../fact-namespace.ts";
+import type { FieldCipher } from "./cipher.ts";
+
+type Dict = Record<string, unknown>;
+type Codec = (text: string, tenant: string) => Promise<string>;
+
+const isDict = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The tenant a namespace belongs to: the additional data its sealed values are bound to. */
+const tenantOf = (namespace: string | undefined): string => namespaceToScope(namespace ?? "")?.tenant ?? "";
+
+/** Seals or opens the texts of fact metadata: `text` and every `history[].text`; other fields stay clear. */
+async function mapMetadata<T>(metadata: T, codec: Codec, tenant: string): Promise<T> {
+  if (!isDict(metadata)) return metadata;
+  const out: Dict = { ...metadata };
+  if (typeof metadata.text === "string") out.text = await codec(metadata.text, tenant);
+  if (Array.isArray(metadata.history)) {
+    out.history = await Promise.all(
+      metadata.history.map(async (h: unknown) => (isDict(h) && typeof h.text === "string" ? { ...h, text: await codec(h.text, tenant) } : h)),
+    );
+  }
+  return out as T;
+}
+
+async function mapVector<T extends { metadata?: unknown }>(v: T, codec: Codec, tenant: string): Promise<T> {
+  return v.metadata === undefined ? v : { ...v, metadata: await mapMetadata(v.metadata, codec, tenant) };
+}
+
+/**
+ * A Vector index client that seals fact texts in metadata before they leave the Worker and opens
+ * them in what comes back. Only metadata is touched: with `EMBEDDINGS=openai` the fact store sends
+ * vectors, so Vector stores sealed text only; with the index's own model the `data` to embed
+ * must reach Upstash in clear (it cannot embed ciphertext).
+ */
+export function sealedVectorIndex(inner: VectorIndex, cipher: FieldCipher): VectorIndex {
+  const seal: Codec = (text, tenant) => cipher.seal(text, tenant);
+  const open: Codec = (text, tenant) => cipher.open(text, tenant);
+  const index: VectorIndex = {
+    upsert: async (args, options) => {
+      const tenant = tenantOf(options?.namespace);
+      const sealed = Array.isArray(args) ? await Promise.all(args.map((v: { metadata?: unknown }) => mapVector(v, seal, tenant))) : await mapVector(args, seal, tenant);
+      return inner.upsert(sealed as typeof args, options);
+    },
+    update: async (args, options) => {
+      const sealed = "metadata" in args ? await mapVector(args, seal, tenantOf(options?.namespace)) : args;
+      return inner.update(sealed, options);
+    },
+    query: async <M extends Dict>(args: Parameters<VectorIndex["query"]>[0], options?: { namespace?: string | undefined }) => {
+      const tenant = tenantOf(options?.namespace);
+      const results = await inner.query<M>(args, options);
+      return Promise.all(results.map((r) => mapVector(r, open, tenant)));
+    },
+    fetch: async <M extends Dict>(payload: Parameters<VectorIndex["fetch"]>[0], options?: Parameters<VectorIndex["fetch"]>[1]) => {
+      // Read before the call: the client deletes `namespace` from the options object it is given.
+      const tenant = tenantOf(options?.namespace);
+      const found = await inner.fetch<M>(payload, options);
+      return Promise.all(found.map((v) => (v ? mapVector(v, open, tenant) : v)));
+    },
+    range: async <M extends Dict>(args: Parameters<VectorIndex["range"]>[0], options?: { namespace?: string | undefined }) => {
+      const tenant = tenantOf(options?.namespace);
+      const page = await inner.range<M>(args, options);
+      return { ...page, vectors: await Promise.all(page.vectors.map((v) => mapVector(v, open, tenant))) };
+    },
+    delete: (args, options) => inner.delete(args, options),
+    listNamespaces: () => inner.listNamespaces(),
+    deleteNamespace: (namespace) => inner.deleteNamespace(namespace),
+  };
+  return index;
+}
