@@ -52,8 +52,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Session state: settings, stats, summary, pinned system messages, window
-         * @description The session's settings, stats, summary, pinned system messages and window.
+         * Session state: settings, stats, summary, pinned system messages, one page of the window
+         * @description The session's settings, stats, summary, pinned system messages and one page of its window (`offset` from the oldest message, `limit` up to 1000, default 200; `page.next` is the next offset).
          */
         get: operations["getSession"];
         /**
@@ -632,7 +632,10 @@ export interface operations {
     };
     getSession: {
         parameters: {
-            query?: never;
+            query?: {
+                offset?: string;
+                limit?: string;
+            };
             header?: never;
             path: {
                 sessionId: string;
