@@ -52,18 +52,25 @@ export class RankTable {
     const count = (packed[0]! | (packed[1]! << 8) | (packed[2]! << 16) | (packed[3]! << 24)) >>> 0;
     if (count !== source.tokens) throw new Error(`rank table ${source.encoding} is corrupt`);
     const base = 4 + count;
-    this.#bytes = packed.subarray(base);
-    this.#starts = new Uint32Array(count + 1);
-    for (let r = 0; r < count; r++) this.#starts[r + 1] = this.#starts[r]! + packed[4 + r]!;
+    // locals, not fields, in the loops: this runs once per isolate before anything is optimized
+    const bytes = packed.subarray(base);
+    const starts = new Uint32Array(count + 1);
+    for (let r = 0; r < count; r++) starts[r + 1] = starts[r]! + packed[4 + r]!;
     let size = 1;
     while (size < count * 2) size <<= 1;
-    this.#mask = size - 1;
-    this.#slots = new Int32Array(size);
+    const mask = size - 1;
+    const slots = new Int32Array(size);
     for (let r = 0; r < count; r++) {
-      let slot = hashBytes(this.#bytes, this.#starts[r]!, this.#starts[r + 1]!) & this.#mask;
-      while (this.#slots[slot] !== 0) slot = (slot + 1) & this.#mask;
-      this.#slots[slot] = r + 1;
+      let h = 0x811c9dc5;
+      for (let i = starts[r]!, end = starts[r + 1]!; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+      let slot = (h >>> 0) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = r + 1;
     }
+    this.#bytes = bytes;
+    this.#starts = starts;
+    this.#mask = mask;
+    this.#slots = slots;
   }
 
   /** The rank of `bytes[start, end)`, or -1 when it is not a token. */
