@@ -6,6 +6,7 @@
  *   npx tsx bench/tokens.ts --quick   # unbounded at 2.5 KB and 5 KB
  */
 import { Tiktoken, type TiktokenBPE } from "js-tiktoken/lite";
+import { RankTable, type RankTableSource } from "../src/llm/bpe.ts";
 import { createTokenCounter } from "../src/llm/tokenizer.ts";
 
 const quick = process.argv.includes("--quick");
@@ -41,9 +42,17 @@ for (const name of ["cl100k_base", "o200k_base"] as const) {
   console.log(`${name}: import ${imported.toFixed(0)} ms, construct ${built.ms.toFixed(0)} ms, heap +${heapMb.toFixed(0)} MB`);
 }
 
+for (const name of ["cl100k_base", "o200k_base"] as const) {
+  const started = performance.now();
+  const source = (await import(`../src/llm/ranks/${name}.ts`)) as { default: RankTableSource };
+  const imported = performance.now() - started;
+  const built = time(() => new RankTable(source.default));
+  console.log(`${name} (own packed table): import ${imported.toFixed(0)} ms, decode ${built.ms.toFixed(0)} ms`);
+}
+
 const ranks = await importRanks("cl100k_base");
 const encoder = new Tiktoken(ranks);
-const counter = createTokenCounter(ranks);
+const counter = createTokenCounter((await import("../src/llm/ranks/cl100k_base.ts")).default);
 counter.count("warm up");
 
 console.log("\n== worst case: a run without word boundaries (cl100k) ==");

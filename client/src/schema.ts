@@ -72,8 +72,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Session state: settings, stats, summary, pinned system messages, window
-         * @description The session's settings, stats, summary, pinned system messages and window.
+         * Session state: settings, stats, summary, pinned system messages, one page of the window
+         * @description The session's settings, stats, summary, pinned system messages and one page of its window (`offset` from the oldest message, `limit` up to 1000, default 200; `page.next` is the next offset).
          */
         get: operations["getSession"];
         /**
@@ -784,8 +784,18 @@ export interface components {
             stats: components["schemas"]["WindowStats"];
             summary: components["schemas"]["Summary"];
             system: components["schemas"]["StoredMessage"][];
-            /** @description Unsummarized messages, oldest first */
+            /** @description One page of the unsummarized messages, oldest first */
             window: components["schemas"]["StoredMessage"][];
+            /** @description Where the page sits in the window */
+            page: {
+                /** @description Offset of this page from the oldest window message */
+                offset: number;
+                limit: number;
+                /** @description Messages in the window */
+                total: number;
+                /** @description Pass as `offset` for the next page; null at the end */
+                next: number | null;
+            };
         };
         Summary: {
             text: string;
@@ -852,6 +862,8 @@ export interface components {
             version: number;
             /** @enum {string} */
             method: "llm" | "extractive";
+            /** @description A pass reads a bounded chunk: true when the window is still over its threshold (call again) */
+            more: boolean;
         } | {
             sessionId: string;
             /** @enum {boolean} */
@@ -1840,7 +1852,12 @@ export interface operations {
     };
     getSession: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Archived messages to skip */
+                offset?: string;
+                /** @description Page size */
+                limit?: string;
+            };
             header?: never;
             path: {
                 /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
@@ -1850,7 +1867,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Session state */
+            /** @description Session state with one page of the window */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1909,7 +1926,13 @@ export interface operations {
                      *           "importance": 0.5,
                      *           "ts": 1764590400000
                      *         }
-                     *       ]
+                     *       ],
+                     *       "page": {
+                     *         "offset": 0,
+                     *         "limit": 200,
+                     *         "total": 1,
+                     *         "next": null
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["SessionState"];
@@ -2084,7 +2107,13 @@ export interface operations {
                      *           "importance": 0.5,
                      *           "ts": 1764590400000
                      *         }
-                     *       ]
+                     *       ],
+                     *       "page": {
+                     *         "offset": 0,
+                     *         "limit": 200,
+                     *         "total": 1,
+                     *         "next": null
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["SessionState"];
@@ -2360,7 +2389,8 @@ export interface operations {
                      *       "summaryTokens": 180,
                      *       "ratio": 0.2,
                      *       "version": 2,
-                     *       "method": "llm"
+                     *       "method": "llm",
+                     *       "more": false
                      *     }
                      */
                     "application/json": components["schemas"]["Compression"];

@@ -28,20 +28,27 @@ export type CompressionPlan =
  * more than `maxTokens` (or when forced); how many rounds were played never matters. The prefix is
  * everything but the newest `keep` messages, with the cut moved so a tool call and its results
  * stay on one side: back first (more stays verbatim), forward only when nothing would go otherwise.
+ *
+ * `window` may be the window's oldest messages only (a head read, see `SessionStore.readHead`,
+ * with `windowCount` and `windowTokens` the whole window's): then its last message is the
+ * lookahead that tells where a unit ends, and the prefix comes from the messages before it.
  */
 export function planCompression(
-  snapshot: Pick<SessionSnapshot, "window" | "summary">,
+  snapshot: Pick<SessionSnapshot, "window" | "summary"> & Partial<Pick<SessionSnapshot, "windowCount" | "windowTokens">>,
   options: { maxTokens: number; keep: number },
   flags: { force?: boolean | undefined } = {},
 ): CompressionPlan {
   const window = snapshot.window;
-  const windowTokens = sumTokens(window);
+  const total = snapshot.windowCount ?? window.length;
+  const windowTokens = snapshot.windowCount === undefined ? sumTokens(window) : (snapshot.windowTokens ?? 0);
   if (!flags.force && windowTokens <= options.maxTokens) return { due: false, reason: "below_threshold", windowTokens };
 
-  const wanted = Math.max(0, window.length - Math.max(0, Math.floor(options.keep)));
-  const cuts = groupUnits(window).map((u) => u.end); // a cut after any unit keeps units whole
+  // with a head read, the messages after the lookahead are not known: no cut goes past it
+  const end = window.length < total ? window.length - 1 : window.length;
+  const wanted = Math.min(end, Math.max(0, total - Math.max(0, Math.floor(options.keep))));
+  const cuts = groupUnits(window).map((u) => u.end).filter((c) => c <= end); // a cut after any unit keeps units whole
   const back = cuts.filter((c) => c <= wanted).pop();
-  const forward = cuts.find((c) => c > wanted && c < window.length);
+  const forward = cuts.find((c) => c > wanted && c < total && wanted >= total - Math.max(0, Math.floor(options.keep)));
   const keepFrom = back !== undefined && back > 0 ? back : (forward ?? 0);
   if (keepFrom === 0) return { due: false, reason: "nothing_to_compress", windowTokens };
 

@@ -39,6 +39,12 @@ export type CompressResult =
   | {
       compressed: true;
       reason: "over_threshold" | "forced";
+      /**
+       * One pass folds at most `COMPRESSION_PASS` of the oldest messages: true when the window is
+       * still over its threshold after it (forced: when more than `keep` messages are left), so
+       * another pass has work.
+       */
+      more: boolean;
       /** Messages folded into the summary and removed from the window. */
       removed: number;
       removedTokens: number;

@@ -7,16 +7,31 @@ import type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded
 import { checkMessages } from "./message-rules.ts";
 import { resolveSessionOptions } from "./options.ts";
 import { factsToPersist } from "./persist.ts";
-import type { AppendOptions, FactScope } from "./ports.ts";
+import { planBudget } from "./budget.ts";
+import type { AppendOptions, AppendResult, FactScope, HeadLimits, WindowBound } from "./ports.ts";
 import { produceSummary } from "./rolling-summary.ts";
 import { isSalient } from "./salience.ts";
 import { sessionTitle } from "./session-list.ts";
-import type { FactType, IncomingMessage, RecalledFact, SessionRef, SessionSnapshot, StoredMessage } from "./types.ts";
+import type { FactType, IncomingMessage, RecalledFact, SessionRef, SessionSnapshot, SessionTotals, StoredMessage } from "./types.ts";
 import { NO_METRICS, type MetricsRecorder } from "./metrics.ts";
 import { NO_TRACE, timed, type TraceRecorder } from "./trace.ts";
-import { toStoredMessage, windowStats } from "./window.ts";
+import { toStoredMessage, totalsStats, windowStats } from "./window.ts";
 
 export type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded } from "./manager-types.ts";
+
+/**
+ * What one compression pass reads and folds at most, so a pass costs the same whatever the
+ * window's length; a window still over its threshold after it gets the next pass (`more`).
+ */
+export const COMPRESSION_PASS: HeadLimits = { maxTokens: 16_000, maxMessages: 1000 };
+
+/**
+ * Due when the window is over its threshold and holds something to fold: a compression cuts
+ * before the `keep` newest messages, or, when that leaves nothing, after the oldest unit.
+ */
+function compressionDueFor(totals: SessionTotals, options: { maxTokens: number }): boolean {
+  return totals.windowTokens > options.maxTokens && totals.windowCount > 1;
+}
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -76,8 +91,8 @@ export class MemoryManager {
    * that same step and delivered to long-term memory right after the response.
    */
   async add(messages: IncomingMessage[], options: AddOptions = {}): Promise<AddResult> {
-    const { snapshot, result } = await this.#append(messages, options);
-    return { ...result, stats: windowStats(snapshot, resolveSessionOptions(this.#d.options, snapshot.settings)) };
+    const { appended, result } = await this.#append(messages, options, undefined);
+    return { ...result, stats: totalsStats(appended.totals, resolveSessionOptions(this.#d.options, appended.settings)) };
   }
 
   /**
@@ -89,11 +104,23 @@ export class MemoryManager {
     request: ContextRequest = {},
     options: AddOptions = {},
   ): Promise<{ add: AddResult; context: ContextResult; snapshot: SessionSnapshot }> {
-    const [appended, context] = await this.#withRecall(this.#append(messages, options), (r) => r.snapshot, request);
-    return { add: { ...appended.result, stats: context.stats }, context, snapshot: appended.snapshot };
+    const bound = this.#bound(request.budget);
+    const snapshotOf = (r: { appended: AppendResult }): SessionSnapshot => {
+      if (!r.appended.snapshot) throw new Error("the session store returned no snapshot");
+      return r.appended.snapshot;
+    };
+    const [appended, context] = await this.#withRecall(this.#append(messages, options, bound), snapshotOf, request);
+    return { add: { ...appended.result, stats: context.stats }, context, snapshot: snapshotOf(appended) };
   }
 
-  async #append(messages: IncomingMessage[], options: AddOptions) {
+  /** What a read for a context of `budget` needs of the window (see WindowBound). */
+  #bound(budget: number | undefined): WindowBound {
+    const { options } = this.#d;
+    const allowance = planBudget(budget ?? options.budget, options.shares).available;
+    return { allowance, limit: options.window, importanceThreshold: options.importanceThreshold };
+  }
+
+  async #append(messages: IncomingMessage[], options: AddOptions, bound: WindowBound | undefined) {
     checkMessages(messages, this.#d.limits);
     const { sessions, options: defaults } = this.#d;
     const counter = await this.#d.counter();
@@ -105,7 +132,7 @@ export class MemoryManager {
     const appended = await timed(this.#trace, "redis.append", this.#d.now, sessions.append(this.#ref, stored, {
       userId: this.#userId,
       ttlSeconds: defaults.sessionTtlSeconds,
-      withSnapshot: true,
+      withSnapshot: bound,
       replaceSystem: options.replaceSystem,
       facts,
       recalled: scope ? options.recalled : undefined,
@@ -116,12 +143,10 @@ export class MemoryManager {
     const fresh = appended.added.filter((a) => !a.duplicate);
     this.#metrics.sessionGrew(this.#ref.sessionId, fresh.length);
     this.#metrics.count("tokens", fresh.reduce((sum, a) => sum + a.tokens, 0));
-    // A store that ignores withSnapshot costs a second round trip here.
-    const snapshot = appended.snapshot ?? (await sessions.read(this.#ref));
-    const compressionDue = planCompression(snapshot, resolveSessionOptions(defaults, snapshot.settings)).due;
+    const compressionDue = compressionDueFor(appended.totals, resolveSessionOptions(defaults, appended.settings));
     const result = { added: appended.added, compressionDue, facts: facts.map((f) => f.id), ...(options.turn ? { outcome: appended.outcome ?? null } : {}) };
     this.#afterAppend(messages, stored, result, persistAll, options.deferCompression === true, now);
-    return { snapshot, result };
+    return { appended, result };
   }
 
   /** Schedules what follows an append: delivery of queued facts, learning, compression. */
@@ -156,7 +181,7 @@ export class MemoryManager {
    * facts go into the returned messages only. A failed fact query still answers, flagged `degraded`.
    */
   async getContext(request: ContextRequest = {}): Promise<ContextResult> {
-    const read = timed(this.#trace, "redis.read", this.#d.now, this.#d.sessions.read(this.#ref));
+    const read = timed(this.#trace, "redis.read", this.#d.now, this.#d.sessions.read(this.#ref, this.#bound(request.budget)));
     const [, context] = await this.#withRecall(read, (snapshot) => snapshot, request);
     return context;
   }
@@ -189,12 +214,15 @@ export class MemoryManager {
       budget: request.budget,
       counter: counter.value,
     });
+    // a bounded read left the older messages in Redis: they are omitted as well
+    const unread = (snapshot.windowCount ?? snapshot.window.length) - snapshot.window.length;
+    const omitted = { ...context.omitted, window: context.omitted.window + unread };
     if (request.countRecalls !== false) this.#countRecalls(context.facts);
-    this.#trace.context(context, degraded);
+    this.#trace.context({ ...context, omitted }, degraded);
     this.#metrics.count("contextReads");
     if (query !== "" && k > 0) this.#metrics.count("recallQueries");
     if (context.facts.length > 0) this.#metrics.count("recallHits");
-    return [session.value, { ...context, stats: windowStats(snapshot, resolved), degraded }];
+    return [session.value, { ...context, omitted, stats: windowStats(snapshot, resolved), degraded }];
   }
 
   /** Recalls that reached a context are counted in Redis (merged into Vector by the cron). */
@@ -228,7 +256,7 @@ export class MemoryManager {
   async maybeCompress(flags: { force?: boolean | undefined } = {}): Promise<CompressResult> {
     const { sessions, options, logger } = this.#d;
     const ref = this.#ref;
-    const snapshot = await sessions.read(ref);
+    const snapshot = await sessions.readHead(ref, COMPRESSION_PASS);
     if (!snapshot.meta) return { compressed: false, reason: "nothing_to_compress" };
     const resolved = resolveSessionOptions(options, snapshot.settings);
     const plan = planCompression(snapshot, resolved, flags);
@@ -268,9 +296,11 @@ export class MemoryManager {
         return { compressed: false, reason: outcome.reason };
       }
       this.#metrics.compression(summary.lastRatio);
+      const left = plan.windowTokens - outcome.removedTokens;
       return {
         compressed: true,
         reason: plan.reason,
+        more: flags.force ? left > 0 && plan.keepFrom < (snapshot.windowCount ?? 0) - resolved.keep : left > resolved.maxTokens,
         removed: plan.prefix.length,
         removedTokens: outcome.removedTokens,
         summaryTokens: summary.tokens,

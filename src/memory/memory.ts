@@ -39,8 +39,8 @@ export class Memory {
     return new MemoryManager(this.#d, { sessionId, userId: request.userId }).getContext(request);
   }
 
-  session(sessionId: string) {
-    return sessionState(this.#d, sessionId);
+  session(sessionId: string, page: { offset?: number | undefined; limit?: number | undefined } = {}) {
+    return sessionState(this.#d, sessionId, page);
   }
 
   async updateSettings(sessionId: string, change: SettingsChange) {

@@ -7,6 +7,7 @@ import type {
   SessionRef,
   SessionSettings,
   SessionSnapshot,
+  SessionTotals,
   StoredMessage,
   Summary,
   SummaryMethod,
@@ -20,8 +21,12 @@ export interface AppendOptions {
   userId?: string | undefined;
   /** Idle TTL refreshed on every key of the session. */
   ttlSeconds: number;
-  /** Also return the session snapshot after the append, in the same round trip. */
-  withSnapshot?: boolean | undefined;
+  /**
+   * Also return the session snapshot after the append, in the same round trip: with a bound only
+   * the newest messages a context of that budget can use (see {@link WindowBound}), with `true`
+   * the whole window. Without it the result carries the totals only.
+   */
+  withSnapshot?: WindowBound | boolean | undefined;
   /**
    * When the batch carries system messages that differ from the pinned ones, they replace them
    * (a client that changed its system prompt). Default false: system messages accumulate.
@@ -54,11 +59,40 @@ export interface AppendOptions {
 /** Turn outcomes a session keeps for retries; a retry of an older turn is a new turn. */
 export const TURN_OUTCOMES_KEPT = 200;
 
+/**
+ * What a bounded read returns of the window: the newest messages a context can use. Without the
+ * window-count limit, messages of importance >= `importanceThreshold` are read back from the newest
+ * until they hold more than `allowance` tokens (less the pinned system messages) at a message
+ * boundary that is not a tool result, so the context's selection (see `selectWindow`) picks
+ * exactly what it would pick from the whole window; low-importance messages further back than
+ * {@link WINDOW_SCAN_FACTOR} allowances are never read.
+ */
+export interface WindowBound {
+  /** Tokens the context may fill at most (the budget less the reply reserve). */
+  allowance: number;
+  /** The deployment's window-count limit (0 = none); a session's own setting wins. */
+  limit: number;
+  importanceThreshold: number;
+}
+
+/** A bounded read looks at most this many allowances of tokens back. */
+export const WINDOW_SCAN_FACTOR = 4;
+
+/** What one compression pass reads of the window's oldest messages, at most. */
+export interface HeadLimits {
+  maxTokens: number;
+  maxMessages: number;
+}
+
 export interface AppendResult {
   /** One entry per input message, in order; `duplicate` when its id was already stored. */
   added: { id: string; tokens: number; duplicate: boolean }[];
   windowCount: number;
   windowTokens: number;
+  /** The session's totals after the append (what the stats need). */
+  totals: SessionTotals;
+  /** The session's own settings. */
+  settings: SessionSettings;
   snapshot?: SessionSnapshot | undefined;
   /** With `turn`: the outcome recorded for its key (earlier, or by this append), else null. */
   outcome?: TurnOutcome | null | undefined;
@@ -150,8 +184,19 @@ export interface IndexSweep {
 export interface SessionStore {
   /** One round trip. Idempotent on message ids; the owner check runs before any write. */
   append(ref: SessionRef, messages: StoredMessage[], options: AppendOptions): Promise<AppendResult>;
-  /** One round trip, an atomic snapshot. */
-  read(ref: SessionRef): Promise<SessionSnapshot>;
+  /**
+   * One round trip, an atomic snapshot. With a bound, only the newest window messages a context
+   * of that budget can use come back (plus the counts and totals), whatever the window's length.
+   */
+  read(ref: SessionRef, bound?: WindowBound): Promise<SessionSnapshot>;
+  /** One round trip: the snapshot with one page of the window (`offset` from the oldest). */
+  readPage(ref: SessionRef, page: { offset: number; limit: number }): Promise<SessionSnapshot>;
+  /**
+   * One round trip: the snapshot with the window's oldest messages up to the limits (what one
+   * compression pass folds), plus the next message when there is one, so a cut can keep a tool
+   * call and its results together.
+   */
+  readHead(ref: SessionRef, limits: HeadLimits): Promise<SessionSnapshot>;
   /** Merges the named settings atomically (fields not named keep their value); refreshes the TTL. */
   updateSettings(ref: SessionRef, change: SettingsChange, defaultTtlSeconds: number): Promise<SessionSettings>;
   reset(ref: SessionRef, options: { keepSystem: boolean }): Promise<ResetResult>;

@@ -16,12 +16,28 @@ export interface SessionState {
   stats: WindowStats;
   summary: Summary | null;
   system: StoredMessage[];
+  /** One page of the window, oldest first. */
   window: StoredMessage[];
+  /** Where the page sits in the window; `next` is the offset of the next page, null at the end. */
+  page: { offset: number; limit: number; total: number; next: number | null };
 }
 
-/** One round trip: the whole session with its settings resolved over the defaults. */
-export async function sessionState(deps: MemoryDeps, sessionId: string): Promise<SessionState> {
-  const snapshot = await deps.sessions.read({ tenant: deps.tenant, sessionId });
+/** Window messages a session read shows when the caller names no page size. */
+export const SESSION_PAGE_LIMIT = 200;
+
+/**
+ * One round trip: the session with its settings resolved over the defaults, its stats from the
+ * running totals, and one page of the window (`offset` from the oldest message).
+ */
+export async function sessionState(
+  deps: MemoryDeps,
+  sessionId: string,
+  page: { offset?: number | undefined; limit?: number | undefined } = {},
+): Promise<SessionState> {
+  const offset = page.offset ?? 0;
+  const limit = page.limit ?? SESSION_PAGE_LIMIT;
+  const snapshot = await deps.sessions.readPage({ tenant: deps.tenant, sessionId }, { offset, limit });
+  const total = snapshot.windowCount ?? snapshot.window.length;
   const effective = resolveSessionOptions(deps.options, snapshot.settings);
   return {
     sessionId,
@@ -40,6 +56,7 @@ export async function sessionState(deps: MemoryDeps, sessionId: string): Promise
     summary: snapshot.summary,
     system: snapshot.system,
     window: snapshot.window,
+    page: { offset, limit, total, next: offset + limit < total ? offset + limit : null },
   };
 }
 

@@ -81,14 +81,38 @@ export interface SessionMeta {
   summaryFailures: number;
 }
 
+/**
+ * Counts and sums the stats need, kept as running totals in the session's meta (window) or read
+ * from the pinned list's headers (system), so no read has to move the whole window to know them.
+ * Importance sums are in millionths, integers, so adding and subtracting never drifts.
+ */
+export interface SessionTotals {
+  systemCount: number;
+  systemTokens: number;
+  systemImportanceMicros: number;
+  windowCount: number;
+  windowTokens: number;
+  windowImportanceMicros: number;
+}
+
 /** Everything one read of a session returns (one round trip). */
 export interface SessionSnapshot {
   exists: boolean;
   system: StoredMessage[];
-  /** Unsummarized messages, oldest first. */
+  /**
+   * Unsummarized messages, oldest first: the whole window, or, when the read was bounded (see
+   * `WindowBound`), only its newest messages a context of that budget can use; `windowStart`
+   * says where they begin.
+   */
   window: StoredMessage[];
-  /** Sum of the window's stored token counts. */
+  /** Sum of the whole window's stored token counts. */
   windowTokens: number;
+  /** Messages in the whole window; absent when `window` is the whole window. */
+  windowCount?: number | undefined;
+  /** Index in the whole window of `window[0]`; absent (0) when `window` starts at the oldest. */
+  windowStart?: number | undefined;
+  /** Sum of the whole window's importance in millionths; absent when `window` is the whole window. */
+  windowImportanceMicros?: number | undefined;
   summary: Summary | null;
   meta: SessionMeta | null;
   settings: SessionSettings;

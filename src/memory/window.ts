@@ -1,5 +1,5 @@
 import type { TokenCounter } from "./ports.ts";
-import type { IncomingMessage, SessionSnapshot, StoredMessage, ToolCall } from "./types.ts";
+import type { IncomingMessage, SessionSnapshot, SessionTotals, StoredMessage, ToolCall } from "./types.ts";
 
 /** Tokens a chat message costs beyond its text (role and separators), as in OpenAI's cookbook. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -80,21 +80,41 @@ export interface WindowStats {
   avgImportance: number;
 }
 
+/** A snapshot's totals: the running totals it carries, or, for a whole window, its messages' sums. */
+export function snapshotTotals(
+  snapshot: Pick<SessionSnapshot, "system" | "window"> & Partial<Pick<SessionSnapshot, "windowCount" | "windowTokens" | "windowImportanceMicros">>,
+): SessionTotals {
+  const micros = (messages: readonly StoredMessage[]) => messages.reduce((sum, m) => sum + Math.round(m.importance * 1_000_000), 0);
+  const whole = snapshot.windowCount === undefined;
+  return {
+    systemCount: snapshot.system.length,
+    systemTokens: sumTokens(snapshot.system),
+    systemImportanceMicros: micros(snapshot.system),
+    windowCount: whole ? snapshot.window.length : (snapshot.windowCount ?? 0),
+    windowTokens: whole ? sumTokens(snapshot.window) : (snapshot.windowTokens ?? 0),
+    windowImportanceMicros: whole ? micros(snapshot.window) : (snapshot.windowImportanceMicros ?? 0),
+  };
+}
+
 /** Session statistics (message count, tokens, utilization, average importance) from stored counts only. */
 export function windowStats(
-  snapshot: Pick<SessionSnapshot, "system" | "window">,
+  snapshot: Pick<SessionSnapshot, "system" | "window"> & Partial<Pick<SessionSnapshot, "windowCount" | "windowTokens" | "windowImportanceMicros">>,
   options: { maxTokens: number },
 ): WindowStats {
-  const all = [...snapshot.system, ...snapshot.window];
-  const windowTokens = sumTokens(snapshot.window);
-  const importance = all.reduce((sum, m) => sum + m.importance, 0);
+  return totalsStats(snapshotTotals(snapshot), options);
+}
+
+/** The same from running totals (what an append returns instead of the window). */
+export function totalsStats(totals: SessionTotals, options: { maxTokens: number }): WindowStats {
+  const count = totals.systemCount + totals.windowCount;
+  const importance = (totals.systemImportanceMicros + totals.windowImportanceMicros) / 1_000_000;
   return {
-    messages: all.length,
-    tokens: sumTokens(snapshot.system) + windowTokens,
-    windowMessages: snapshot.window.length,
-    windowTokens,
+    messages: count,
+    tokens: totals.systemTokens + totals.windowTokens,
+    windowMessages: totals.windowCount,
+    windowTokens: totals.windowTokens,
     maxTokens: options.maxTokens,
-    utilization: options.maxTokens > 0 ? windowTokens / options.maxTokens : 0,
-    avgImportance: all.length > 0 ? importance / all.length : 0,
+    utilization: options.maxTokens > 0 ? totals.windowTokens / options.maxTokens : 0,
+    avgImportance: count > 0 ? importance / count : 0,
   };
 }

@@ -1,5 +1,5 @@
 import type { SessionListEntry } from "../memory/ports.ts";
-import type { SessionMeta, SessionSettings, SessionSnapshot, StoredMessage, Summary, ToolCall, TurnOutcome } from "../memory/types.ts";
+import type { SessionMeta, SessionSettings, SessionSnapshot, SessionTotals, StoredMessage, Summary, ToolCall, TurnOutcome } from "../memory/types.ts";
 import { UnexpectedReply } from "./errors.ts";
 import { SETTING_FIELDS } from "./lua/settings.ts";
 
@@ -92,12 +92,16 @@ function parseMeta(map: Record<string, string>): SessionMeta | null {
   };
 }
 
-/** The `snapshot(...)` table of the read and append scripts. */
+/**
+ * The `snapshot(...)` table of the read and append scripts. Its `wcount`, `wstart` and `wimp`
+ * (whole-window count, index of the first message returned, importance sum) are absent from an
+ * export, whose window is whole.
+ */
 export function parseSnapshot(value: unknown): SessionSnapshot {
   const obj = isObject(value) ? value : {};
   const metaMap = asMap(obj.meta);
   const meta = parseMeta(metaMap);
-  return {
+  const snapshot: SessionSnapshot = {
     exists: meta !== null,
     system: parseMessages(obj.sys, "read"),
     window: parseMessages(obj.win, "read"),
@@ -105,6 +109,25 @@ export function parseSnapshot(value: unknown): SessionSnapshot {
     summary: parseSummary(asMap(obj.sum)),
     meta,
     settings: parseSettings(metaMap),
+  };
+  // only a partial window carries them: a whole one has them in its messages
+  if (obj.wcount !== undefined && (num(obj.wcount) !== snapshot.window.length || num(obj.wstart) !== 0)) {
+    snapshot.windowCount = num(obj.wcount);
+    snapshot.windowStart = num(obj.wstart);
+    snapshot.windowImportanceMicros = num(obj.wimp);
+  }
+  return snapshot;
+}
+
+/** The totals every append reply carries (see lua/append.ts). */
+export function parseTotals(reply: JsonObject): SessionTotals {
+  return {
+    systemCount: num(reply.scount),
+    systemTokens: num(reply.stok),
+    systemImportanceMicros: num(reply.simp),
+    windowCount: num(reply.wcount),
+    windowTokens: num(reply.wtok),
+    windowImportanceMicros: num(reply.wimp),
   };
 }
 

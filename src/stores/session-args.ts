@@ -1,4 +1,4 @@
-import type { AppendOptions, CompressionCommit, SettingsChange } from "../memory/ports.ts";
+import type { AppendOptions, CompressionCommit, SettingsChange, WindowBound } from "../memory/ports.ts";
 import { isValidToolCallId } from "../memory/ids.ts";
 import type { Fact, SessionRef, StoredMessage, TurnOutcome } from "../memory/types.ts";
 import { InvalidStoreInput } from "./errors.ts";
@@ -18,15 +18,25 @@ export function ttlArg(ttlSeconds: number): string {
 }
 
 /**
- * A message as stored: id, role and tokens first, so scripts read them with a pattern and never
- * need to decode the rest (see `msg_head` in lua/common.ts).
+ * A message as stored: a clear header of id, role, tokens and importance first, so scripts read
+ * them with a pattern and never decode the rest (see `msg_head` in lua/common.ts); the rest of
+ * the entry is opaque to Lua.
  */
 export function serializeMessage(m: StoredMessage): string {
   assertId("message id", m.id);
   // HINCRBY needs integers; a fractional count would fail the script after earlier writes
   if (!isCount(m.tokens)) throw new InvalidStoreInput("message tokens must be a non-negative integer");
-  const { id, role, tokens, ...rest } = m;
-  return JSON.stringify({ id, role, tokens, ...rest });
+  if (!Number.isFinite(m.importance) || m.importance < 0 || m.importance > 1) throw new InvalidStoreInput("message importance must be within 0..1");
+  const { id, role, tokens, importance, ...rest } = m;
+  return JSON.stringify({ id, role, tokens, importance, ...rest });
+}
+
+/** The three ARGV of a window bound (see WindowBound): allowance, count limit, importance threshold ('' = none). */
+export function boundArgs(bound: WindowBound | boolean | undefined): [string, string, string] {
+  if (typeof bound !== "object") return ["", "0", "0"];
+  if (!isCount(bound.allowance) || !isCount(bound.limit)) throw new InvalidStoreInput("allowance and limit must be non-negative integers");
+  if (!Number.isFinite(bound.importanceThreshold)) throw new InvalidStoreInput("importance threshold must be a finite number");
+  return [String(bound.allowance), String(bound.limit), String(bound.importanceThreshold)];
 }
 
 /** ARGV of the append script (see lua/append.ts). */
@@ -40,6 +50,7 @@ export function appendArgs(ref: SessionRef, messages: StoredMessage[], options: 
   const erasedCheck = options.unlessErasedSince !== undefined && userId !== "" ? `e${Math.floor(options.unlessErasedSince)}` : "";
   const flags = `${options.withSnapshot ? "s" : ""}${options.replaceSystem ? "r" : ""}${erasedCheck}`;
   const args = [String(now), ttl, userId, flags, ref.sessionId, parts.userPrefix, parts.userSuffix, String(facts.length), String(recalled.length)];
+  args.push(...boundArgs(options.withSnapshot));
   for (const f of facts) args.push(assertId("fact id", f.id), JSON.stringify(f));
   for (const id of recalled) args.push(assertId("fact id", id));
   for (const m of messages) args.push(m.id, messageKind(m), String(m.tokens), serializeMessage(m));

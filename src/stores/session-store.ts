@@ -1,4 +1,6 @@
 import type {
+  HeadLimits,
+  WindowBound,
   AppendOptions,
   AppendResult,
   CommitOutcome,
@@ -16,17 +18,17 @@ import { orphanToolMessage } from "../memory/message-rules.ts";
 import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from "../memory/types.ts";
 import { MemoryError } from "../memory/errors.ts";
 import { InvalidStoreInput, SessionOwnerMismatch, UnexpectedReply } from "./errors.ts";
-import { appendArgs, commitArgs, isCount, settingsArgs } from "./session-args.ts";
+import { appendArgs, boundArgs, commitArgs, isCount, settingsArgs } from "./session-args.ts";
 import { assertId, luaKeyParts, ownersKey, sessionKeys, tenantSessionsKey, tenantUserSets, userRecordKeys, userSessionsKey } from "./keys.ts";
 import { APPEND_LUA } from "./lua/append.ts";
 import { COMMIT_LUA } from "./lua/commit.ts";
 import { HISTORY_LUA } from "./lua/history.ts";
 import { UNLOCK_LUA } from "./lua/lock.ts";
-import { READ_LUA } from "./lua/read.ts";
+import { READ_HEAD_LUA, READ_LUA, READ_PAGE_LUA } from "./lua/read.ts";
 import { RESET_LUA } from "./lua/reset.ts";
 import { SETTINGS_LUA } from "./lua/settings.ts";
 import { ERASE_SESSIONS_LUA, EXPORT_SESSIONS_LUA, SUMMARY_FAILURE_LUA, SWEEP_LUA, USER_SESSIONS_LUA } from "./lua/user-sessions.ts";
-import { asList, asMap, asStrings, decodeReply, num, parseMessages, parseOutcome, parseSessionList, parseSettings, parseSnapshot, parseSummary } from "./reply.ts";
+import { asList, asMap, asStrings, decodeReply, num, parseMessages, parseOutcome, parseSessionList, parseSettings, parseSnapshot, parseSummary, parseTotals } from "./reply.ts";
 import { ScriptRunner, type RedisClient } from "./scripts.ts";
 
 /** Options of {@link RedisSessionStore}. */
@@ -84,15 +86,32 @@ export class RedisSessionStore implements SessionStore {
       added: messages.map((m, i) => ({ id: m.id, tokens: m.tokens, duplicate: flags[i] !== 1 })),
       windowCount: num(reply.wcount),
       windowTokens: num(reply.wtok),
+      totals: parseTotals(reply),
+      settings: parseSettings(asMap(reply.meta)),
       snapshot: options.withSnapshot ? parseSnapshot(reply.snap) : undefined,
       ...(options.turn ? { outcome: parseOutcome(reply.outcome) } : {}),
     };
   }
 
-  async read(ref: SessionRef): Promise<SessionSnapshot> {
+  async read(ref: SessionRef, bound?: WindowBound): Promise<SessionSnapshot> {
     const k = sessionKeys(ref);
-    const reply = await this.#scripts.run(READ_LUA, [k.sys, k.win, k.sum, k.meta], []);
+    const reply = await this.#scripts.run(READ_LUA, [k.sys, k.win, k.sum, k.meta], boundArgs(bound));
     return parseSnapshot(decodeReply(reply, "read"));
+  }
+
+  async readPage(ref: SessionRef, p: { offset: number; limit: number }): Promise<SessionSnapshot> {
+    const k = sessionKeys(ref);
+    const reply = await this.#scripts.run(READ_PAGE_LUA, [k.sys, k.win, k.sum, k.meta], page(p));
+    return parseSnapshot(decodeReply(reply, "readPage"));
+  }
+
+  async readHead(ref: SessionRef, limits: HeadLimits): Promise<SessionSnapshot> {
+    if (!isCount(limits.maxTokens) || !isCount(limits.maxMessages) || limits.maxMessages === 0) {
+      throw new InvalidStoreInput("head limits must be non-negative integers, maxMessages > 0");
+    }
+    const k = sessionKeys(ref);
+    const reply = await this.#scripts.run(READ_HEAD_LUA, [k.sys, k.win, k.sum, k.meta], [String(limits.maxTokens), String(limits.maxMessages)]);
+    return parseSnapshot(decodeReply(reply, "readHead"));
   }
 
   async updateSettings(ref: SessionRef, change: SettingsChange, defaultTtlSeconds: number): Promise<SessionSettings> {

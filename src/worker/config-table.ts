@@ -200,7 +200,7 @@ export const CONFIG_VARS = {
   RECALL_K: intVar("RECALL_K", { description: "facts recalled into a context", default: d.recallK, ...b.recallK }),
   RECALL_MIN_SCORE: numberVar("RECALL_MIN_SCORE", { description: "minimum score of a recalled fact", default: d.minRecallScore, ...b.minRecallScore }),
   FACTS_LABEL: stringVar("FACTS_LABEL", { description: "first line of the recalled-facts system message", default: d.factsLabel }),
-  TOKENIZER: enumVar("TOKENIZER", { description: "token counting", values: ["cl100k_base", "o200k_base"], default: "cl100k_base" }),
+  TOKENIZER: enumVar("TOKENIZER", { description: "token counting; the bundle carries only the rank table wrangler.toml's `[define]` names, which must match", values: ["cl100k_base", "o200k_base"], default: "cl100k_base" }),
   MAX_BODY_BYTES: intVar("MAX_BODY_BYTES", { description: "largest accepted request body, bytes", default: 1_048_576, min: 1024, max: 10_485_760 }),
   MAX_MESSAGES_PER_REQUEST: intVar("MAX_MESSAGES_PER_REQUEST", { description: "most messages one write may carry", default: 100, min: 1, max: 1000 }),
   MAX_MESSAGE_CHARS: intVar("MAX_MESSAGE_CHARS", { description: "longest message content, characters", default: 32_000, min: 1, max: 1_000_000 }),

@@ -1,3 +1,4 @@
+import { bundledEncoding } from "../llm/tokenizer.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../memory/options.ts";
 import type { SealingKey } from "../stores/sealed/cipher.ts";
 import { CONFIG_VARS, type ApiKeyEntry, type ConfigValues, type ConfigVarName, type RateLimitSetting } from "./config-table.ts";
@@ -133,6 +134,8 @@ export function parseConfig(env: Record<string, unknown>): Config {
   };
   if (config.embeddings === "openai" && !config.llm) problems.push("EMBEDDINGS=openai needs OPENAI_API_KEY or OPENAI_BASE_URL");
   if (config.factExtraction === "llm" && !config.llm) problems.push("FACT_EXTRACTION=llm needs OPENAI_API_KEY or OPENAI_BASE_URL");
+  const bundled = bundledEncoding();
+  if (bundled !== undefined && bundled !== config.tokenizer) problems.push(`TOKENIZER=${config.tokenizer} but this build bundles the ${bundled} rank table (wrangler.toml [define])`);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

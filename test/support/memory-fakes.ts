@@ -9,6 +9,7 @@ import type { AuditEntry } from "../../src/memory/audit.ts";
 import { MemoryError } from "../../src/memory/errors.ts";
 import { orphanToolMessage } from "../../src/memory/message-rules.ts";
 import { TURN_OUTCOMES_KEPT } from "../../src/memory/ports.ts";
+import { snapshotTotals } from "../../src/memory/window.ts";
 import type {
   AuditLog,
   EraseJob,
@@ -236,13 +237,35 @@ export class InMemorySessionStore implements SessionStore {
       added,
       windowCount: state.window.length,
       windowTokens: sum(state.window),
+      totals: snapshotTotals(state),
+      settings: clone(state.settings),
       snapshot: options.withSnapshot ? this.#snapshot(state) : undefined,
       ...(options.turn ? { outcome: outcome === null ? null : clone(outcome) } : {}),
     };
   }
 
+  /** The whole window always (a bound only limits what a store must return). */
   async read(ref: SessionRef): Promise<SessionSnapshot> {
     this.#enter("read");
+    return this.#snapshot(this.#state(ref, false));
+  }
+
+  async readPage(ref: SessionRef, page: { offset: number; limit: number }): Promise<SessionSnapshot> {
+    this.#enter("readPage");
+    const snapshot = this.#snapshot(this.#state(ref, false));
+    const totals = snapshotTotals(snapshot);
+    return {
+      ...snapshot,
+      window: snapshot.window.slice(page.offset, page.offset + page.limit),
+      windowCount: totals.windowCount,
+      windowStart: page.offset,
+      windowImportanceMicros: totals.windowImportanceMicros,
+    };
+  }
+
+  /** The whole window (a head read may return more than its limits' worth). */
+  async readHead(ref: SessionRef): Promise<SessionSnapshot> {
+    this.#enter("readHead");
     return this.#snapshot(this.#state(ref, false));
   }
 

@@ -143,3 +143,27 @@ describe("compressionRatio", () => {
     expect(compressionRatio(5, 0)).toBe(1);
   });
 });
+
+describe("planCompression over a head read", () => {
+  const head = (messages: StoredMessage[]) => ({ window: messages, summary: null, windowCount: 500, windowTokens: 50_000 });
+
+  it("folds the messages before the lookahead, judged by the whole window's tokens", () => {
+    const messages = Array.from({ length: 6 }, (_, i) => storedMessage(i % 2 === 0 ? "user" : "assistant", `message ${i}`, { tokens: 10 }));
+    const plan = planCompression(head(messages), policy);
+    expect(plan).toMatchObject({ due: true, keepFrom: 5, windowTokens: 50_000 });
+    expect(plan.due && plan.prefix.map((m) => m.id)).toEqual(messages.slice(0, 5).map((m) => m.id));
+  });
+
+  it("keeps a tool call whole when its results continue past the head", () => {
+    const user = storedMessage("user", "look it up", { tokens: 10 });
+    const [call, first, second] = toolExchange(["a", "b"]);
+    // the head ends inside the exchange: `second` is the lookahead
+    const plan = planCompression(head([user, call!, first!, second!]), policy);
+    expect(plan.due && plan.prefix.map((m) => m.id)).toEqual([user.id]);
+  });
+
+  it("is below the threshold when the whole window is, whatever the head holds", () => {
+    const messages = Array.from({ length: 4 }, () => storedMessage("user", "x", { tokens: 1000 }));
+    expect(planCompression({ window: messages, summary: null, windowCount: 500, windowTokens: 1500 }, policy)).toMatchObject({ due: false, reason: "below_threshold" });
+  });
+});

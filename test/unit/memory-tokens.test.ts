@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import type { TiktokenBPE } from "js-tiktoken/lite";
-import cl100k from "js-tiktoken/ranks/cl100k_base";
+import type { RankTableSource } from "../../src/llm/bpe.ts";
+import packed from "../../src/llm/ranks/cl100k_base.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TokenCounter } from "../../src/memory/ports.ts";
 import { DEFAULT_SPLIT_LIMITS, splitForCounting } from "../../src/llm/token-split.ts";
@@ -135,14 +135,15 @@ describe("splitForCounting", () => {
 });
 
 describe("encoder lifecycle", () => {
-  it("builds the encoder on first count, once per rank table", () => {
+  it("decodes the rank table on first count, once per table", () => {
     let reads = 0;
-    const ranks: TiktokenBPE = {
-      pat_str: cl100k.pat_str,
-      special_tokens: cl100k.special_tokens,
-      get bpe_ranks() {
+    const ranks: RankTableSource = {
+      encoding: packed.encoding,
+      pattern: packed.pattern,
+      tokens: packed.tokens,
+      get data() {
         reads += 1;
-        return cl100k.bpe_ranks;
+        return packed.data;
       },
     };
     const first = createTokenCounter(ranks);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sessionKeys } from "../../src/stores/keys.ts";
 import { COMMIT_LUA } from "../../src/stores/lua/commit.ts";
 import { UNLOCK_LUA } from "../../src/stores/lua/lock.ts";
-import { READ_LUA } from "../../src/stores/lua/read.ts";
+import { READ_HEAD_LUA } from "../../src/stores/lua/read.ts";
 import { call, clearLog, upstreamLog, uniqueId } from "./helpers.ts";
 import { append, readSession, rounds, sessionPath } from "./support-sessions.ts";
 import { compress, resetLlm, setLlmMode } from "./support-llm.ts";
@@ -52,7 +52,7 @@ describe("what a compression costs", () => {
     expect(await compress(sid, { force: true })).toMatchObject({ compressed: true, removed: 6 });
     const requests = await redisRequests();
 
-    const [read, commit, unlock] = await Promise.all([sha1(READ_LUA), sha1(COMMIT_LUA), sha1(UNLOCK_LUA)]);
+    const [read, commit, unlock] = await Promise.all([sha1(READ_HEAD_LUA), sha1(COMMIT_LUA), sha1(UNLOCK_LUA)]);
     const lockKey = sessionKeys({ tenant: "acme", sessionId: sid }).lock;
     // four requests of one command each: read, lock, commit, unlock
     expect(requests.map((r) => r.map((c) => c.slice(0, 2)))).toEqual([

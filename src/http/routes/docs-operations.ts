@@ -42,7 +42,7 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     description:
       "The messages to send to an LLM, within a token budget: pinned system messages, the rolling summary, long-term facts recalled for `query` (when one is given and something relevant is found), then the newest window messages. Recalled facts are never written back to the window.",
   },
-  [`GET ${S}`]: { operationId: "getSession", tag: "Sessions", description: "The session's settings, stats, summary, pinned system messages and window." },
+  [`GET ${S}`]: { operationId: "getSession", tag: "Sessions", description: "The session's settings, stats, summary, pinned system messages and one page of its window (`offset` from the oldest message, `limit` up to 1000, default 200; `page.next` is the next offset)." },
   [`PUT ${S}`]: {
     operationId: "updateSessionSettings",
     tag: "Sessions",

@@ -22,10 +22,10 @@ const SettingsBody = z
 const getRoute = createRoute({
   method: "get",
   path: "/v1/sessions/{sessionId}",
-  summary: "Session state: settings, stats, summary, pinned system messages, window",
+  summary: "Session state: settings, stats, summary, pinned system messages, one page of the window",
   security,
-  request: { params: SessionParams },
-  responses: { 200: jsonResponse(SessionStateSchema, "Session state", SESSION_EXAMPLES.state), ...errorResponses },
+  request: { params: SessionParams, query: z.object({ offset: queryInt(0, 10_000_000).optional(), limit: queryInt(1, 1000).optional() }) },
+  responses: { 200: jsonResponse(SessionStateSchema, "Session state with one page of the window", SESSION_EXAMPLES.state), ...errorResponses },
 });
 
 const putRoute = createRoute({
@@ -69,7 +69,10 @@ const stateView = (state: SessionState): SessionState => ({ ...state, stats: sta
 export function sessionRoutes() {
   const app = createRouter();
 
-  app.openapi(getRoute, async (c) => c.json(stateView(await c.get("memory").session(c.req.valid("param").sessionId)), 200));
+  app.openapi(getRoute, async (c) => {
+    const { offset, limit } = c.req.valid("query");
+    return c.json(stateView(await c.get("memory").session(c.req.valid("param").sessionId, { offset, limit })), 200);
+  });
 
   app.openapi(putRoute, async (c) => {
     const { sessionId } = c.req.valid("param");

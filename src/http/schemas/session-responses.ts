@@ -83,7 +83,15 @@ export const SessionStateSchema = z
     stats: WindowStatsSchema,
     summary: SummarySchema.nullable(),
     system: z.array(StoredMessageSchema),
-    window: z.array(StoredMessageSchema).openapi({ description: "Unsummarized messages, oldest first" }),
+    window: z.array(StoredMessageSchema).openapi({ description: "One page of the unsummarized messages, oldest first" }),
+    page: z
+      .object({
+        offset: z.number().int().openapi({ description: "Offset of this page from the oldest window message" }),
+        limit: z.number().int(),
+        total: z.number().int().openapi({ description: "Messages in the window" }),
+        next: z.number().int().nullable().openapi({ description: "Pass as `offset` for the next page; null at the end" }),
+      })
+      .openapi({ description: "Where the page sits in the window" }),
   })
   .openapi("SessionState");
 
@@ -107,6 +115,7 @@ const Compressed = z.object({
   ratio: z.number(),
   version: z.number().int(),
   method: z.enum(["llm", "extractive"]),
+  more: z.boolean().openapi({ description: "A pass reads a bounded chunk: true when the window is still over its threshold (call again)" }),
 });
 
 const NotCompressed = z.object({
@@ -146,8 +155,9 @@ export const SESSION_EXAMPLES = {
     summary,
     system: [{ id: "sys-1", role: "system" as const, content: "You are a helpful assistant.", tokens: 20, importance: 1, ts: 1764590000000 }],
     window: [message],
+    page: { offset: 0, limit: 200, total: 1, next: null },
   },
   reset: { sessionId: "demo", deleted: 12, keptSystem: 1 },
-  compression: { sessionId: "demo", compressed: true as const, reason: "forced" as const, removed: 12, removedTokens: 900, summaryTokens: 180, ratio: 0.2, version: 2, method: "llm" as const },
+  compression: { sessionId: "demo", compressed: true as const, reason: "forced" as const, removed: 12, removedTokens: 900, summaryTokens: 180, ratio: 0.2, version: 2, method: "llm" as const, more: false },
   history: { sessionId: "demo", summary, archived: [message], total: 12 },
 };

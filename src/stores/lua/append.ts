@@ -1,11 +1,12 @@
 import { TURN_OUTCOMES_KEPT } from "../../memory/ports.ts";
-import { LUA_EXTEND, LUA_MSG_HEAD, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
+import { LUA_EXTEND, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
 
 /**
  * Appends messages idempotently, in one atomic step.
  *
  * KEYS: sys win sum meta arc ids tenantIndex owners pendingFacts pendingUsers recalls recallUsers turns tombstone
- * ARGV: now ttl userId('' = none) flags sessionId userPrefix userSuffix factCount recallCount,
+ * ARGV: now ttl userId('' = none) flags sessionId userPrefix userSuffix factCount recallCount
+ *       allowance limit threshold (the snapshot's bound, see WindowBound),
  *       then per fact: id json, then the recalled fact ids,
  *       then per message: id kind tokens json,
  *       then turnKey outcome title ('' = none each)
@@ -16,7 +17,9 @@ import { LUA_EXTEND, LUA_MSG_HEAD, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
  * of the assistant message right before it (in the batch, or the window's newest, kept as
  * meta.calls), else nothing is stored and the reply is err 'orphan_tool'.
  *
- * flags: 's' returns the snapshot too; 'r' makes the batch's system messages replace the pinned
+ * The reply always carries the totals the stats need (counts, tokens, importance sums, meta); the
+ * window's are running totals in meta ('wtok', 'wimp'), so no append reads the window.
+ * flags: 's' returns the bounded snapshot too; 'r' makes the batch's system messages replace the pinned
  * ones when they differ (their ids leave the id set, so they could be pinned again later);
  * 'e<ms>' stores nothing (err 'erased') when the user's tombstone is at or after <ms>.
  * `ttl` is the default idle TTL; a per-session `set:ttlSeconds` override stored in meta wins.
@@ -74,7 +77,7 @@ end
 redis.call('EXPIRE', KEYS[13], ttl)
 `;
 
-export const APPEND_LUA = `${LUA_SNAPSHOT}${LUA_TOUCH}${LUA_EXTEND}${LUA_MSG_HEAD}
+export const APPEND_LUA = `${LUA_SNAPSHOT}${LUA_TOUCH}${LUA_EXTEND}
 local now, ttl, uid, sid = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[5]
 local owner = redis.call('HGET', KEYS[4], 'userId')
 local override = tonumber(redis.call('HGET', KEYS[4], 'set:ttlSeconds'))
@@ -88,7 +91,7 @@ if erased_since and uid ~= '' then
   if erased and erased >= tonumber(erased_since) then return cjson.encode({ err = 'erased' }) end
 end
 local nfacts, nrecalls = tonumber(ARGV[8]), tonumber(ARGV[9])
-local first = 10 + 2 * nfacts + nrecalls
+local first = 13 + 2 * nfacts + nrecalls
 ${TURN_CHECK_LUA}
 if not prior and string.find(ARGV[4], 'r', 1, true) then
   local wanted = {}
@@ -109,6 +112,9 @@ if not prior and string.find(ARGV[4], 'r', 1, true) then
     end
   end
 end
+if not prior and redis.call('HEXISTS', KEYS[4], 'wimp') == 0 then
+  redis.call('HSET', KEYS[4], 'wimp', win_importance(KEYS[4], KEYS[2]))
+end
 local added = {}
 for i = first, msg_end, 4 do
   if not prior and redis.call('SADD', KEYS[6], ARGV[i]) == 1 then
@@ -117,6 +123,8 @@ for i = first, msg_end, 4 do
     else
       redis.call('RPUSH', KEYS[2], ARGV[i + 3])
       redis.call('HINCRBY', KEYS[4], 'wtok', ARGV[i + 2])
+      local _, _, imp = msg_head(ARGV[i + 3])
+      redis.call('HINCRBY', KEYS[4], 'wimp', imp)
     end
     added[#added + 1] = 1
   else
@@ -134,9 +142,9 @@ if uid ~= '' and not owner then
   redis.call('HSET', KEYS[8], sid, uid)
   owner = uid
 end
-for i = 10, 9 + 2 * nfacts, 2 do redis.call('HSET', KEYS[9], ARGV[i], ARGV[i + 1]) end
+for i = 13, 12 + 2 * nfacts, 2 do redis.call('HSET', KEYS[9], ARGV[i], ARGV[i + 1]) end
 if nfacts > 0 then redis.call('SADD', KEYS[10], owner) end
-for i = 10 + 2 * nfacts, 9 + 2 * nfacts + nrecalls do
+for i = 13 + 2 * nfacts, 12 + 2 * nfacts + nrecalls do
   redis.call('HINCRBY', KEYS[11], ARGV[i], 1)
   local last = tonumber(redis.call('HGET', KEYS[11], '@' .. ARGV[i]) or '0')
   if tonumber(now) > last then redis.call('HSET', KEYS[11], '@' .. ARGV[i], now) end
@@ -151,12 +159,20 @@ if owner then
   redis.call('ZADD', ukey, now, sid)
   extend(ukey, ttl)
 end
+local scount, stok, simp = sys_totals(KEYS[1])
 local reply = {
   added = added,
   wcount = redis.call('LLEN', KEYS[2]),
   wtok = redis.call('HGET', KEYS[4], 'wtok'),
+  wimp = win_importance(KEYS[4], KEYS[2]),
+  scount = scount, stok = stok, simp = simp,
+  meta = hmap(KEYS[4]),
 }
-if string.find(ARGV[4], 's', 1, true) then reply.snap = snapshot(KEYS[1], KEYS[2], KEYS[3], KEYS[4]) end
+if string.find(ARGV[4], 's', 1, true) then
+  local bound = nil
+  if ARGV[10] ~= '' then bound = { allowance = tonumber(ARGV[10]), limit = tonumber(ARGV[11]), threshold = tonumber(ARGV[12]) } end
+  reply.snap = snapshot(KEYS[1], KEYS[2], KEYS[3], KEYS[4], bound)
+end
 if prior then reply.outcome = prior end
 return cjson.encode(reply)
 `;

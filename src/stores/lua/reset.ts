@@ -34,7 +34,7 @@ else
 end
 if redis.call('EXISTS', KEYS[4]) == 1 then
   redis.call('HINCRBY', KEYS[4], 'epoch', 1)
-  redis.call('HSET', KEYS[4], 'wtok', '0')
+  redis.call('HSET', KEYS[4], 'wtok', '0', 'wimp', '0')
 end
 if keep then return cjson.encode({ removed = removed, kept = nsys }) end
 return cjson.encode({ removed = removed, kept = 0 })

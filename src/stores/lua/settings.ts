@@ -21,6 +21,7 @@ local fields = { ${SETTING_FIELDS.map((f) => `'${f}'`).join(", ")} }
 redis.call('HSETNX', KEYS[4], 'created', now)
 redis.call('HSETNX', KEYS[4], 'epoch', '0')
 redis.call('HSETNX', KEYS[4], 'wtok', '0')
+if redis.call('LLEN', KEYS[2]) == 0 then redis.call('HSETNX', KEYS[4], 'wimp', '0') end
 redis.call('HSET', KEYS[4], 'updated', now)
 for i, f in ipairs(fields) do
   local v = ARGV[5 + i]

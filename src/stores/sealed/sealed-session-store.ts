@@ -3,6 +3,7 @@ import type {
   AppendResult,
   CommitOutcome,
   CompressionCommit,
+  HeadLimits,
   HistoryPage,
   IndexSweep,
   ResetResult,
@@ -11,6 +12,7 @@ import type {
   SessionStore,
   SettingsChange,
   UserSessionsErased,
+  WindowBound,
 } from "../../memory/ports.ts";
 import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from "../../memory/types.ts";
 import type { FieldCipher } from "./cipher.ts";
@@ -52,8 +54,16 @@ export class SealedSessionStore implements SessionStore {
     return { ...result, ...(result.snapshot ? { snapshot } : {}), ...("outcome" in result ? { outcome: prior } : {}) };
   }
 
-  async read(ref: SessionRef): Promise<SessionSnapshot> {
-    return seal.snapshot(await this.#inner.read(ref), seal.codecsFor(this.#cipher, ref.tenant).open);
+  async read(ref: SessionRef, bound?: WindowBound): Promise<SessionSnapshot> {
+    return seal.snapshot(await this.#inner.read(ref, bound), seal.codecsFor(this.#cipher, ref.tenant).open);
+  }
+
+  async readPage(ref: SessionRef, page: { offset: number; limit: number }): Promise<SessionSnapshot> {
+    return seal.snapshot(await this.#inner.readPage(ref, page), seal.codecsFor(this.#cipher, ref.tenant).open);
+  }
+
+  async readHead(ref: SessionRef, limits: HeadLimits): Promise<SessionSnapshot> {
+    return seal.snapshot(await this.#inner.readHead(ref, limits), seal.codecsFor(this.#cipher, ref.tenant).open);
   }
 
   updateSettings(ref: SessionRef, change: SettingsChange, defaultTtlSeconds: number): Promise<SessionSettings> {

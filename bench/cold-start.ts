@@ -1,0 +1,150 @@
+/**
+ * Cold start: the CPU and wall time of the first request that counts tokens in a fresh workerd
+ * isolate (wrangler's `unstable_startWorker`, local workerd) for each bundled rank table, against
+ * upstash-local with no added delay, and the bundle size of each build. Only a health check (which
+ * loads no rank table) runs before it, because wrangler restarts workerd on the first request it
+ * proxies. Then the first API request (a session read, which counts no tokens: what any first
+ * request costs), the first append (it counts tokens, so it imports and decodes the rank table),
+ * and the same append to another session as the warm figure. CPU
+ * is read from the workerd process's scheduler statistics (/proc/<pid>/task/<tid>/schedstat, all
+ * threads, ns), so it includes everything workerd did meanwhile (HTTP, the runtime) - an upper
+ * bound of the isolate's own CPU. Linux only.
+ *
+ *   node --import tsx bench/cold-start.ts
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { unstable_startWorker } from "wrangler";
+import { startUpstashLocal } from "../tools/upstash-local/index.ts";
+
+const ENCODINGS = ["cl100k_base", "o200k_base"] as const;
+const RUNS = 3;
+const API_KEY = "bench-key";
+const TEXT =
+  "I am planning a trip to Lisbon in May with my sister; we like quiet guesthouses, fado in the evening and long walks. " +
+  "Budget about 900 euros for five nights. 我们也想去辛特拉一天。Any advice on trams 28 and 12?";
+
+/** Every process below `root` (children of children), by /proc. */
+function descendants(root: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const list = parents.get(ppid) ?? [];
+      list.push(Number(entry));
+      parents.set(ppid, list);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    for (const child of parents.get(pid) ?? []) {
+      out.push(child);
+      walk(child);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+const workerdPids = (): number[] =>
+  descendants(process.pid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, "utf8").trim().startsWith("workerd");
+    } catch {
+      return false;
+    }
+  });
+
+/** CPU ns of every thread of the given processes. */
+function cpuNs(pids: readonly number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+
+function bundleKiB(encoding: string): number {
+  const out = join(tmpdir(), `am-bundle-${encoding}-${process.pid}`);
+  execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out, "--define", `globalThis.__RANK_TABLE__:"${encoding}"`], { stdio: "ignore" });
+  return statSync(join(out, "index.js")).size / 1024;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+const upstash = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "dense" } });
+const rows: string[] = [];
+try {
+  for (const encoding of ENCODINGS) {
+    const read = { cpu: [] as number[], wall: [] as number[] };
+    const first = { cpu: [] as number[], wall: [] as number[] };
+    const warm = { cpu: [] as number[], wall: [] as number[] };
+    for (let run = 0; run < RUNS; run++) {
+      const worker = await unstable_startWorker({
+        config: "wrangler.toml",
+        entrypoint: "src/index.ts",
+        build: { define: { "globalThis.__RANK_TABLE__": JSON.stringify(encoding) } },
+        bindings: {
+          ...Object.fromEntries(Object.entries(upstash.env).map(([name, value]) => [name, { type: "plain_text" as const, value }])),
+          API_KEYS: { type: "plain_text", value: `bench:${API_KEY}` },
+          TOKENIZER: { type: "plain_text", value: encoding },
+          FACT_EXTRACTION: { type: "plain_text", value: "off" },
+        },
+        dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: false, watch: false, logLevel: "error" },
+      });
+      await worker.ready;
+      const base = await worker.url;
+      // wrangler (re)starts workerd on the first request it proxies: a health check (no token
+      // counting, no rank table) gets that out of the way, and the isolate's table still is not loaded
+      const health = await fetch(new URL("/healthz", base));
+      await health.text();
+      await new Promise((r) => setTimeout(r, 300));
+      const pids = workerdPids();
+      // the first API request, which counts no tokens: what the isolate's first request costs anyway
+      const cpuRead = cpuNs(pids);
+      const tRead = performance.now();
+      const state = await fetch(new URL(`/v1/sessions/none-${Date.now()}`, base), { headers: { authorization: `Bearer ${API_KEY}` } });
+      await state.text();
+      if (state.status !== 200) throw new Error(`read: HTTP ${state.status}`);
+      read.wall.push(performance.now() - tRead);
+      read.cpu.push((cpuNs(pids) - cpuRead) / 1e6);
+      const append = async (target: { cpu: number[]; wall: number[] }, session: string) => {
+        const cpu0 = cpuNs(pids);
+        const t0 = performance.now();
+        const res = await fetch(new URL(`/v1/sessions/${session}/messages`, base), {
+          method: "POST",
+          headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
+          body: JSON.stringify({ messages: [{ role: "user", content: TEXT }] }),
+        });
+        await res.text();
+        if (res.status !== 201) throw new Error(`append: HTTP ${res.status}`);
+        target.wall.push(performance.now() - t0);
+        target.cpu.push((cpuNs(pids) - cpu0) / 1e6);
+      };
+      await append(first, `cold-${encoding}-${run}-${Date.now()}`);
+      await append(warm, `warm-${encoding}-${run}-${Date.now()}`);
+      await worker.dispose();
+    }
+    rows.push(
+      `| ${encoding} | ${median(read.cpu).toFixed(0)} | ${median(first.cpu).toFixed(0)} | ${median(first.wall).toFixed(0)} | ${median(warm.cpu).toFixed(0)} | ${median(warm.wall).toFixed(0)} | ${bundleKiB(encoding).toFixed(0)} |`,
+    );
+  }
+} finally {
+  await upstash.close();
+}
+console.log(`Cold start in a fresh workerd isolate, median of ${RUNS} isolates, no upstream delay`);
+console.log("first API request = GET /v1/sessions/{id} (no token counting); then the first append (loads the rank table), then a warm append");
+console.log("| rank table | first API request CPU ms | first append CPU ms | first append wall ms | warm append CPU ms | warm wall ms | bundle KiB |");
+console.log("|---|---:|---:|---:|---:|---:|---:|");
+for (const row of rows) console.log(row);
+console.log("CPU = all workerd threads during the request (an upper bound of the isolate's own CPU).");
