@@ -25,12 +25,13 @@ const K2 = `k2:${secret()}`;
 
 /** Sealed at rest; the Worker embeds, so Vector holds sealed text only. */
 const sealed = (keys: string) => ({ MEMORY_ENCRYPTION_KEYS: keys, ...clear });
-// The emulator's dense index has 384 dimensions.
-const clear = { EMBEDDINGS: "openai", OPENAI_EMBEDDING_DIMENSIONS: "384" };
+// The emulator's dense index has 384 dimensions. The file's own tenant ("sealed", reached with the
+// usual test key): other files read the acme tenant's facts (stats, cron) without these keys.
+const clear = { EMBEDDINGS: "openai", OPENAI_EMBEDDING_DIMENSIONS: "384", API_KEYS: "sealed:acme-key" };
 
 /** Everything Redis holds about a session and a user, as text, read from Redis itself (not the API). */
 async function rawRedis(sessionId: string, userId: string): Promise<string> {
-  const keys = [...(await testRedis.keys(`am:acme:s:${sessionId}:*`)), ...(await testRedis.keys(`am:acme:u:${userId}:*`))];
+  const keys = [...(await testRedis.keys(`am:sealed:s:${sessionId}:*`)), ...(await testRedis.keys(`am:sealed:u:${userId}:*`))];
   const values = await Promise.all(
     keys.map(async (key) => {
       const type = await testRedis.type(key);
@@ -46,7 +47,7 @@ async function rawRedis(sessionId: string, userId: string): Promise<string> {
 
 /** Every vector of a user's namespace with metadata and data, read from the Vector emulator. */
 async function rawFacts(userId: string): Promise<string> {
-  const page = await rawVector.range({ cursor: 0, limit: 1000, includeMetadata: true, includeData: true }, { namespace: `am.4.acme.${userId}` });
+  const page = await rawVector.range({ cursor: 0, limit: 1000, includeMetadata: true, includeData: true }, { namespace: `am.6.sealed.${userId}` });
   return JSON.stringify(page.vectors);
 }
 
@@ -128,7 +129,7 @@ describe("encryption at rest", () => {
     expect(vector).toContain("enc:v1:k1:");
 
     // The queued fact was delivered and unqueued: its sealed form matched what was stored.
-    expect(await testRedis.hlen(`am:acme:u:${user}:pending`)).toBe(0);
+    expect(await testRedis.hlen(`am:sealed:u:${user}:pending`)).toBe(0);
 
     const env = sealed(K1);
     const history = await readHistory(sid, { env });
