@@ -44,7 +44,9 @@ Options (env var in brackets; a flag wins over its variable):
   --data-dir <dir>      env file and emulator data, kept across restarts [DEV_DATA_DIR] (default .data)
   -h, --help            this text
 Every Worker variable set in the shell is forwarded (README "Configuration"). REDIS_URL makes the Redis
-emulator forward to that Redis; the four UPSTASH_* variables point the Worker at a real Upstash instead.`;
+emulator forward to that Redis; the four UPSTASH_* variables point the Worker at a real Upstash instead.
+Unless set: API_KEYS=dev:dev-key, a dev-only TOKEN_SECRET, and CORS_ORIGINS for the browser example's
+page (http://127.0.0.1 and localhost on EXAMPLE_PORT, default 8788).`;
 
 /** What the command line asks for: options to run with, the help text, or one line saying what is wrong. */
 export type DevCommand = { options: DevOptions } | { help: string } | { error: string };

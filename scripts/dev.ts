@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { CONFIG_VARS } from "../src/worker/config-table.ts";
 import { startUpstashLocal, type UpstashLocal } from "../tools/upstash-local/index.ts";
+import { applyDevDefaults } from "./dev-defaults.ts";
 import { PORT_SETTINGS, parseDevCommand } from "./dev-options.ts";
 import { listenFailure, portMessage, portProblem } from "./port-check.ts";
 
@@ -65,7 +66,7 @@ if (!realUpstash) {
   Object.assign(forwarded, local.env);
   console.log(`upstash-local: redis ${local.redis.url} (${env.REDIS_URL ? `forwarding to ${env.REDIS_URL}` : "embedded engine"}), vector ${local.vector.url}`);
 }
-forwarded.API_KEYS ??= "dev:dev-key";
+const defaults = applyDevDefaults(forwarded, env);
 
 // An env file keeps values with commas and colons intact (unlike --var KEY:VALUE) and out of `ps`.
 mkdirSync(options.dataDir, { recursive: true });
@@ -89,8 +90,8 @@ const wrangler = spawn(
     env: { ...env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false" },
   },
 );
-const keyNote = forwarded.API_KEYS === "dev:dev-key" ? "dev-key, tenant dev" : "from API_KEYS";
-console.log(`agent-memory: http://${HOST}:${options.port}  (API key: ${keyNote}; data in ${options.dataDir})`);
+console.log(`agent-memory: http://${HOST}:${options.port}  (data in ${options.dataDir})`);
+for (const note of defaults) console.log(`  dev default, ${note}`);
 
 const signalWrangler = (signal: NodeJS.Signals): void => {
   try {

@@ -1,18 +1,51 @@
 // A chat page on the Agent Memory API in plain browser JavaScript: no build, no dependency.
 //
-// It calls POST /v1/sessions/{sessionId}/chat with `stream: true` and reads the server-sent events
-// (`delta`, then `done` with the stored reply and what memory injected, or `error`). The page is
-// served by serve.ts, which also forwards /v1 to the API, so the browser sees one origin.
+// The page never sees an API key. It asks its own backend (serve.ts, POST /token) for a short-lived
+// token bound to one user and one session, then calls the API directly, cross-origin, with
+// `Authorization: Bearer <token>`; the API lets this origin in through CORS_ORIGINS. A token is
+// minted again a minute before it expires, and whenever the user or the session changes.
 //
-// Moving to scoped tokens and CORS (once the service has POST /v1/tokens and CORS_ORIGINS):
-//  1. your backend keeps the tenant key and calls POST /v1/tokens for the signed-in user (and
-//     session), handing the page the short-lived token it returns;
-//  2. the page sends that token as `Authorization: Bearer <token>` instead of the key field below;
-//  3. with the page's origin in CORS_ORIGINS, set API_BASE to the service's URL and drop the proxy.
+// A chat turn is POST /v1/sessions/{sessionId}/chat with `stream: true`, read as server-sent events
+// (`delta`, then `done` with the stored reply and what memory injected, or `error`). What memory
+// holds for the session is shown from GET /v1/sessions/{sessionId}/context.
 "use strict";
 
-const API_BASE = "";
+const REFRESH_BEFORE_MS = 60_000;
 const $ = (id) => document.getElementById(id);
+
+/** The current token: {token, expiresAt, apiBase, userId, sessionId}, or null before the first. */
+let credential = null;
+
+function who() {
+  return { userId: $("user").value.trim() || "browser-user", sessionId: $("session").value.trim() || "browser-chat" };
+}
+
+/** A token for the chosen user and session, minted anew when it is about to expire or they changed. */
+async function token() {
+  const { userId, sessionId } = who();
+  const fresh = credential && credential.userId === userId && credential.sessionId === sessionId && credential.expiresAt - Date.now() > REFRESH_BEFORE_MS;
+  if (fresh) return credential;
+  const response = await fetch("/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId, sessionId }) });
+  const body = await response.json().catch(() => null);
+  if (!response.ok) throw new Error(body && body.error ? `token: ${body.error.code}: ${body.error.message}` : `token: HTTP ${response.status}`);
+  credential = { ...body, userId, sessionId };
+  $("expires").textContent = `token for ${userId} / ${sessionId} until ${new Date(body.expiresAt).toLocaleTimeString()}`;
+  return credential;
+}
+
+/** fetch() against the API with the current token; throws with the service's error code. */
+async function api(path, init = {}) {
+  const { token: bearer, apiBase, sessionId } = await token();
+  const response = await fetch(`${apiBase}/v1/sessions/${encodeURIComponent(sessionId)}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+  });
+  if (!response.ok) {
+    const body = await response.json().catch(() => null);
+    throw new Error(body && body.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${response.status}`);
+  }
+  return response;
+}
 
 function addTurn(role, text) {
   const div = document.createElement("div");
@@ -54,21 +87,27 @@ function describeMemory(memory) {
   return `memory: ${recalled} fact(s) recalled${tokens ? `, context ${tokens} tokens` : ""}`;
 }
 
+/** Shows what memory holds for the session: the window as turns, the rest (system, summary, facts) as a note. */
+async function showContext() {
+  $("log").replaceChildren();
+  try {
+    const context = await (await api("/context")).json();
+    for (const m of context.messages) {
+      if (m.role === "user" || m.role === "assistant") addTurn(m.role, m.content);
+    }
+    const t = context.tokens;
+    addTurn("meta", `context: ${context.stats.messages} message(s) stored; ${t.total} tokens (system ${t.system}, summary ${t.summary}, facts ${t.facts}, window ${t.window})`);
+  } catch (err) {
+    addTurn("error", String(err.message || err));
+  }
+}
+
 async function send(message) {
-  const sessionId = encodeURIComponent($("session").value.trim());
   addTurn("user", message);
   const reply = addTurn("assistant", "");
   $("send").disabled = true;
   try {
-    const response = await fetch(`${API_BASE}/v1/sessions/${sessionId}/chat`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${$("key").value.trim()}`, "content-type": "application/json" },
-      body: JSON.stringify({ message, userId: $("user").value.trim() || undefined, stream: true }),
-    });
-    if (!response.ok) {
-      const body = await response.json().catch(() => null);
-      throw new Error(body && body.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${response.status}`);
-    }
+    const response = await api("/chat", { method: "POST", body: JSON.stringify({ message, userId: who().userId, stream: true }) });
     for await (const { event, data } of serverSentEvents(response.body)) {
       if (event === "delta") reply.textContent += data.content;
       else if (event === "error") throw new Error(`${data.error.code}: ${data.error.message}`);
@@ -93,6 +132,8 @@ $("form").addEventListener("submit", (event) => {
   void send(message);
 });
 
+for (const id of ["user", "session"]) $(id).addEventListener("change", () => void showContext());
+
 // `?say=...` sends one message on load: a link that opens a conversation, and a smoke test.
 const say = new URLSearchParams(location.search).get("say");
-if (say) void send(say);
+void showContext().then(() => (say ? send(say) : undefined));

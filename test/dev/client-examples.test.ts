@@ -16,11 +16,14 @@ let fake: FakeOpenAI;
 let stack: ScriptRun;
 let dataDir: string;
 let base: string;
+/** The browser example's port: `npm run dev` allows its origin by default (CORS_ORIGINS). */
+let examplePort: number;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({ port: 0 });
   dataDir = await mkdtemp(join(tmpdir(), "agent-memory-examples-"));
-  const [port, redisPort, vectorPort, inspectorPort] = (await freePorts(4)) as [number, number, number, number];
+  const [port, redisPort, vectorPort, inspectorPort, pagePort] = (await freePorts(5)) as [number, number, number, number, number];
+  examplePort = pagePort;
   base = `http://127.0.0.1:${port}`;
   stack = runScript(
     "scripts/dev.ts",
@@ -30,6 +33,7 @@ beforeAll(async () => {
       UPSTASH_LOCAL_REDIS_PORT: String(redisPort),
       UPSTASH_LOCAL_VECTOR_PORT: String(vectorPort),
       INSPECTOR_PORT: String(inspectorPort),
+      EXAMPLE_PORT: String(examplePort),
       DEV_DATA_DIR: dataDir,
       OPENAI_BASE_URL: fake.baseURL,
       OPENAI_API_KEY: "fake-key",
@@ -169,15 +173,16 @@ describe("the examples against npm run dev", () => {
     expect(session.data).toMatchObject({ exists: true, stats: { messages: 5 } });
   });
 
-  it("browser-chat serves a page with no other origin, and its proxy streams a chat turn", { timeout: 60_000 }, async () => {
-    const server = runScript("examples/browser-chat/serve.ts", [], shellEnv({ AGENT_MEMORY_URL: base, EXAMPLE_PORT: "0" }));
+  it("browser-chat keeps the key on its server: it mints a token the page uses cross-origin for its user only", { timeout: 60_000 }, async () => {
+    const server = runScript("examples/browser-chat/serve.ts", [], shellEnv({ AGENT_MEMORY_URL: base, EXAMPLE_PORT: String(examplePort) }));
     try {
       let url: string | undefined;
       for (let i = 0; i < 200 && url === undefined; i++) {
         url = /browser chat: (http:\/\/\S+\/)/.exec(server.output())?.[1];
         if (url === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      expect(url, server.output()).toBeDefined();
+      expect(url, server.output()).toBe(`http://127.0.0.1:${examplePort}/`);
+      const origin = `http://127.0.0.1:${examplePort}`;
       const page = await fetch(url as string);
       expect(page.headers.get("content-type")).toMatch(/text\/html/);
       const html = await page.text();
@@ -189,17 +194,71 @@ describe("the examples against npm run dev", () => {
       const source = await script.text();
       expect(() => new Script(source, { filename: "chat.js" })).not.toThrow();
       for (const [, id] of source.matchAll(/\$\("([^"]+)"\)/g)) expect(html, `element #${id}`).toContain(`id="${id}"`);
+      expect(html + source).not.toContain("dev-key");
+      // The proxy is gone: the page's server answers nothing under /v1.
+      expect((await fetch(new URL("/v1/sessions/browser-test/context", url))).status).toBe(404);
 
-      // What the page's send() does, through the example's proxy.
-      const turn = await fetch(new URL("/v1/sessions/browser-test/chat", url), {
+      // The dev stack lets the page's origin in (a preflight before any credential).
+      const preflight = await fetch(`${base}/v1/sessions/browser-test/chat`, {
+        method: "OPTIONS",
+        headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" },
+      });
+      expect(preflight.status).toBeLessThan(300);
+      expect(preflight.headers.get("access-control-allow-origin")).toBe(origin);
+      expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("authorization");
+      const elsewhere = await fetch(`${base}/v1/sessions/browser-test/chat`, {
+        method: "OPTIONS",
+        headers: { origin: "http://evil.example", "access-control-request-method": "POST" },
+      });
+      expect(elsewhere.headers.get("access-control-allow-origin")).toBeNull();
+
+      // What the page's token() does.
+      const minted = await fetch(new URL("/token", url), {
         method: "POST",
-        headers: { authorization: "Bearer dev-key", "content-type": "application/json" },
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ userId: "browser-user", sessionId: "browser-test" }),
+      });
+      expect(minted.status).toBe(200);
+      const { token, expiresAt, apiBase } = (await minted.json()) as { token: string; expiresAt: number; apiBase: string };
+      expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(apiBase).toBe(base);
+      expect(expiresAt).toBeGreaterThan(Date.now());
+      expect(expiresAt).toBeLessThanOrEqual(Date.now() + 300_000 + 1000);
+      expect((await fetch(new URL("/token", url), { method: "POST", body: "{}" })).status).toBe(400);
+
+      // What the page's send() does: straight to the API, cross-origin, with the token.
+      const bearer = { authorization: `Bearer ${token}`, "content-type": "application/json", origin };
+      const turn = await fetch(`${base}/v1/sessions/browser-test/chat`, {
+        method: "POST",
+        headers: bearer,
         body: JSON.stringify({ message: "Hello from the page", userId: "browser-user", stream: true }),
       });
+      expect(turn.status).toBe(200);
+      expect(turn.headers.get("access-control-allow-origin")).toBe(origin);
       expect(turn.headers.get("content-type")).toMatch(/text\/event-stream/);
       const stream = await turn.text();
       expect(stream).toContain("event: delta");
       expect(stream).toMatch(/event: done\ndata: \{"reply":\{"id":"[^"]+","role":"assistant","content":"Hello from the page"\}/);
+      // What showContext() does: the turn is in the session's window.
+      const context = await fetch(`${base}/v1/sessions/browser-test/context`, { headers: bearer });
+      expect(context.status).toBe(200);
+      expect(((await context.json()) as { messages: { content: string }[] }).messages.map((m) => m.content)).toEqual(["Hello from the page", "Hello from the page"]);
+
+      // The token reaches nothing of another user or session, and none of the tenant's own routes.
+      for (const path of ["/v1/users/someone-else/facts", "/v1/sessions/other-session/context", "/v1/users/browser-user/export"]) {
+        const refused = await fetch(`${base}${path}`, { headers: bearer });
+        expect(refused.status, path).toBe(403);
+      }
+      const otherUser = await fetch(`${base}/v1/sessions/browser-test/chat`, {
+        method: "POST",
+        headers: bearer,
+        body: JSON.stringify({ message: "As someone else", userId: "someone-else" }),
+      });
+      expect(otherUser.status).toBe(403);
+      // Minted without `write`: the page cannot store facts even for its own user.
+      const write = await fetch(`${base}/v1/users/browser-user/facts`, { method: "POST", headers: bearer, body: JSON.stringify({ text: "Likes tea" }) });
+      expect(write.status).toBe(403);
+      expect(server.output()).not.toContain("warning");
     } finally {
       server.child.kill("SIGTERM");
       await server.exited;
