@@ -37,7 +37,7 @@ const run = crypto.randomUUID().slice(0, 8);
 const tenant = `bench${run}`;
 const scope = { tenant, userId: "bench-user" };
 const sessionId = `trace-${run}`;
-const silent = { info() {}, warn() {}, error() {} };
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 // Every byte the client sends to Redis, counted at fetch (the emulator's own log keeps only 2 KB).
 let sentBytes = 0;

@@ -67,7 +67,7 @@ export async function learnFromMessages(deps: MemoryDeps, input: LearnInput): Pr
     await facts.delete(input.scope, written);
     return null;
   }
-  if (written.length > 0) logger.info("facts learned", { session: input.sessionId, ...report });
+  if (written.length > 0) logger.debug("facts learned", { session: input.sessionId, ...report });
   return report;
 }
 

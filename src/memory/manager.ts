@@ -163,7 +163,7 @@ export class MemoryManager {
     const scope = this.#scope;
     if (scope && result.facts.length > 0) background(deliverPendingFacts(this.#d, scope, now));
     if (result.compressionDue && !deferCompression) {
-      background(this.maybeCompress().then((outcome) => logger.info("background compression", { session, ...outcome })));
+      background(this.maybeCompress().then((outcome) => logger.debug("background compression", { session, ...outcome })));
     }
     if (!scope || !this.#d.extractor) return;
     // Persisted messages are facts already; duplicates were learned from the first time. The
@@ -292,7 +292,7 @@ export class MemoryManager {
         ttlSeconds: resolved.sessionTtlSeconds,
       });
       if (!outcome.committed) {
-        logger.info("compression not committed", { session: ref.sessionId, reason: outcome.reason });
+        logger.debug("compression not committed", { session: ref.sessionId, reason: outcome.reason });
         return { compressed: false, reason: outcome.reason };
       }
       this.#metrics.compression(summary.lastRatio);

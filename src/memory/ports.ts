@@ -457,6 +457,8 @@ export interface TokenCounter {
 
 /** Structured logs: one line per event, never message contents. */
 export interface MemoryLogger {
+  /** Events of background work (a compression, facts learned): below the one info line per request. */
+  debug(message: string, data?: Record<string, unknown>): void;
   info(message: string, data?: Record<string, unknown>): void;
   warn(message: string, data?: Record<string, unknown>): void;
   error(message: string, data?: Record<string, unknown>): void;

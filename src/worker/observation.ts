@@ -108,6 +108,7 @@ export class RequestObservation {
 /** A logger whose every line carries the request's id, tenant and session where known. */
 export function requestLogger(base: MemoryLogger, context: () => Record<string, unknown>): MemoryLogger {
   return {
+    debug: (message, data) => base.debug(message, { ...context(), ...data }),
     info: (message, data) => base.info(message, { ...context(), ...data }),
     warn: (message, data) => base.warn(message, { ...context(), ...data }),
     error: (message, data) => base.error(message, { ...context(), ...data }),

@@ -5,7 +5,7 @@ import type { MemoryLogger, TokenCounter } from "../../src/memory/ports.ts";
 import { InMemoryAuditLog, InMemoryEraseJournal, InMemoryFactStore, InMemorySessionStore, InMemoryUserStore, ScriptedSummarizer } from "./memory-fakes.ts";
 
 let idSeq = 0;
-const silent: MemoryLogger = { info() {}, warn() {}, error() {} };
+const silent: MemoryLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** MemoryDeps whose background work is collected, so a test can wait for it (`settle`). */
 export interface TestDeps extends MemoryDeps {

@@ -25,6 +25,7 @@ let logs: { level: string; message: string }[];
 let deps: TestDeps;
 
 const logger: MemoryLogger = {
+  debug: (message) => logs.push({ level: "debug", message }),
   info: (message) => logs.push({ level: "info", message }),
   warn: (message) => logs.push({ level: "warn", message }),
   error: (message) => logs.push({ level: "error", message }),

@@ -74,7 +74,7 @@ describe("explainRecall", () => {
 });
 
 describe("RequestObservation", () => {
-  const silent: MemoryLogger = { info() {}, warn() {}, error() {} };
+  const silent: MemoryLogger = { debug() {}, info() {}, warn() {}, error() {} };
   function observation() {
     const batches: MetricsBatch[] = [];
     const jobs: Promise<unknown>[] = [];

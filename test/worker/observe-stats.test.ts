@@ -139,6 +139,21 @@ describe("request logs", () => {
     expect(typeof entries[0]?.durationMs).toBe("number");
     expect(lines.join("\n")).not.toContain("swordfish");
 
+    // Background work the request scheduled (here a compression, offline: extractive) logs at debug.
+    const debug: string[] = [];
+    vi.spyOn(console, "debug").mockImplementation((line: unknown) => void debug.push(String(line)));
+    const env = { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined, MEMORY_MAX_TOKENS: "300" };
+    const long = "We talked about trains, timetables and the scenic route along the coast. ".repeat(8);
+    const compressing = await call("POST", `${sessionPath(uniqueId("log-c"))}/messages`, {
+      headers: { "x-request-id": "client-req-43" },
+      body: { messages: [1, 2, 3, 4, 5, 6].map((i) => ({ id: `m${i}`, role: "user", content: `${i}. ${long}` })) },
+      env,
+    });
+    expect(compressing.status, compressing.text).toBe(201);
+    const mine = (all: string[]) => all.map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.requestId === "client-req-43");
+    expect(mine(lines)).toHaveLength(1);
+    expect(mine(debug).map((e) => e.msg)).toContain("background compression");
+
     // An id that is not sane is replaced; an unauthenticated request is logged too.
     const bad = await call("GET", `${sessionPath(sid)}`, { key: null, headers: { "x-request-id": "bad id\twith tab" } });
     expect(bad.status).toBe(401);
