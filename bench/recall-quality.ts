@@ -7,7 +7,9 @@
  * edit a persona file and rerun bench/data/recall/generate.ts to change it.
  *
  * Retrievers (bench/support; add one by writing a `RetrieverFactory` and listing it in RETRIEVERS):
- * - `product`: `MemoryManager.recall` with the default options, as a chat context recalls today.
+ * - `product`: `MemoryManager.recall` with the default options for the index kind (`VECTOR_INDEX` =
+ *   the mode; on hybrid, Worker-side fusion of both parts asked in one request). On hybrid also
+ *   `product-rrf` / `product-dbsf`: the same with the index's own fusion (`VECTOR_FUSION`).
  * - `bm25`: plain BM25 over the same texts, in process (k1 1.5, b 0.75; words, CJK bigrams).
  * - `cosine-raw`: the index's dense score alone, no product ranking: embedder vs ranking.
  *
@@ -24,7 +26,7 @@
  *
  *   npx tsx bench/recall-quality.ts [--mode dense|sparse|hybrid] [--json]
  *
- * Prints figures only. Only `dense` runs until upstash-local models the other kinds (see recall-modes.ts).
+ * Prints figures only.
  */
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -32,19 +34,32 @@ import { parseArgs } from "node:util";
 import { Redis } from "@upstash/redis";
 import { Index, type InfoResult } from "@upstash/vector";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
+import { DEFAULT_RECALL_GATES } from "../src/memory/recall.ts";
 import { loadTokenCounter } from "../src/llm/tokenizer.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import type { Dataset } from "./data/recall/schema.ts";
 import { bm25Retriever } from "./support/bm25.ts";
 import { emulatorIndexFor } from "./support/recall-modes.ts";
 import { formatReport, type BenchResult } from "./support/recall-report.ts";
-import { INDEX_MODES, isIndexMode, type BenchEnv, type RetrieverFactory } from "./support/recall-retriever.ts";
+import { INDEX_MODES, isIndexMode, type BenchEnv, type IndexMode, type RetrieverFactory } from "./support/recall-retriever.ts";
 import { runRetrievers } from "./support/recall-run.ts";
 import { ReadOnceSessionStore } from "./support/recall-sessions.ts";
 import { cosineRawRetriever, productRetriever } from "./support/recall-vector.ts";
 
 /** What is measured; a factory returning null for the index mode is left out of that run. */
-const RETRIEVERS: readonly RetrieverFactory[] = [productRetriever, bm25Retriever, cosineRawRetriever];
+const RETRIEVERS: readonly RetrieverFactory[] = [
+  productRetriever("worker"),
+  productRetriever("rrf"),
+  productRetriever("dbsf"),
+  bm25Retriever,
+  cosineRawRetriever,
+];
+
+/** The calibrated gate of each product variant in `mode`. */
+function gateText(mode: IndexMode): string {
+  if (mode !== "hybrid") return `${mode} ${DEFAULT_RECALL_GATES[mode]}`;
+  return (["hybrid", "rrf", "dbsf"] as const).map((s) => `${s} ${DEFAULT_RECALL_GATES[s]}`).join(", ");
+}
 /** Retrievers that get per-language and per-type lines. */
 const BREAKDOWN = ["product", "bm25"];
 /** The fixed "now" that dated facts are aged against. */
@@ -59,10 +74,6 @@ if (!isIndexMode(mode)) {
   process.exit(2);
 }
 const emulatorIndex = emulatorIndexFor(mode);
-if ("unsupported" in emulatorIndex) {
-  console.error(emulatorIndex.unsupported);
-  process.exit(2);
-}
 
 const dataset = JSON.parse(readFileSync(new URL("./data/recall/dataset.json", import.meta.url), "utf8")) as Dataset;
 
@@ -93,7 +104,7 @@ try {
       queries: dataset.queries.length,
       unrelated: dataset.unrelated.length,
     },
-    defaults: { recallK: DEFAULT_MEMORY_OPTIONS.recallK, minRecallScore: DEFAULT_MEMORY_OPTIONS.minRecallScore },
+    defaults: { recallK: DEFAULT_MEMORY_OPTIONS.recallK, gate: gateText(mode), margin: DEFAULT_MEMORY_OPTIONS.recallMargin },
     seconds: (performance.now() - started) / 1000,
     retrievers: results,
   };

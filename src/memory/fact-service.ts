@@ -1,6 +1,7 @@
 import { MemoryError } from "./errors.ts";
-import { MAX_FACT_HISTORY, createFact, factId, freshFactId, mergeFact, normalizeFactText, rankRecalled, type FactDraft } from "./facts.ts";
+import { MAX_FACT_HISTORY, createFact, factId, freshFactId, mergeFact, normalizeFactText, type FactDraft } from "./facts.ts";
 import type { MemoryOptions } from "./options.ts";
+import { recallFrom, type RecallOutcome } from "./recall.ts";
 import type { FactExtractor, FactPage, FactScope, FactStore } from "./ports.ts";
 import type { Fact, FactType, RecalledFact, StoredMessage } from "./types.ts";
 
@@ -131,17 +132,13 @@ export class FactService {
   }
 
   async recall(query: string, options: { k: number; types?: FactType[] | undefined; minScore?: number | undefined }): Promise<RecalledFact[]> {
+    return (await this.recallOutcome(query, options)).facts;
+  }
+
+  /** {@link recall} with the dropped candidates and the gate (for traces). */
+  async recallOutcome(query: string, options: { k: number; types?: FactType[] | undefined; minScore?: number | undefined }): Promise<RecallOutcome> {
     const { facts, scope } = this.#d;
-    const topK = Math.min(100, Math.max(options.k * 3, options.k + 5));
-    const candidates = await facts.query(scope, { text: query, topK, types: options.types });
-    const opts = this.#d.options;
-    return rankRecalled(candidates, {
-      k: options.k,
-      minScore: options.minScore ?? opts.minRecallScore,
-      types: options.types,
-      now: this.#now(),
-      options: opts,
-    });
+    return recallFrom(facts, scope, query, { ...options, now: this.#now(), options: this.#d.options });
   }
 
   /**

@@ -3,7 +3,7 @@ import type { FactScope } from "./ports.ts";
 import type { Fact, FactType } from "./types.ts";
 
 export { isSalient, type Salience } from "./salience.ts";
-export { rankRecalled, scoreRecall, type RankOptions, type RecallCandidate } from "./recall.ts";
+export { rankRecalled, scoreRecall, selectRecalled, type RankOptions, type RecallCandidate, type RecallOutcome } from "./recall.ts";
 
 /** Earlier texts kept per fact; older ones fall off. */
 export const MAX_FACT_HISTORY = 10;

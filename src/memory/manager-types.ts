@@ -1,3 +1,4 @@
+import type { RecallOutcome } from "./recall.ts";
 import type { AssembledContext } from "./context.ts";
 import type { AppendResult } from "./ports.ts";
 import type { FactType, SummaryMethod, TurnOutcome } from "./types.ts";
@@ -33,6 +34,8 @@ export interface ContextRequest {
 export interface ContextResult extends AssembledContext {
   stats: WindowStats;
   degraded: Degraded[];
+  /** The recall behind `facts`: kept facts, dropped candidates with their verdicts, the gate. */
+  recall: RecallOutcome;
 }
 
 export type CompressResult =

@@ -1,7 +1,7 @@
 import { planCompression } from "./compress.ts";
 import { assembleContext } from "./context.ts";
 import type { MemoryDeps } from "./deps.ts";
-import { rankRecalled } from "./facts.ts";
+import { emptyRecall, recallFrom, type RecallOutcome } from "./recall.ts";
 import { deliverPendingFacts, learnFromMessages } from "./learn.ts";
 import type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded } from "./manager-types.ts";
 import { checkMessages } from "./message-rules.ts";
@@ -151,7 +151,7 @@ export class MemoryManager {
     const k = request.k ?? options.recallK;
     const [session, recalled, counter] = await Promise.allSettled([
       roundTrip,
-      query !== "" && k > 0 ? this.recall(query, k, request.types) : Promise.resolve([]),
+      query !== "" && k > 0 ? this.recallOutcome(query, k, request.types) : Promise.resolve(emptyRecall(options)),
       this.#d.counter(),
     ]);
     if (session.status === "rejected") throw session.reason;
@@ -166,14 +166,15 @@ export class MemoryManager {
     const context = assembleContext({
       system: snapshot.system,
       summary: snapshot.summary,
-      facts: recalled.status === "fulfilled" ? recalled.value : [],
+      facts: recalled.status === "fulfilled" ? recalled.value.facts : [],
       window: snapshot.window,
       options: resolved,
       budget: request.budget,
       counter: counter.value,
     });
     if (request.countRecalls !== false) this.#countRecalls(context.facts);
-    return [session.value, { ...context, stats: windowStats(snapshot, resolved), degraded }];
+    const recall = recalled.status === "fulfilled" ? recalled.value : emptyRecall(options);
+    return [session.value, { ...context, stats: windowStats(snapshot, resolved), degraded, recall }];
   }
 
   /** Recalls that reached a context are counted in Redis (merged into Vector by the cron). */
@@ -183,15 +184,18 @@ export class MemoryManager {
     this.#d.background(this.#d.users.recordRecalls(scope, recalled.map((r) => r.fact.id), this.#d.now()));
   }
 
-  /** Long-term search ranked by similarity, value and recency. Empty without a user or a fact store. */
+  /** Long-term search, relevance first (see `selectRecalled`). Empty without a user or a fact store. */
   async recall(query: string, k = this.#d.options.recallK, types?: FactType[]): Promise<RecalledFact[]> {
+    return (await this.recallOutcome(query, k, types)).facts;
+  }
+
+  /** {@link recall} with every dropped candidate and its verdict (for traces). */
+  async recallOutcome(query: string, k = this.#d.options.recallK, types?: FactType[]): Promise<RecallOutcome> {
     const scope = this.#scope;
     const facts = this.#d.facts;
-    if (!scope || !facts || k <= 0) return [];
-    const topK = Math.min(100, Math.max(k * 3, k + 5)); // ranking reorders, so look a little deeper
-    const candidates = await facts.query(scope, { text: query, topK, types });
     const { options } = this.#d;
-    return rankRecalled(candidates, { k, minScore: options.minRecallScore, types, now: this.#d.now(), options });
+    if (!scope || !facts || k <= 0) return emptyRecall(options);
+    return recallFrom(facts, scope, query, { k, types, now: this.#d.now(), options });
   }
 
   /**

@@ -83,7 +83,7 @@ export function adaptersFor(config: Config): Adapters {
     sessions: redis ? guardUpstream(new RedisSessionStore(redis), "redis") : unconfigured<SessionStore>("redis", redisMissing),
     users: redis ? guardUpstream(new RedisUserStore(redis), "redis") : unconfigured<UserStore>("redis", redisMissing),
     working: redis ? guardUpstream(new RedisWorkingMemoryStore(redis), "redis") : unconfigured<WorkingMemoryStore>("redis", redisMissing),
-    facts: vector ? guardUpstream(new VectorFactStore(vector, { embed }), "vector") : null,
+    facts: vector ? guardUpstream(new VectorFactStore(vector, { embed, retrieval: config.memory.retrieval, fusion: config.memory.fusion }), "vector") : null,
     summarizer: openai ? new OpenAISummarizer(openai, { model }) : extractive,
     fallbackSummarizer: extractive,
     deps: {

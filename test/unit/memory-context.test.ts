@@ -13,7 +13,7 @@ const options: MemoryOptions = { ...DEFAULT_MEMORY_OPTIONS, factsLabel: "Facts:"
 
 function fact(text: string, score = 0.8): RecalledFact {
   const f: Fact = { id: `f-${text}`, text, type: "fact", importance: 0.5, createdAt: 0, updatedAt: 0, lastAccessedAt: 0, accessCount: 0, version: 1 };
-  return { fact: f, similarity: score, score };
+  return { fact: f, similarity: score, relevance: score, score };
 }
 
 function summary(text: string, tokens = text.length): Summary {
