@@ -167,6 +167,7 @@ export class MemoryManager {
       system: snapshot.system,
       summary: snapshot.summary,
       facts: recalled.status === "fulfilled" ? recalled.value.facts : [],
+      sessionId: this.#ref.sessionId,
       window: snapshot.window,
       options: resolved,
       budget: request.budget,
