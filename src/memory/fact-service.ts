@@ -2,6 +2,7 @@ import { MemoryError } from "./errors.ts";
 import { MAX_FACT_HISTORY, createFact, factId, freshFactId, mergeFact, normalizeFactText, type FactDraft } from "./facts.ts";
 import type { MemoryOptions } from "./options.ts";
 import { recallFrom, type RecallOutcome } from "./recall.ts";
+import { isFiller } from "./salience.ts";
 import type { FactExtractor, FactPage, FactScope, FactStore } from "./ports.ts";
 import type { Fact, FactType, RecalledFact, StoredMessage } from "./types.ts";
 
@@ -156,7 +157,8 @@ export class FactService {
     const operations = await extractor.extract({ messages, existing });
     const lastUser = [...messages].reverse().find((m) => m.role === "user");
     for (const op of operations) {
-      if (op.op === "skip") {
+      // Whatever the extractor says, filler ("Remember that.", "ok") never becomes a memory.
+      if (op.op === "skip" || isFiller(op.text)) {
         report.skipped += 1;
         continue;
       }

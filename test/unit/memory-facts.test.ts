@@ -2,6 +2,11 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createFact, factId, isSalient, mergeFact, MAX_FACT_HISTORY, normalizeFactText, rankRecalled, scoreRecall, selectRecalled } from "../../src/memory/facts.ts";
 import { DEFAULT_RECALL_GATES, relevanceOf } from "../../src/memory/recall.ts";
+import { FactService } from "../../src/memory/fact-service.ts";
+import { factsToPersist } from "../../src/memory/persist.ts";
+import type { FactExtractor } from "../../src/memory/ports.ts";
+import { isFiller } from "../../src/memory/salience.ts";
+import { InMemoryFactStore } from "../support/memory-fakes.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../src/memory/options.ts";
 import type { Fact } from "../../src/memory/types.ts";
 
@@ -62,6 +67,32 @@ describe("mergeFact", () => {
     for (let i = 0; i < MAX_FACT_HISTORY + 5; i++) current = mergeFact(current, { text: `version ${i}`, type: "fact", importance: 0.5 }, NOW + i);
     expect(current.history).toHaveLength(MAX_FACT_HISTORY);
     expect(current.history?.at(-1)?.text).toBe(`version ${MAX_FACT_HISTORY + 3}`);
+  });
+});
+
+describe("filler", () => {
+  it("is never salient: acknowledgements, greetings and bare emphasis", () => {
+    for (const text of ["Remember that.", "ok", "OK!", "Hello", "thanks!", "你好", "好的，谢谢", "记住这个", "Always."]) {
+      expect(isFiller(text), text).toBe(true);
+      expect(isSalient(text).salient, text).toBe(false);
+    }
+  });
+
+  it("leaves statements with content alone", () => {
+    for (const text of ["Remember that I am vegetarian", "remember: I like jazz", "我叫小明，喜欢蓝色", "我对花生过敏", "I'm Bo"]) {
+      expect(isFiller(text), text).toBe(false);
+      expect(isSalient(text).salient, text).toBe(true);
+    }
+  });
+
+  it("is skipped whatever the extractor proposes; an explicit persist still stores it", async () => {
+    const store = new InMemoryFactStore();
+    const service = new FactService({ facts: store, scope: { tenant: "t", userId: "u" }, options: DEFAULT_MEMORY_OPTIONS, now: () => NOW });
+    const extractor: FactExtractor = { extract: async () => [{ op: "add", text: "Remember that.", type: "fact", importance: 0.8 }] };
+    const message = { id: "m1", role: "user" as const, content: "Remember that.", tokens: 3, importance: 0.5, ts: NOW };
+    expect(await service.learn(extractor, [message], "s1")).toEqual({ added: [], updated: [], skipped: 1 });
+    const persisted = await factsToPersist({ incoming: [{ role: "user", content: "Remember that.", persist: true }], stored: [message], persistAll: false, scope: { tenant: "t", userId: "u" }, sessionId: "s1", now: NOW });
+    expect(persisted.map((f) => f.text)).toEqual(["Remember that."]);
   });
 });
 
