@@ -201,15 +201,35 @@ export interface paths {
         };
         /**
          * Recall with ?query= (ranked by similarity, importance, recency), or list with a cursor
-         * @description With `query`: recall, ranked by similarity first, importance and recency breaking near-ties, filtered by `minScore` and `types`. Without: every fact, paged with `cursor` and `limit`.
+         * @description With `query`: recall, relevance first; `minScore` is the relevance gate (0..1, 0 = unrelated; default: calibrated per `VECTOR_INDEX`), importance, use and recency only break near-ties within `RECALL_MARGIN`; `types` filters. Without: every fact, paged with `cursor` and `limit`.
          */
         get: operations["searchFacts"];
         put?: never;
         /**
          * Store a fact (the same text twice is one fact)
-         * @description Stores a long-term fact. The id is a hash of the normalized text, so the same text twice is one fact (200 instead of 201).
+         * @description Stores a long-term fact. The id is a hash of the normalized text, so the same text twice is one fact (200 instead of 201). `createdAt` (epoch ms or ISO 8601, not in the future) dates an imported fact back.
          */
         post: operations["addFact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{userId}/facts/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import up to 100 facts with their original timestamps in one write
+         * @description Imports up to 100 facts `{text, type?, importance?, createdAt?, metadata?}` in one Vector upsert, for migrating memories from another system. `createdAt` (epoch ms or ISO 8601, not in the future) keeps the original time, from which the type's lifetime runs. Same identity as single writes: a text already stored (or repeated in the batch) refreshes that fact. Answers the ids in order and how many were new.
+         */
+        post: operations["importFacts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -423,9 +443,17 @@ export interface components {
             /** @enum {string} */
             type?: "fact" | "preference" | "context" | "temporary" | "experience";
             importance?: number;
+            /**
+             * @description When the fact was originally stated: epoch ms or ISO 8601 (not in the future). Default: now.
+             * @example 1735689600000
+             */
+            createdAt?: number | string;
             metadata?: {
                 [key: string]: unknown;
             };
+        };
+        FactImport: {
+            facts: components["schemas"]["NewFact"][];
         };
         ChatTurn: {
             message: string;
@@ -1658,6 +1686,79 @@ export interface operations {
             };
             /** @description Created */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what is stored */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importFacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FactImport"];
+            };
+        };
+        responses: {
+            /** @description Imported */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

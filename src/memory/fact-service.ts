@@ -22,6 +22,9 @@ export interface FactChanges {
   metadata?: Record<string, unknown> | undefined;
 }
 
+/** Most facts one import may carry (one Vector upsert). */
+export const MAX_IMPORT = 100;
+
 export interface LearnReport {
   added: string[];
   updated: string[];
@@ -67,6 +70,42 @@ export class FactService {
     const fact = holder ? mergeFact(holder, draft, now) : createFact(match?.idTaken ? freshFactId() : contentId, draft, now, contentId);
     await facts.upsert(scope, [fact]);
     return { fact, created: !holder };
+  }
+
+  /**
+   * Stores up to {@link MAX_IMPORT} facts in one Vector upsert, with the same identity and merge
+   * rules as {@link remember}: one content lookup for all, restatements within the batch fold into
+   * one fact. Answers per draft, in order, the fact holding it and whether it was new.
+   */
+  async import(drafts: readonly FactDraft[]): Promise<{ fact: Fact; created: boolean }[]> {
+    const { facts, scope } = this.#d;
+    if (drafts.length === 0) return [];
+    if (drafts.length > MAX_IMPORT) throw new MemoryError("invalid", `at most ${MAX_IMPORT} facts per import`);
+    const contentIds = await Promise.all(drafts.map((d) => factId(scope, d.text)));
+    const firstOf = new Map<string, number>();
+    contentIds.forEach((cid, i) => firstOf.has(cid) || firstOf.set(cid, i));
+    const unique = [...firstOf.entries()];
+    const matches = await facts.findByContent(
+      scope,
+      unique.map(([contentId, i]) => ({ contentId, text: drafts[i]!.text })),
+    );
+    const now = this.#now();
+    const byContent = new Map<string, { fact: Fact; created: boolean }>();
+    unique.forEach(([contentId], j) => {
+      const match = matches[j];
+      const holder = match?.holder ?? null;
+      byContent.set(contentId, holder ? { fact: holder, created: false } : { fact: createFact(match?.idTaken ? freshFactId() : contentId, drafts[firstOf.get(contentId)!]!, now, contentId), created: true });
+    });
+    const results = drafts.map((draft, i) => {
+      const cid = contentIds[i]!;
+      const entry = byContent.get(cid)!;
+      // the first draft of a new fact created it; every other draft is a restatement
+      const created = entry.created && firstOf.get(cid) === i;
+      if (!created) entry.fact = mergeFact(entry.fact, draft, now);
+      return { cid, created };
+    });
+    await facts.upsert(scope, [...byContent.values()].map((e) => e.fact));
+    return results.map(({ cid, created }) => ({ fact: byContent.get(cid)!.fact, created }));
   }
 
   /**

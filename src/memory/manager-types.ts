@@ -29,6 +29,12 @@ export interface ContextRequest {
    * counts them in the append that stores its reply instead.
    */
   countRecalls?: boolean | undefined;
+  /**
+   * The query is a chat message whose earlier turns only the session holds: a short follow-up
+   * ("and her birthday?") is then searched with the window's last turns (see `turnRecallQuery`),
+   * after the session round trip instead of beside it. Default false.
+   */
+  followUpFromWindow?: boolean | undefined;
 }
 
 export interface ContextResult extends AssembledContext {

@@ -1,7 +1,7 @@
 import { planCompression } from "./compress.ts";
 import { assembleContext } from "./context.ts";
 import type { MemoryDeps } from "./deps.ts";
-import { emptyRecall, recallFrom, type RecallOutcome } from "./recall.ts";
+import { emptyRecall, isFollowUp, recallFrom, turnRecallQuery, type RecallOutcome } from "./recall.ts";
 import { deliverPendingFacts, learnFromMessages } from "./learn.ts";
 import type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded } from "./manager-types.ts";
 import { checkMessages } from "./message-rules.ts";
@@ -149,11 +149,29 @@ export class MemoryManager {
     const { options } = this.#d;
     const query = request.query?.trim() ?? "";
     const k = request.k ?? options.recallK;
-    const [session, recalled, counter] = await Promise.allSettled([
-      roundTrip,
-      query !== "" && k > 0 ? this.recallOutcome(query, k, request.types) : Promise.resolve(emptyRecall(options)),
-      this.#d.counter(),
-    ]);
+    const wanted = query !== "" && k > 0 && this.#d.facts !== null;
+    // Without a user named in the request the session's stored owner is the user: known only after
+    // the read, so that recall follows it (a second round trip, only for requests without userId).
+    const ownerRecall = async (): Promise<RecallOutcome> => {
+      const owner = snapshotOf(await roundTrip).meta?.userId;
+      return owner ? this.recallOutcome(query, k, request.types, owner) : emptyRecall(options);
+    };
+    // A follow-up asked in /chat: its earlier turns come with the session, so the recall follows it.
+    const followUpRecall = async (): Promise<RecallOutcome> => {
+      const snapshot = snapshotOf(await roundTrip);
+      const window = snapshot.window;
+      const earlier = window.at(-1)?.content === query ? window.slice(0, -1) : window;
+      const user = this.#userId ?? snapshot.meta?.userId;
+      return user ? this.recallOutcome(turnRecallQuery(query, earlier), k, request.types, user) : emptyRecall(options);
+    };
+    const recalling = !wanted
+      ? Promise.resolve(emptyRecall(options))
+      : request.followUpFromWindow && isFollowUp(query)
+        ? followUpRecall()
+        : this.#userId
+          ? this.recallOutcome(query, k, request.types)
+          : ownerRecall();
+    const [session, recalled, counter] = await Promise.allSettled([roundTrip, recalling, this.#d.counter()]);
     if (session.status === "rejected") throw session.reason;
     if (counter.status === "rejected") throw counter.reason;
     const degraded: Degraded[] = [];
@@ -173,14 +191,14 @@ export class MemoryManager {
       budget: request.budget,
       counter: counter.value,
     });
-    if (request.countRecalls !== false) this.#countRecalls(context.facts);
+    if (request.countRecalls !== false) this.#countRecalls(context.facts, this.#userId ?? snapshot.meta?.userId);
     const recall = recalled.status === "fulfilled" ? recalled.value : emptyRecall(options);
     return [session.value, { ...context, stats: windowStats(snapshot, resolved), degraded, recall }];
   }
 
   /** Recalls that reached a context are counted in Redis (merged into Vector by the cron). */
-  #countRecalls(recalled: readonly RecalledFact[]): void {
-    const scope = this.#scope;
+  #countRecalls(recalled: readonly RecalledFact[], userId: string | undefined): void {
+    const scope = this.#d.facts && userId ? { tenant: this.#d.tenant, userId } : null;
     if (!scope || recalled.length === 0) return;
     this.#d.background(this.#d.users.recordRecalls(scope, recalled.map((r) => r.fact.id), this.#d.now()));
   }
@@ -191,9 +209,9 @@ export class MemoryManager {
   }
 
   /** {@link recall} with every dropped candidate and its verdict (for traces). */
-  async recallOutcome(query: string, k = this.#d.options.recallK, types?: FactType[]): Promise<RecallOutcome> {
-    const scope = this.#scope;
+  async recallOutcome(query: string, k = this.#d.options.recallK, types?: FactType[], userId?: string): Promise<RecallOutcome> {
     const facts = this.#d.facts;
+    const scope = userId !== undefined && facts ? { tenant: this.#d.tenant, userId } : this.#scope;
     const { options } = this.#d;
     if (!scope || !facts || k <= 0) return emptyRecall(options);
     return recallFrom(facts, scope, query, { k, types, now: this.#d.now(), options });

@@ -249,3 +249,38 @@ export function emptyRecall(options: Pick<MemoryOptions, "recallMargin" | "retri
   const scale = relevanceScale(options.retrieval, options.fusion);
   return { facts: [], dropped: [], gate: { minScore: options.minRecallScore ?? DEFAULT_RECALL_GATES[scale], scale, margin: options.recallMargin } };
 }
+
+/** Longest message, in characters, that may be a follow-up leaning on the conversation before it. */
+const FOLLOW_UP_MAX_CHARS = 60;
+/** Opens or refers back the way a follow-up does: "and her birthday?", "what about him", "那她的生日呢". */
+const FOLLOW_UP_CUE =
+  /^\s*(?:and|also|what about|how about|and what about|so)\b|\b(?:she|her|hers|he|him|his|they|them|their|it|its|that|those|there)\b|^\s*(?:那|还有|那么|另外|然后)|[她他它]|那个|那里|这个/iu;
+
+/** Whether `text` is a short follow-up that needs the earlier turns to be understood. */
+export function isFollowUp(text: string): boolean {
+  const t = text.trim();
+  return t.length > 0 && t.length <= FOLLOW_UP_MAX_CHARS && FOLLOW_UP_CUE.test(t);
+}
+
+/** How much earlier conversation a follow-up's recall query takes: messages and characters. */
+export const FOLLOW_UP_CONTEXT = { messages: 2, chars: 400 } as const;
+
+/**
+ * The recall query of a chat turn: the user's message, and for a short follow-up ("and her
+ * birthday?") the last {@link FOLLOW_UP_CONTEXT} user/assistant messages before it too, so the
+ * person or thing it refers to is searched for as well. `earlier` is oldest first.
+ */
+export function turnRecallQuery(latest: string, earlier: readonly { role: string; content: string }[]): string {
+  if (!isFollowUp(latest)) return latest;
+  const picked: string[] = [];
+  let chars = 0;
+  for (let i = earlier.length - 1; i >= 0 && picked.length < FOLLOW_UP_CONTEXT.messages; i--) {
+    const m = earlier[i]!;
+    if ((m.role !== "user" && m.role !== "assistant") || m.content.trim() === "") continue;
+    const text = m.content.trim().slice(0, FOLLOW_UP_CONTEXT.chars - chars);
+    if (text === "") break;
+    picked.unshift(text);
+    chars += text.length;
+  }
+  return [...picked, latest].join("\n");
+}

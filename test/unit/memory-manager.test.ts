@@ -203,9 +203,18 @@ describe("getContext", () => {
 
   it("does not query facts without a query, a user or a fact store", async () => {
     await manager().getContext();
-    await manager({ userId: undefined }).getContext({ query: "小明" });
+    // a session nobody owns, and no user in the request
+    await manager({ userId: undefined, sessionId: "s-anonymous" }).getContext({ query: "小明" });
     await manager({ facts: null }).getContext({ query: "小明" });
     expect(facts.calls.query).toBeUndefined();
+  });
+
+  it("recalls for the session's stored user when the request names none", async () => {
+    const context = await manager({ userId: undefined, sessionId: "s-other" }).getContext({ query: "用户叫什么名字？小明" });
+    expect(context.facts).toEqual([]); // s-other has no owner yet
+    await manager({ sessionId: "s-other" }).add([{ role: "user", content: "推荐一本书" }]);
+    const owned = await manager({ userId: undefined, sessionId: "s-other" }).getContext({ query: "用户叫什么名字？小明" });
+    expect(owned.facts.map((r) => r.fact.text)).toEqual(["我叫小明，喜欢蓝色"]);
   });
 
   it("fails when the session read fails", async () => {

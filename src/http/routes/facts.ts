@@ -2,7 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { recalledView } from "../render.ts";
 import { createRouter } from "../router.ts";
 import { IdSchema, UserParams, errorResponses, queryInt, jsonResponse, AnyObject, security } from "../schemas/common.ts";
-import { FactTypeList, FactTypeSchema } from "../schemas/facts.ts";
+import { CreatedAtSchema, FactTypeList, FactTypeSchema } from "../schemas/facts.ts";
+import { MAX_IMPORT } from "../../memory/fact-service.ts";
+import type { FactDraft } from "../../memory/facts.ts";
 import { MetadataSchema } from "../schemas/messages.ts";
 
 const MAX_FACT_CHARS = 4000;
@@ -12,10 +14,23 @@ const NewFact = z
     text: z.string().trim().min(1).max(MAX_FACT_CHARS),
     type: FactTypeSchema.optional(),
     importance: z.number().min(0).max(1).optional(),
+    createdAt: CreatedAtSchema.optional(),
     metadata: MetadataSchema.optional(),
   })
   .strict()
   .openapi("NewFact");
+const FactImport = z
+  .object({ facts: z.array(NewFact).min(1).max(MAX_IMPORT) })
+  .strict()
+  .openapi("FactImport");
+type NewFactBody = z.infer<typeof NewFact>;
+const toDraft = (body: NewFactBody): FactDraft => ({
+  text: body.text,
+  type: body.type ?? "fact",
+  importance: body.importance ?? 0.5,
+  metadata: body.metadata,
+  createdAt: body.createdAt,
+});
 const FactPatch = z
   .object({
     text: z.string().trim().min(1).max(MAX_FACT_CHARS).optional(),
@@ -36,6 +51,14 @@ const routes = {
     security,
     request: { params: UserParams, body: { content: { "application/json": { schema: NewFact } }, required: true } },
     responses: { 201: jsonResponse(AnyObject, "Created"), 200: jsonResponse(AnyObject, "Already known; refreshed"), ...errorResponses },
+  }),
+  import: createRoute({
+    method: "post",
+    path: `${factsPath}/import`,
+    summary: "Import up to 100 facts with their original timestamps in one write",
+    security,
+    request: { params: UserParams, body: { content: { "application/json": { schema: FactImport } }, required: true } },
+    responses: { 200: jsonResponse(AnyObject, "Imported"), ...errorResponses },
   }),
   search: createRoute({
     method: "get",
@@ -73,10 +96,15 @@ export function factRoutes() {
 
   app.openapi(routes.add, async (c) => {
     const { userId } = c.req.valid("param");
-    const body = c.req.valid("json");
-    const draft = { text: body.text, type: body.type ?? "fact", importance: body.importance ?? 0.5, metadata: body.metadata };
-    const { fact, created } = await c.get("memory").facts(userId).remember(draft);
+    const { fact, created } = await c.get("memory").facts(userId).remember(toDraft(c.req.valid("json")));
     return c.json({ id: fact.id, created, fact }, created ? 201 : 200);
+  });
+
+  app.openapi(routes.import, async (c) => {
+    const { userId } = c.req.valid("param");
+    const results = await c.get("memory").facts(userId).import(c.req.valid("json").facts.map(toDraft));
+    const created = results.filter((r) => r.created).length;
+    return c.json({ userId, ids: results.map((r) => r.fact.id), created, refreshed: results.length - created }, 200);
   });
 
   app.openapi(routes.search, async (c) => {
