@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createFact, factId, isSalient, mergeFact, MAX_FACT_HISTORY, normalizeFactText, rankRecalled, scoreRecall, selectRecalled } from "../../src/memory/facts.ts";
-import { DEFAULT_RECALL_GATES, relevanceOf } from "../../src/memory/recall.ts";
+import { DEFAULT_RECALL_GATES, isFollowUp, recallQueryText, relevanceOf, turnRecallQuery } from "../../src/memory/recall.ts";
 import { FactService } from "../../src/memory/fact-service.ts";
 import { factsToPersist } from "../../src/memory/persist.ts";
 import type { FactExtractor } from "../../src/memory/ports.ts";
@@ -210,5 +210,42 @@ describe("selectRecalled (the gate)", () => {
     );
     expect(outcome.facts.map((r) => r.fact.id)).toEqual(["b"]);
     expect(outcome.dropped.map((d) => `${d.id}:${d.reason}`).sort()).toEqual(["a:type", "b:duplicate", "t:expired"]);
+  });
+});
+
+describe("recall queries", () => {
+  it("searches questions about 'the user' in first person", () => {
+    expect(recallQueryText("用户叫什么名字?")).toBe("我叫什么名字?");
+    expect(recallQueryText("What is the user's name?")).toBe("What is my name?");
+  });
+
+  it("adds the turns before a short follow-up, and only then", () => {
+    const earlier = [
+      { role: "system", content: "be kind" },
+      { role: "user", content: "My sister Ana lives in Porto" },
+      { role: "assistant", content: "Nice! Porto is lovely." },
+    ];
+    expect(isFollowUp("and her birthday?")).toBe(true);
+    expect(isFollowUp("那她的生日呢?")).toBe(true);
+    expect(isFollowUp("What is my favourite colour?")).toBe(false);
+    expect(turnRecallQuery("and her birthday?", earlier)).toBe("My sister Ana lives in Porto\nNice! Porto is lovely.\nand her birthday?");
+    expect(turnRecallQuery("What is my favourite colour?", earlier)).toBe("What is my favourite colour?");
+  });
+});
+
+describe("lifetimes in recall", () => {
+  const rank = { k: 3, minScore: 0.1, scale: "dense" as const, options };
+  it("still recalls a preference stated once and never recalled 170 days later; a temporary one is gone after its hour", () => {
+    const pref = createFact("p", { text: "prefers aisle seats", type: "preference", importance: 0.5 }, NOW);
+    expect(rankRecalled([{ fact: pref, similarity: 0.8 }], { ...rank, now: NOW + 170 * DAY })).toHaveLength(1);
+    const temp = createFact("t", { text: "in a meeting", type: "temporary", importance: 0.9 }, NOW);
+    expect(rankRecalled([{ fact: temp, similarity: 0.8 }], { ...rank, now: NOW + 59 * 60_000 })).toHaveLength(1);
+    expect(selectRecalled([{ fact: temp, similarity: 0.8 }], { ...rank, now: NOW + 61 * 60_000 }).dropped[0]?.reason).toBe("expired");
+  });
+
+  it("dates an imported fact back: its lifetime runs from createdAt", () => {
+    const old = createFact("o", { text: "likes jazz", type: "preference", importance: 0.5, createdAt: NOW - 181 * DAY }, NOW);
+    expect(old.createdAt).toBe(NOW - 181 * DAY);
+    expect(rankRecalled([{ fact: old, similarity: 0.9 }], { ...rank, now: NOW })).toEqual([]);
   });
 });
