@@ -34,8 +34,9 @@ export const DEFAULT_RECALL_GATES: Readonly<Record<RelevanceScale, number>> = Ob
 /**
  * Two-level gate: the best candidate must reach `minScore` (does memory know anything about the
  * query at all?); once it does, the others need `minScore x this` (how far below the best a fact
- * may be and still be shown). Measured with the bench: a floor at the full gate cuts true hits that
- * are worded differently (hybrid recall@10 0.51 vs 0.59 with this ratio) at equal abstention.
+ * may be and still be shown). Measured with the bench (hybrid): a floor at the full gate cuts true
+ * hits that are worded differently (recall@10 0.506) where this ratio keeps them (0.574), at the
+ * same abstention (90.5%).
  */
 export const GATE_FLOOR_RATIO = 0.1;
 
@@ -64,7 +65,7 @@ const sparseRelevance = (score: number) => (Number.isFinite(score) && score > 0 
 /**
  * Relevance of a candidate in 0..1, 0 = unrelated, on `scale`. Dense and sparse are mapped from
  * their native scales; hybrid is their weighted sum (a part that did not match counts 0); `rrf` /
- * `dbsf` are the index's fused score as given.
+ * `dbsf` are the index's fused score divided by its largest possible value (ranks, not relatedness).
  */
 export function relevanceOf(candidate: RecallCandidate, scale: RelevanceScale): number {
   switch (scale) {
@@ -76,8 +77,12 @@ export function relevanceOf(candidate: RecallCandidate, scale: RelevanceScale): 
       return (
         HYBRID_DENSE_WEIGHT * denseRelevance(candidate.dense ?? 0.5) + (1 - HYBRID_DENSE_WEIGHT) * sparseRelevance(candidate.sparse ?? 0)
       );
-    default:
-      return clamp01(candidate.similarity);
+    case "rrf":
+      // two lists, each at most 1 / 60 (rank 0): the best possible fused score maps to 1
+      return clamp01(candidate.similarity * 30);
+    case "dbsf":
+      // two lists, each mapped into about 0..1
+      return clamp01(candidate.similarity / 2);
   }
 }
 
