@@ -209,6 +209,17 @@ describe("getContext", () => {
     expect(facts.calls.query).toBeUndefined();
   });
 
+  it("searches a short follow-up together with the window's last turns when asked to", async () => {
+    await manager().add([{ role: "user", content: "我妹妹小红的生日是五月二号" }], { persist: true });
+    await settle();
+    const sid = "s-follow";
+    await manager({ sessionId: sid }).add([{ role: "user", content: "我妹妹小红的生日快到了" }, { role: "assistant", content: "要准备礼物吗？" }]);
+    const alone = await manager({ sessionId: sid }).getContext({ query: "那是哪天?" });
+    expect(alone.facts).toEqual([]);
+    const followed = await manager({ sessionId: sid }).getContext({ query: "那是哪天?", followUpFromWindow: true });
+    expect(followed.facts.map((r) => r.fact.text)).toContain("我妹妹小红的生日是五月二号");
+  });
+
   it("recalls for the session's stored user when the request names none", async () => {
     const context = await manager({ userId: undefined, sessionId: "s-other" }).getContext({ query: "用户叫什么名字？小明" });
     expect(context.facts).toEqual([]); // s-other has no owner yet
