@@ -11,7 +11,12 @@
  *   the mode; on hybrid, Worker-side fusion of both parts asked in one request). On hybrid also
  *   `product-rrf` / `product-dbsf`: the same with the index's own fusion (`VECTOR_FUSION`).
  * - `bm25`: plain BM25 over the same texts, in process (k1 1.5, b 0.75; words, CJK bigrams).
+ * - `bm25-nostop`: the same without the stop words the emulator's BM25 model drops (informative:
+ *   what matching "my", "I" or "do" is worth to the baseline, which never abstains).
  * - `cosine-raw`: the index's dense score alone, no product ranking: embedder vs ranking.
+ * - hybrid only, "gate and ordering variants": other relevance mappings, gates and orders on the same
+ *   candidates, each gate calibrated like the defaults, and on held-out persona halves
+ *   (bench/support/recall-variants.ts).
  *
  * How to read it:
  * - recall@k = share of a query's expected facts in its top k (k asked for separately), averaged
@@ -38,12 +43,13 @@ import { DEFAULT_RECALL_GATES } from "../src/memory/recall.ts";
 import { loadTokenCounter } from "../src/llm/tokenizer.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import type { Dataset } from "./data/recall/schema.ts";
-import { bm25Retriever } from "./support/bm25.ts";
+import { bm25NoStopRetriever, bm25Retriever } from "./support/bm25.ts";
 import { emulatorIndexFor } from "./support/recall-modes.ts";
 import { formatReport, type BenchResult } from "./support/recall-report.ts";
 import { INDEX_MODES, isIndexMode, type BenchEnv, type IndexMode, type RetrieverFactory } from "./support/recall-retriever.ts";
 import { runRetrievers } from "./support/recall-run.ts";
 import { ReadOnceSessionStore } from "./support/recall-sessions.ts";
+import { collectStudy, formatStudy, runStudy, type StudyResult } from "./support/recall-variants.ts";
 import { cosineRawRetriever, productRetriever } from "./support/recall-vector.ts";
 
 /** What is measured; a factory returning null for the index mode is left out of that run. */
@@ -52,6 +58,7 @@ const RETRIEVERS: readonly RetrieverFactory[] = [
   productRetriever("rrf"),
   productRetriever("dbsf"),
   bm25Retriever,
+  bm25NoStopRetriever,
   cosineRawRetriever,
 ];
 
@@ -94,6 +101,9 @@ try {
   const env: BenchEnv = { index, sessions: new ReadOnceSessionStore(redis), counter, mode, now: NOW };
   const retrievers = RETRIEVERS.flatMap((make) => make(env) ?? []);
   const results = await runRetrievers(retrievers, dataset, NOW);
+  // Gate and ordering variants on a hybrid index, with the held-out split (see recall-variants.ts).
+  const recallK = DEFAULT_MEMORY_OPTIONS.recallK;
+  const study: StudyResult | null = mode === "hybrid" ? runStudy(await collectStudy(index, dataset, NOW, recallK), dataset, recallK) : null;
   const result: BenchResult = {
     mode,
     index: describeIndex(await index.info()),
@@ -108,7 +118,8 @@ try {
     seconds: (performance.now() - started) / 1000,
     retrievers: results,
   };
-  console.log(flags.json ? JSON.stringify(result, null, 2) : formatReport(result, BREAKDOWN));
+  if (flags.json) console.log(JSON.stringify({ ...result, study }, null, 2));
+  else console.log([formatReport(result, BREAKDOWN), ...(study ? formatStudy(study) : [])].join("\n"));
 } finally {
   await local.close();
 }

@@ -62,6 +62,10 @@ const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x))
 const denseRelevance = (score: number) => clamp01((score - 0.5) * 2);
 const sparseRelevance = (score: number) => (Number.isFinite(score) && score > 0 ? 1 - Math.exp(-score / SPARSE_SCALE) : 0);
 
+/** Worker-fused hybrid relevance of a dense and a sparse score (a part that did not find the fact counts 0). */
+export const hybridRelevance = (dense: number | undefined, sparse: number | undefined): number =>
+  HYBRID_DENSE_WEIGHT * denseRelevance(dense ?? 0.5) + (1 - HYBRID_DENSE_WEIGHT) * sparseRelevance(sparse ?? 0);
+
 /**
  * Relevance of a candidate in 0..1, 0 = unrelated, on `scale`. Dense and sparse are mapped from
  * their native scales; hybrid is their weighted sum (a part that did not match counts 0); `rrf` /
@@ -74,9 +78,7 @@ export function relevanceOf(candidate: RecallCandidate, scale: RelevanceScale): 
     case "sparse":
       return sparseRelevance(candidate.sparse ?? candidate.similarity);
     case "hybrid":
-      return (
-        HYBRID_DENSE_WEIGHT * denseRelevance(candidate.dense ?? 0.5) + (1 - HYBRID_DENSE_WEIGHT) * sparseRelevance(candidate.sparse ?? 0)
-      );
+      return hybridRelevance(candidate.dense, candidate.sparse);
     case "rrf":
       // two lists, each at most 1 / 60 (rank 0): the best possible fused score maps to 1
       return clamp01(candidate.similarity * 30);
@@ -223,6 +225,9 @@ export function recallQueryText(query: string): string {
   return text;
 }
 
+/** How many candidates a recall of `k` facts asks the store for: deep enough for the ranking to reorder. */
+export const candidateDepth = (k: number): number => Math.min(100, Math.max(k * 3, k + 5));
+
 /** What {@link recallFrom} needs of the options. */
 export type RecallOptions = ScoreOptions & Pick<MemoryOptions, "recallMargin" | "retrieval" | "fusion" | "minRecallScore">;
 
@@ -237,8 +242,7 @@ export async function recallFrom(
   request: { k: number; types?: FactType[] | undefined; minScore?: number | undefined; now: number; options: RecallOptions },
 ): Promise<RecallOutcome> {
   const { k, options } = request;
-  const topK = Math.min(100, Math.max(k * 3, k + 5));
-  const candidates = await store.query(scope, { text: recallQueryText(query), topK, types: request.types });
+  const candidates = await store.query(scope, { text: recallQueryText(query), topK: candidateDepth(k), types: request.types });
   return selectRecalled(candidates, {
     k,
     minScore: request.minScore ?? options.minRecallScore,
