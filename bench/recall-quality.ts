@@ -68,7 +68,7 @@ function gateText(mode: IndexMode): string {
   return (["hybrid", "rrf", "dbsf"] as const).map((s) => `${s} ${DEFAULT_RECALL_GATES[s]}`).join(", ");
 }
 /** Retrievers that get per-language and per-type lines. */
-const BREAKDOWN = ["product", "bm25"];
+const BREAKDOWN = ["product", "bm25", "bm25-nostop"];
 /** The fixed "now" that dated facts are aged against. */
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
