@@ -24,7 +24,7 @@ const window = Array.from({ length: 50 }, (_, i) =>
 );
 const fact = (text: string, n: number): RecalledFact => {
   const f: Fact = { id: `f${n}`, text, type: "preference", importance: 0.7, createdAt: 0, updatedAt: 0, lastAccessedAt: 0, accessCount: 2, version: 1 };
-  return { fact: f, similarity: 0.8, score: 0.7 };
+  return { fact: f, similarity: 0.8, relevance: 0.6, score: 0.7 };
 };
 const facts = [fact("用户叫小明，住在上海", 1), fact("Prefers Chinese translations of technical books", 2), fact("Budget usually under 100 yuan", 3)];
 const summaryText = "用户在找分布式系统方面的书。Earlier the assistant recommended three titles; the user bought one.";

@@ -7,9 +7,16 @@
  * edit a persona file and rerun bench/data/recall/generate.ts to change it.
  *
  * Retrievers (bench/support; add one by writing a `RetrieverFactory` and listing it in RETRIEVERS):
- * - `product`: `MemoryManager.recall` with the default options, as a chat context recalls today.
+ * - `product`: `MemoryManager.recall` with the default options for the index kind (`VECTOR_INDEX` =
+ *   the mode; on hybrid, Worker-side fusion of both parts asked in one request). On hybrid also
+ *   `product-rrf` / `product-dbsf`: the same with the index's own fusion (`VECTOR_FUSION`).
  * - `bm25`: plain BM25 over the same texts, in process (k1 1.5, b 0.75; words, CJK bigrams).
+ * - `bm25-nostop`: the same without the stop words the emulator's BM25 model drops (informative:
+ *   what matching "my", "I" or "do" is worth to the baseline, which never abstains).
  * - `cosine-raw`: the index's dense score alone, no product ranking: embedder vs ranking.
+ * - hybrid only, "gate and ordering variants": other relevance mappings, gates and orders on the same
+ *   candidates, each gate calibrated like the defaults, and on held-out persona halves
+ *   (bench/support/recall-variants.ts).
  *
  * How to read it:
  * - recall@k = share of a query's expected facts in its top k (k asked for separately), averaged
@@ -24,7 +31,7 @@
  *
  *   npx tsx bench/recall-quality.ts [--mode dense|sparse|hybrid] [--json]
  *
- * Prints figures only. Only `dense` runs until upstash-local models the other kinds (see recall-modes.ts).
+ * Prints figures only.
  */
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -32,21 +39,36 @@ import { parseArgs } from "node:util";
 import { Redis } from "@upstash/redis";
 import { Index, type InfoResult } from "@upstash/vector";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
+import { DEFAULT_RECALL_GATES } from "../src/memory/recall.ts";
 import { loadTokenCounter } from "../src/llm/tokenizer.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import type { Dataset } from "./data/recall/schema.ts";
-import { bm25Retriever } from "./support/bm25.ts";
+import { bm25NoStopRetriever, bm25Retriever } from "./support/bm25.ts";
 import { emulatorIndexFor } from "./support/recall-modes.ts";
 import { formatReport, type BenchResult } from "./support/recall-report.ts";
-import { INDEX_MODES, isIndexMode, type BenchEnv, type RetrieverFactory } from "./support/recall-retriever.ts";
+import { INDEX_MODES, isIndexMode, type BenchEnv, type IndexMode, type RetrieverFactory } from "./support/recall-retriever.ts";
 import { runRetrievers } from "./support/recall-run.ts";
 import { ReadOnceSessionStore } from "./support/recall-sessions.ts";
+import { collectStudy, formatStudy, runStudy, type StudyResult } from "./support/recall-variants.ts";
 import { cosineRawRetriever, productRetriever } from "./support/recall-vector.ts";
 
 /** What is measured; a factory returning null for the index mode is left out of that run. */
-const RETRIEVERS: readonly RetrieverFactory[] = [productRetriever, bm25Retriever, cosineRawRetriever];
+const RETRIEVERS: readonly RetrieverFactory[] = [
+  productRetriever("worker"),
+  productRetriever("rrf"),
+  productRetriever("dbsf"),
+  bm25Retriever,
+  bm25NoStopRetriever,
+  cosineRawRetriever,
+];
+
+/** The calibrated gate of each product variant in `mode`. */
+function gateText(mode: IndexMode): string {
+  if (mode !== "hybrid") return `${mode} ${DEFAULT_RECALL_GATES[mode]}`;
+  return (["hybrid", "rrf", "dbsf"] as const).map((s) => `${s} ${DEFAULT_RECALL_GATES[s]}`).join(", ");
+}
 /** Retrievers that get per-language and per-type lines. */
-const BREAKDOWN = ["product", "bm25"];
+const BREAKDOWN = ["product", "bm25", "bm25-nostop"];
 /** The fixed "now" that dated facts are aged against. */
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
@@ -59,10 +81,6 @@ if (!isIndexMode(mode)) {
   process.exit(2);
 }
 const emulatorIndex = emulatorIndexFor(mode);
-if ("unsupported" in emulatorIndex) {
-  console.error(emulatorIndex.unsupported);
-  process.exit(2);
-}
 
 const dataset = JSON.parse(readFileSync(new URL("./data/recall/dataset.json", import.meta.url), "utf8")) as Dataset;
 
@@ -83,6 +101,9 @@ try {
   const env: BenchEnv = { index, sessions: new ReadOnceSessionStore(redis), counter, mode, now: NOW };
   const retrievers = RETRIEVERS.flatMap((make) => make(env) ?? []);
   const results = await runRetrievers(retrievers, dataset, NOW);
+  // Gate and ordering variants on a hybrid index, with the held-out split (see recall-variants.ts).
+  const recallK = DEFAULT_MEMORY_OPTIONS.recallK;
+  const study: StudyResult | null = mode === "hybrid" ? runStudy(await collectStudy(index, dataset, NOW, recallK), dataset, recallK) : null;
   const result: BenchResult = {
     mode,
     index: describeIndex(await index.info()),
@@ -93,11 +114,12 @@ try {
       queries: dataset.queries.length,
       unrelated: dataset.unrelated.length,
     },
-    defaults: { recallK: DEFAULT_MEMORY_OPTIONS.recallK, minRecallScore: DEFAULT_MEMORY_OPTIONS.minRecallScore },
+    defaults: { recallK: DEFAULT_MEMORY_OPTIONS.recallK, gate: gateText(mode), margin: DEFAULT_MEMORY_OPTIONS.recallMargin },
     seconds: (performance.now() - started) / 1000,
     retrievers: results,
   };
-  console.log(flags.json ? JSON.stringify(result, null, 2) : formatReport(result, BREAKDOWN));
+  if (flags.json) console.log(JSON.stringify({ ...result, study }, null, 2));
+  else console.log([formatReport(result, BREAKDOWN), ...(study ? formatStudy(study) : [])].join("\n"));
 } finally {
   await local.close();
 }

@@ -1,3 +1,4 @@
+import { ENGLISH_STOP_WORDS, isCjkStopTerm } from "../../tools/upstash-local/vector/stop-words.ts";
 import type { BenchFact, PersonaFacts, Retriever, RetrieverFactory } from "./recall-retriever.ts";
 
 /** BM25 parameters: term-frequency saturation and length normalization (the common defaults). */
@@ -25,6 +26,14 @@ export function bm25Terms(text: string): string[] {
   return terms;
 }
 
+/**
+ * {@link bm25Terms} without the stop words the emulator's BM25 model drops (English function words,
+ * CJK terms made only of function characters): shows how much of the baseline's recall comes from
+ * matching "my", "I" or "do".
+ */
+export const bm25TermsWithoutStopWords = (text: string): string[] =>
+  bm25Terms(text).filter((t) => !ENGLISH_STOP_WORDS.has(t) && !isCjkStopTerm(t));
+
 interface Doc {
   id: string;
   length: number;
@@ -36,10 +45,12 @@ export class Bm25Index {
   readonly #docs: Doc[];
   readonly #df = new Map<string, number>();
   readonly #avgLength: number;
+  readonly #terms: (text: string) => string[];
 
-  constructor(facts: readonly Pick<BenchFact, "id" | "text">[]) {
+  constructor(facts: readonly Pick<BenchFact, "id" | "text">[], terms: (text: string) => string[] = bm25Terms) {
+    this.#terms = terms;
     this.#docs = facts.map((f) => {
-      const terms = bm25Terms(f.text);
+      const terms = this.#terms(f.text);
       const tf = new Map<string, number>();
       for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
       for (const t of tf.keys()) this.#df.set(t, (this.#df.get(t) ?? 0) + 1);
@@ -55,7 +66,7 @@ export class Bm25Index {
    */
   search(query: string, k: number): string[] {
     const n = this.#docs.length;
-    const terms = [...new Set(bm25Terms(query))];
+    const terms = [...new Set(this.#terms(query))];
     const scored: { id: string; score: number }[] = [];
     for (const doc of this.#docs) {
       let score = 0;
@@ -73,13 +84,12 @@ export class Bm25Index {
   }
 }
 
-/** `bm25`: plain BM25 over the same texts, in every index mode (it needs no index). */
-export const bm25Retriever: RetrieverFactory = () => {
-  let index = new Bm25Index([]);
+const bm25Named = (name: string, terms: (text: string) => string[]): RetrieverFactory => () => {
+  let index = new Bm25Index([], terms);
   const retriever: Retriever = {
-    name: "bm25",
+    name,
     async setup(persona: PersonaFacts) {
-      index = new Bm25Index(persona.facts);
+      index = new Bm25Index(persona.facts, terms);
     },
     async recall(query: string, k: number) {
       return index.search(query, k);
@@ -87,3 +97,9 @@ export const bm25Retriever: RetrieverFactory = () => {
   };
   return retriever;
 };
+
+/** `bm25`: plain BM25 over the same texts, in every index mode (it needs no index). */
+export const bm25Retriever: RetrieverFactory = bm25Named("bm25", bm25Terms);
+
+/** `bm25-nostop`: the same without stop words (informative: what function-word matches are worth). */
+export const bm25NoStopRetriever: RetrieverFactory = bm25Named("bm25-nostop", bm25TermsWithoutStopWords);

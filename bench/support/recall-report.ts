@@ -29,7 +29,7 @@ export interface BenchResult {
   index: { dense: string | null; sparse: string | null };
   now: string;
   dataset: { personas: number; facts: number; queries: number; unrelated: number };
-  defaults: { recallK: number; minRecallScore: number };
+  defaults: { recallK: number; gate: string; margin: number };
   seconds: number;
   retrievers: RetrieverResult[];
 }
@@ -65,7 +65,7 @@ export function formatReport(result: BenchResult, breakdownOf: readonly string[]
       `${d.unrelated} unrelated queries (asked of every persona)`,
     `index: ${result.mode} (dense: ${result.index.dense ?? "none"}; sparse: ${result.index.sparse ?? "none"}); ` +
       `"now" fixed at ${result.now}`,
-    `product defaults: recallK ${result.defaults.recallK}, minRecallScore ${result.defaults.minRecallScore}`,
+    `product defaults: recallK ${result.defaults.recallK}, gate ${result.defaults.gate}, margin ${result.defaults.margin}`,
     "",
     header("dating"),
   ];

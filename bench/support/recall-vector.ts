@@ -2,7 +2,8 @@ import { QueryMode } from "@upstash/vector";
 import { ExtractiveSummarizer } from "../../src/memory/extractive.ts";
 import { createFact, factId } from "../../src/memory/facts.ts";
 import { MemoryManager } from "../../src/memory/manager.ts";
-import { DEFAULT_MEMORY_OPTIONS } from "../../src/memory/options.ts";
+import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
+import type { FusionMode } from "../../src/memory/recall.ts";
 import type { FactScope } from "../../src/memory/ports.ts";
 import type { RecalledFact } from "../../src/memory/types.ts";
 import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
@@ -40,8 +41,11 @@ const datasetIds = (recalled: readonly RecalledFact[], toDataset: Map<string, st
  * options (candidate depth, value/recency ranking, minRecallScore), over `VectorFactStore` on the
  * emulator; `inject` is `getContext({ query })` with the default k and gate.
  */
-export const productRetriever: RetrieverFactory = (env: BenchEnv) => {
-  const store = new VectorFactStore(env.index);
+export const productRetriever = (fusion: FusionMode): RetrieverFactory => (env: BenchEnv) => {
+  // Fusion variants only differ on a hybrid index.
+  if (fusion !== "worker" && env.mode !== "hybrid") return null;
+  const options: MemoryOptions = { ...DEFAULT_MEMORY_OPTIONS, retrieval: env.mode, fusion };
+  const store = new VectorFactStore(env.index, { retrieval: env.mode, fusion });
   let manager: MemoryManager | null = null;
   let toDataset = new Map<string, string>();
   const current = (): MemoryManager => {
@@ -49,9 +53,9 @@ export const productRetriever: RetrieverFactory = (env: BenchEnv) => {
     return manager;
   };
   const retriever: Retriever = {
-    name: "product",
+    name: fusion === "worker" ? "product" : `product-${fusion}`,
     async setup(persona) {
-      const scope = { tenant: "product", userId: persona.persona };
+      const scope = { tenant: `product-${fusion}`, userId: persona.persona };
       toDataset = await storePersona(store, scope, persona);
       const deps = testDeps({
         tenant: scope.tenant,
@@ -59,7 +63,7 @@ export const productRetriever: RetrieverFactory = (env: BenchEnv) => {
         facts: store,
         summarizer: new ExtractiveSummarizer(env.counter),
         counter: env.counter,
-        options: DEFAULT_MEMORY_OPTIONS,
+        options,
         now: () => env.now,
       });
       manager = new MemoryManager(deps, { sessionId: `recall-${persona.persona}`, userId: persona.persona });

@@ -221,15 +221,35 @@ export interface paths {
         };
         /**
          * Recall with ?query= (ranked by similarity, importance, recency), or list with a cursor
-         * @description With `query`: recall, ranked by similarity first, importance and recency breaking near-ties, filtered by `minScore` and `types`. Without: every fact, paged with `cursor` and `limit`.
+         * @description With `query`: recall, relevance first; `minScore` is the relevance gate (0..1, 0 = unrelated; default: calibrated per `VECTOR_INDEX`), importance, use and recency only break near-ties within `RECALL_MARGIN`; `types` filters. Without: every fact, paged with `cursor` and `limit`.
          */
         get: operations["searchFacts"];
         put?: never;
         /**
          * Store a fact (the same text twice is one fact)
-         * @description Stores a long-term fact. The id is a hash of the normalized text, so the same text twice is one fact (200 instead of 201).
+         * @description Stores a long-term fact. The id is a hash of the normalized text, so the same text twice is one fact (200 instead of 201). `createdAt` (epoch ms or ISO 8601, not in the future) dates an imported fact back.
          */
         post: operations["addFact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{userId}/facts/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import up to 100 facts with their original timestamps in one write
+         * @description Imports up to 100 facts `{text, type?, importance?, createdAt?, metadata?}` in one Vector upsert, for migrating memories from another system. `createdAt` (epoch ms or ISO 8601, not in the future) keeps the original time, from which the type's lifetime runs. Same identity as single writes: a text already stored (or repeated in the batch) refreshes that fact. Answers the ids in order and how many were new.
+         */
+        post: operations["importFacts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -964,9 +984,23 @@ export interface components {
             /** @enum {string} */
             type?: "fact" | "preference" | "context" | "temporary" | "experience";
             importance?: number;
+            /**
+             * @description When the fact was originally stated: epoch ms or ISO 8601 (not in the future). Default: now.
+             * @example 1735689600000
+             */
+            createdAt?: number | string;
             metadata?: {
                 [key: string]: unknown;
             };
+        };
+        FactImport: {
+            userId: string;
+            /** @description The id of each imported fact, in the order sent (a repeated text has one id) */
+            ids: string[];
+            /** @description Facts that were new */
+            created: number;
+            /** @description Facts already known, merged (their creation time kept) */
+            refreshed: number;
         };
         /** @description With `query`: the recalled facts (FactRecall); without: one page of all facts (FactList) */
         FactsAnswer: components["schemas"]["FactRecall"] | components["schemas"]["FactList"];
@@ -3936,6 +3970,180 @@ export interface operations {
                      *       "error": {
                      *         "code": "forbidden",
                      *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or one of its messages is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "request body exceeds 1048576 bytes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "send the body as JSON (content-type: application/json)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests, retry shortly"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is unavailable or not configured; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "upstream_unavailable",
+                     *         "message": "redis is unavailable, retry shortly"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importFacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user whose long-term facts and sessions these are */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FactImport"];
+            };
+        };
+        responses: {
+            /** @description Imported */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "userId": "xiaoming",
+                     *       "ids": [
+                     *         "f3b1c2d4e5f60718293a4b5c6",
+                     *         "f0a1b2c3d4e5f60718293a4b5"
+                     *       ],
+                     *       "created": 2,
+                     *       "refreshed": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FactImport"];
+                };
+            };
+            /** @description Invalid input: nothing was stored */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_failed",
+                     *         "message": "invalid body: messages must have at least 1 item"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key or token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unauthorized",
+                     *         "message": "a valid API key or token is required: Authorization: Bearer <key>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role or the token's user, session or scopes do not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what is stored */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
                      *       }
                      *     }
                      */

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { sha256Hex } from "../memory/hash.ts";
 import type { JsonObject } from "../memory/ports.ts";
+import { turnRecallQuery } from "../memory/recall.ts";
 import type { IncomingMessage, TurnOutcome } from "../memory/types.ts";
 import { ApiError } from "./errors.ts";
 import type { ChatCompletion } from "./schemas/chat-responses.ts";
@@ -61,7 +62,9 @@ export async function proxiedTurn(body: CompletionRequest): Promise<ProxiedTurn>
     if (m.role === "system" && m.content.trim() !== "") system.push({ ...m, id: `sys-${await sha256Hex(m.content.trim(), 12)}`, content: m.content.trim() });
   }
   const { messages: _messages, stream: _stream, ...fields } = body;
-  const query = [...all].reverse().find((m) => m.role === "user")?.content ?? "";
+  const lastUser = all.findLastIndex((m) => m.role === "user");
+  // A short follow-up ("and her birthday?") is searched together with the turns before it.
+  const query = lastUser < 0 ? "" : turnRecallQuery(all[lastUser]!.content, all.slice(0, lastUser));
   return { messages: [...system, ...tail], query, fields };
 }
 

@@ -21,6 +21,8 @@ export interface TurnInput {
   replaceSystem?: boolean | undefined;
   /** Text to recall facts for (the user's message). */
   query: string;
+  /** The conversation before `query` is only in the session (`/chat`): see `ContextRequest.followUpFromWindow`. */
+  followUpFromWindow?: boolean | undefined;
   /** The client's idempotency key: a retry with it answers from storage and never calls the model. */
   key?: string | undefined;
   /** The model request's fields (model, temperature, tools, ...), passed to the model unchanged. */
@@ -95,7 +97,7 @@ export class ChatTurn {
     const manager = new MemoryManager(deps, { sessionId: input.sessionId, userId: input.userId });
     const { add, context } = await manager.addWithContext(
       messages,
-      { query: input.query, countRecalls: false },
+      { query: input.query, countRecalls: false, followUpFromWindow: input.followUpFromWindow },
       { replaceSystem: input.replaceSystem, deferCompression: true, turn: key === undefined ? undefined : { key } },
     );
     const anchor = [...messages].reverse().find((m) => m.role === "user")?.id;

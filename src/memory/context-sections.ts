@@ -1,7 +1,7 @@
 import type { TokenCounter } from "./ports.ts";
 import { fitTextHead } from "./text-fit.ts";
 import { MESSAGE_OVERHEAD_TOKENS } from "./window.ts";
-import type { RecalledFact, Summary } from "./types.ts";
+import type { FactType, RecalledFact, Summary } from "./types.ts";
 
 /** A synthetic system message of the context and what it costs. */
 export interface Section {
@@ -27,9 +27,24 @@ export function summarySection(
   return { content: head + fitted.text, tokens: frame + fitted.tokens, truncated: true };
 }
 
+/** The groups of the facts section, in the order seed 002's context shows them, each with its header. */
+export const FACT_GROUPS: readonly { header: string; types: readonly FactType[] }[] = [
+  { header: "Preferences:", types: ["preference"] },
+  { header: "Facts:", types: ["fact"] },
+  { header: "Experiences:", types: ["experience"] },
+  { header: "Other:", types: ["context", "temporary"] },
+];
+
+const groupOf = (type: FactType): number => {
+  const i = FACT_GROUPS.findIndex((g) => g.types.includes(type));
+  return i < 0 ? FACT_GROUPS.length - 1 : i;
+};
+
 /**
- * Recalled facts as one system message: the label, then one "- fact" line each, in rank order
- * while they fit the allowance (a long fact is skipped, a shorter later one may still fit).
+ * Recalled facts as one system message: the label, then per type group (preference -> fact ->
+ * experience -> other) one header and a "- fact" line each. Facts are taken in rank order while
+ * they fit the allowance (a long fact is skipped, a shorter later one may still fit; a group's
+ * header is paid for by its first fact), then shown grouped, each group in rank order.
  */
 export function factsSection(
   facts: readonly RecalledFact[],
@@ -37,16 +52,26 @@ export function factsSection(
   allowance: number,
   counter: TokenCounter,
 ): (Section & { included: RecalledFact[] }) | null {
-  let content = label;
   let tokens = MESSAGE_OVERHEAD_TOKENS + counter.count(label);
-  const included: RecalledFact[] = [];
+  const groups: { recalled: RecalledFact; line: string }[][] = FACT_GROUPS.map(() => []);
   for (const recalled of facts) {
+    const group = groups[groupOf(recalled.fact.type)]!;
     const line = `\n- ${recalled.fact.text.replace(/\s+/g, " ").trim()}`;
-    const lineTokens = counter.count(line);
+    const header = group.length === 0 ? counter.count(`\n${FACT_GROUPS[groupOf(recalled.fact.type)]!.header}`) : 0;
+    const lineTokens = counter.count(line) + header;
     if (tokens + lineTokens > allowance) continue; // a shorter, lower-ranked fact may still fit
-    content += line;
+    group.push({ recalled, line });
     tokens += lineTokens;
-    included.push(recalled);
   }
+  let content = label;
+  const included: RecalledFact[] = [];
+  groups.forEach((group, i) => {
+    if (group.length === 0) return;
+    content += `\n${FACT_GROUPS[i]!.header}`;
+    for (const { recalled, line } of group) {
+      content += line;
+      included.push(recalled);
+    }
+  });
   return included.length > 0 ? { content, tokens, included } : null;
 }

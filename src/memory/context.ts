@@ -11,6 +11,8 @@ export interface ContextInput {
   summary: Summary | null;
   /** Recalled facts, best first; they appear in the context only, never in storage. */
   facts?: readonly RecalledFact[] | undefined;
+  /** The session being assembled: a fact learned from one of its messages still shown is not repeated. */
+  sessionId?: string | undefined;
   /** Unsummarized messages, oldest first. */
   window: readonly StoredMessage[];
   /** Uses window, shares, importanceThreshold, factsLabel, summaryLabel (and budget by default). */
@@ -65,18 +67,29 @@ export function assembleContext(input: ContextInput): AssembledContext {
     }
   }
 
-  const factPart = facts.length > 0 ? factsSection(facts, options.factsLabel, ledger.allowance("facts"), counter) : null;
+  const factsAllowance = ledger.allowance("facts");
+  const select = (factTokens: number) =>
+    selectWindow(input.window, {
+      limit: options.window,
+      allowance: ledger.remaining - factTokens,
+      importanceThreshold: options.importanceThreshold,
+    });
+  let factPart = facts.length > 0 ? factsSection(facts, options.factsLabel, factsAllowance, counter) : null;
+  let selected = select(factPart?.tokens ?? 0);
+  // A fact whose source message the window still shows would say the same thing twice: leave it
+  // out. The window then gets more room, so it keeps every message it had (and maybe more).
+  const shown = new Set(selected.messages.map((m) => m.id));
+  const repeats = (r: RecalledFact) => r.fact.sourceSession === input.sessionId && r.fact.sourceMessage !== undefined && shown.has(r.fact.sourceMessage);
+  if (input.sessionId !== undefined && factPart && factPart.included.some(repeats)) {
+    const rest = facts.filter((r) => !repeats(r));
+    factPart = rest.length > 0 ? factsSection(rest, options.factsLabel, factsAllowance, counter) : null;
+    selected = select(factPart?.tokens ?? 0);
+  }
   if (factPart) {
     messages.push({ role: "system", content: factPart.content });
     ledger.spend(factPart.tokens);
   }
-
   const windowAllowance = ledger.remaining;
-  const selected = selectWindow(input.window, {
-    limit: options.window,
-    allowance: windowAllowance,
-    importanceThreshold: options.importanceThreshold,
-  });
   for (const m of selected.messages) messages.push(toChatMessage(m));
   ledger.spend(selected.tokens);
 

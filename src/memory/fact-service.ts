@@ -1,6 +1,8 @@
 import { MemoryError } from "./errors.ts";
-import { MAX_FACT_HISTORY, createFact, factId, freshFactId, mergeFact, normalizeFactText, rankRecalled, type FactDraft } from "./facts.ts";
+import { MAX_FACT_HISTORY, createFact, factId, freshFactId, mergeFact, normalizeFactText, type FactDraft } from "./facts.ts";
 import type { MemoryOptions } from "./options.ts";
+import { recallFrom, type RecallOutcome } from "./recall.ts";
+import { isFiller } from "./salience.ts";
 import type { FactExtractor, FactPage, FactScope, FactStore } from "./ports.ts";
 import type { Fact, FactType, RecalledFact, StoredMessage } from "./types.ts";
 
@@ -21,6 +23,9 @@ export interface FactChanges {
   importance?: number | undefined;
   metadata?: Record<string, unknown> | undefined;
 }
+
+/** Most facts one import may carry (one Vector upsert). */
+export const MAX_IMPORT = 100;
 
 export interface LearnReport {
   added: string[];
@@ -68,6 +73,42 @@ export class FactService {
     const fact = holder ? mergeFact(holder, draft, now) : createFact(match?.idTaken ? freshFactId() : contentId, draft, now, contentId);
     await facts.upsert(scope, [fact]);
     return { fact, created: !holder };
+  }
+
+  /**
+   * Stores up to {@link MAX_IMPORT} facts in one Vector upsert, with the same identity and merge
+   * rules as {@link remember}: one content lookup for all, restatements within the batch fold into
+   * one fact. Answers per draft, in order, the fact holding it and whether it was new.
+   */
+  async import(drafts: readonly FactDraft[]): Promise<{ fact: Fact; created: boolean }[]> {
+    const { facts, scope } = this.#d;
+    if (drafts.length === 0) return [];
+    if (drafts.length > MAX_IMPORT) throw new MemoryError("invalid", `at most ${MAX_IMPORT} facts per import`);
+    const contentIds = await Promise.all(drafts.map((d) => factId(scope, d.text)));
+    const firstOf = new Map<string, number>();
+    contentIds.forEach((cid, i) => firstOf.has(cid) || firstOf.set(cid, i));
+    const unique = [...firstOf.entries()];
+    const matches = await facts.findByContent(
+      scope,
+      unique.map(([contentId, i]) => ({ contentId, text: drafts[i]!.text })),
+    );
+    const now = this.#now();
+    const byContent = new Map<string, { fact: Fact; created: boolean }>();
+    unique.forEach(([contentId], j) => {
+      const match = matches[j];
+      const holder = match?.holder ?? null;
+      byContent.set(contentId, holder ? { fact: holder, created: false } : { fact: createFact(match?.idTaken ? freshFactId() : contentId, drafts[firstOf.get(contentId)!]!, now, contentId), created: true });
+    });
+    const results = drafts.map((draft, i) => {
+      const cid = contentIds[i]!;
+      const entry = byContent.get(cid)!;
+      // the first draft of a new fact created it; every other draft is a restatement
+      const created = entry.created && firstOf.get(cid) === i;
+      if (!created) entry.fact = mergeFact(entry.fact, draft, now);
+      return { cid, created };
+    });
+    await facts.upsert(scope, [...byContent.values()].map((e) => e.fact));
+    return results.map(({ cid, created }) => ({ fact: byContent.get(cid)!.fact, created }));
   }
 
   /**
@@ -136,17 +177,13 @@ export class FactService {
   }
 
   async recall(query: string, options: { k: number; types?: FactType[] | undefined; minScore?: number | undefined }): Promise<RecalledFact[]> {
+    return (await this.recallOutcome(query, options)).facts;
+  }
+
+  /** {@link recall} with the dropped candidates and the gate (for traces). */
+  async recallOutcome(query: string, options: { k: number; types?: FactType[] | undefined; minScore?: number | undefined }): Promise<RecallOutcome> {
     const { facts, scope } = this.#d;
-    const topK = Math.min(100, Math.max(options.k * 3, options.k + 5));
-    const candidates = await facts.query(scope, { text: query, topK, types: options.types });
-    const opts = this.#d.options;
-    return rankRecalled(candidates, {
-      k: options.k,
-      minScore: options.minScore ?? opts.minRecallScore,
-      types: options.types,
-      now: this.#now(),
-      options: opts,
-    });
+    return recallFrom(facts, scope, query, { ...options, now: this.#now(), options: this.#d.options });
   }
 
   /**
@@ -164,7 +201,8 @@ export class FactService {
     const operations = await extractor.extract({ messages, existing });
     const lastUser = [...messages].reverse().find((m) => m.role === "user");
     for (const op of operations) {
-      if (op.op === "skip") {
+      // Whatever the extractor says, filler ("Remember that.", "ok") never becomes a memory.
+      if (op.op === "skip" || isFiller(op.text)) {
         report.skipped += 1;
         continue;
       }

@@ -3,7 +3,7 @@ import type { FactScope } from "./ports.ts";
 import type { Fact, FactType } from "./types.ts";
 
 export { isSalient, type Salience } from "./salience.ts";
-export { rankRecalled, scoreRecall, type RankOptions, type RecallCandidate } from "./recall.ts";
+export { rankRecalled, scoreRecall, selectRecalled, type RankOptions, type RecallCandidate, type RecallOutcome } from "./recall.ts";
 
 /** Earlier texts kept per fact; older ones fall off. */
 export const MAX_FACT_HISTORY = 10;
@@ -37,20 +37,26 @@ export interface FactDraft {
   sourceSession?: string | undefined;
   sourceMessage?: string | undefined;
   metadata?: Record<string, unknown> | undefined;
+  /**
+   * When the statement was originally made, in ms (imports from another system). Default: now. The
+   * type's lifetime and decay run from it.
+   */
+  createdAt?: number | undefined;
 }
 
 const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0.5);
 
 /** A new fact; its id is its content id unless that id is taken (see `FactStore.findByContent`). */
 export function createFact(id: string, draft: FactDraft, now: number, contentId: string = id): Fact {
+  const at = draft.createdAt !== undefined && Number.isFinite(draft.createdAt) ? Math.min(now, draft.createdAt) : now;
   const fact: Fact = {
     id,
     text: draft.text.trim(),
     type: draft.type,
     importance: clamp01(draft.importance),
-    createdAt: now,
-    updatedAt: now,
-    lastAccessedAt: now,
+    createdAt: at,
+    updatedAt: at,
+    lastAccessedAt: at,
     accessCount: 0,
     version: 1,
     // Field order as the stores read facts back, so queued copies compare equal as JSON.
@@ -69,10 +75,13 @@ export function createFact(id: string, draft: FactDraft, now: number, contentId:
  * The id never changes.
  */
 export function mergeFact(existing: Fact, incoming: FactDraft, now: number): Fact {
+  const at = incoming.createdAt !== undefined && Number.isFinite(incoming.createdAt) ? Math.min(now, incoming.createdAt) : now;
   const merged: Fact = {
     ...existing,
     importance: Math.max(existing.importance, clamp01(incoming.importance)),
-    updatedAt: Math.max(existing.updatedAt, now),
+    // an imported statement older than the stored fact's creation dates it back
+    createdAt: Math.min(existing.createdAt, at),
+    updatedAt: Math.max(existing.updatedAt, at),
     version: existing.version + 1,
   };
   if (incoming.metadata !== undefined) merged.metadata = { ...existing.metadata, ...incoming.metadata };

@@ -3,7 +3,7 @@ import type { Fact } from "./types.ts";
 
 const DAY_MS = 86_400_000;
 
-type LifecycleOptions = Pick<MemoryOptions, "factPolicies" | "decayFloor">;
+type LifecycleOptions = Pick<MemoryOptions, "factPolicies" | "decayFloor"> & Partial<Pick<MemoryOptions, "lowImportance">>;
 
 function policyOf(fact: Fact, options: LifecycleOptions): FactTypePolicy {
   // Facts read back from a store may carry a type this version does not know.
@@ -35,9 +35,16 @@ export function isExpired(fact: Fact, now: number, options: LifecycleOptions): b
   return now - fact.updatedAt > policyOf(fact, options).ttlSeconds * 1000;
 }
 
-/** Whether the sweep keeps the fact: within its TTL and worth more than the decay floor. */
+/**
+ * The one rule of what lives: recall hides exactly what the cron's sweep deletes. A fact lives its
+ * type's whole TTL (fact ~365 d, preference ~180 d, context ~7 d, temporary 1 h, experience 90 d);
+ * decay below the floor ends it earlier only when it is explicitly low-importance (below
+ * `lowImportance`, default 0.3). Decay otherwise only orders facts, it never hides them.
+ */
 export function shouldRetain(fact: Fact, now: number, options: LifecycleOptions): boolean {
-  return !isExpired(fact, now, options) && factValue(fact, now, options) > options.decayFloor;
+  if (isExpired(fact, now, options)) return false;
+  if (fact.importance >= (options.lowImportance ?? 0.3)) return true;
+  return factValue(fact, now, options) > options.decayFloor;
 }
 
 /** The fact after one more recall (access stats are patched in the background). */

@@ -1,3 +1,4 @@
+import type { RecallOutcome } from "./recall.ts";
 import type { AssembledContext } from "./context.ts";
 import type { AppendResult } from "./ports.ts";
 import type { FactType, SummaryMethod, TurnOutcome } from "./types.ts";
@@ -28,11 +29,19 @@ export interface ContextRequest {
    * counts them in the append that stores its reply instead.
    */
   countRecalls?: boolean | undefined;
+  /**
+   * The query is a chat message whose earlier turns only the session holds: a short follow-up
+   * ("and her birthday?") is then searched with the window's last turns (see `turnRecallQuery`),
+   * after the session round trip instead of beside it. Default false.
+   */
+  followUpFromWindow?: boolean | undefined;
 }
 
 export interface ContextResult extends AssembledContext {
   stats: WindowStats;
   degraded: Degraded[];
+  /** The recall behind `facts`: kept facts, dropped candidates with their verdicts, the gate. */
+  recall: RecallOutcome;
 }
 
 export type CompressResult =

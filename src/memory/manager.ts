@@ -1,7 +1,7 @@
 import { planCompression } from "./compress.ts";
 import { assembleContext } from "./context.ts";
 import type { MemoryDeps } from "./deps.ts";
-import { rankRecalled } from "./facts.ts";
+import { candidateDepth, emptyRecall, isFollowUp, recallFrom, turnRecallQuery, type RecallOutcome } from "./recall.ts";
 import { deliverPendingFacts, learnFromMessages } from "./learn.ts";
 import type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded } from "./manager-types.ts";
 import { checkMessages } from "./message-rules.ts";
@@ -191,11 +191,29 @@ export class MemoryManager {
     const { options } = this.#d;
     const query = request.query?.trim() ?? "";
     const k = request.k ?? options.recallK;
-    const [session, recalled, counter] = await Promise.allSettled([
-      roundTrip,
-      query !== "" && k > 0 ? this.recall(query, k, request.types) : Promise.resolve([]),
-      this.#d.counter(),
-    ]);
+    const wanted = query !== "" && k > 0 && this.#d.facts !== null;
+    // Without a user named in the request the session's stored owner is the user: known only after
+    // the read, so that recall follows it (a second round trip, only for requests without userId).
+    const ownerRecall = async (): Promise<RecallOutcome> => {
+      const owner = snapshotOf(await roundTrip).meta?.userId;
+      return owner ? this.recallOutcome(query, k, request.types, owner) : emptyRecall(options);
+    };
+    // A follow-up asked in /chat: its earlier turns come with the session, so the recall follows it.
+    const followUpRecall = async (): Promise<RecallOutcome> => {
+      const snapshot = snapshotOf(await roundTrip);
+      const window = snapshot.window;
+      const earlier = window.at(-1)?.content === query ? window.slice(0, -1) : window;
+      const user = this.#userId ?? snapshot.meta?.userId;
+      return user ? this.recallOutcome(turnRecallQuery(query, earlier), k, request.types, user) : emptyRecall(options);
+    };
+    const recalling = !wanted
+      ? Promise.resolve(emptyRecall(options))
+      : request.followUpFromWindow && isFollowUp(query)
+        ? followUpRecall()
+        : this.#userId
+          ? this.recallOutcome(query, k, request.types)
+          : ownerRecall();
+    const [session, recalled, counter] = await Promise.allSettled([roundTrip, recalling, this.#d.counter()]);
     if (session.status === "rejected") throw session.reason;
     if (counter.status === "rejected") throw counter.reason;
     const degraded: Degraded[] = [];
@@ -208,7 +226,8 @@ export class MemoryManager {
     const context = assembleContext({
       system: snapshot.system,
       summary: snapshot.summary,
-      facts: recalled.status === "fulfilled" ? recalled.value : [],
+      facts: recalled.status === "fulfilled" ? recalled.value.facts : [],
+      sessionId: this.#ref.sessionId,
       window: snapshot.window,
       options: resolved,
       budget: request.budget,
@@ -217,33 +236,36 @@ export class MemoryManager {
     // a bounded read left the older messages in Redis: they are omitted as well
     const unread = (snapshot.windowCount ?? snapshot.window.length) - snapshot.window.length;
     const omitted = { ...context.omitted, window: context.omitted.window + unread };
-    if (request.countRecalls !== false) this.#countRecalls(context.facts);
+    if (request.countRecalls !== false) this.#countRecalls(context.facts, this.#userId ?? snapshot.meta?.userId);
     this.#trace.context({ ...context, omitted }, degraded);
     this.#metrics.count("contextReads");
-    if (query !== "" && k > 0) this.#metrics.count("recallQueries");
+    if (wanted) this.#metrics.count("recallQueries");
     if (context.facts.length > 0) this.#metrics.count("recallHits");
-    return [session.value, { ...context, omitted, stats: windowStats(snapshot, resolved), degraded }];
+    const recall = recalled.status === "fulfilled" ? recalled.value : emptyRecall(options);
+    return [session.value, { ...context, omitted, stats: windowStats(snapshot, resolved), degraded, recall }];
   }
 
   /** Recalls that reached a context are counted in Redis (merged into Vector by the cron). */
-  #countRecalls(recalled: readonly RecalledFact[]): void {
-    const scope = this.#scope;
+  #countRecalls(recalled: readonly RecalledFact[], userId: string | undefined): void {
+    const scope = this.#d.facts && userId ? { tenant: this.#d.tenant, userId } : null;
     if (!scope || recalled.length === 0) return;
     this.#d.background(this.#d.users.recordRecalls(scope, recalled.map((r) => r.fact.id), this.#d.now()));
   }
 
-  /** Long-term search ranked by similarity, value and recency. Empty without a user or a fact store. */
+  /** Long-term search, relevance first (see `selectRecalled`). Empty without a user or a fact store. */
   async recall(query: string, k = this.#d.options.recallK, types?: FactType[]): Promise<RecalledFact[]> {
-    const scope = this.#scope;
+    return (await this.recallOutcome(query, k, types)).facts;
+  }
+
+  /** {@link recall} with every dropped candidate and its verdict (for traces). */
+  async recallOutcome(query: string, k = this.#d.options.recallK, types?: FactType[], userId?: string): Promise<RecallOutcome> {
     const facts = this.#d.facts;
-    if (!scope || !facts || k <= 0) return [];
-    const topK = Math.min(100, Math.max(k * 3, k + 5)); // ranking reorders, so look a little deeper
-    const candidates = await timed(this.#trace, "vector.query", this.#d.now, facts.query(scope, { text: query, topK, types }));
+    const scope = userId !== undefined && facts ? { tenant: this.#d.tenant, userId } : this.#scope;
     const { options } = this.#d;
-    const now = this.#d.now();
-    const kept = rankRecalled(candidates, { k, minScore: options.minRecallScore, types, now, options });
-    this.#trace.recall({ query, mode: "semantic", k, topK, types, candidates, kept, now, options });
-    return kept;
+    if (!scope || !facts || k <= 0) return emptyRecall(options);
+    const outcome = await timed(this.#trace, "vector.query", this.#d.now, recallFrom(facts, scope, query, { k, types, now: this.#d.now(), options }));
+    this.#trace.recall({ query, k, topK: candidateDepth(k), types, outcome });
+    return outcome;
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { FusionMode, RetrievalMode } from "./recall.ts";
 import type { FactType, SessionSettings } from "./types.ts";
 
 /**
@@ -52,13 +53,26 @@ export interface MemoryOptions {
   /** Facts recalled into a context. Default 3. */
   recallK: number;
   /**
-   * Minimum recall score (see `scoreRecall`: 0.6 similarity + 0.25 value + 0.15 recency).
-   * Default 0.5. With Upstash's cosine scores ((1 + cos) / 2, so 0.5 means unrelated) a fresh fact
-   * passes at any relatedness while an old, decayed one must be clearly similar (a preference
-   * untouched for 90 days needs a score of about 0.8); `recallK` bounds how many come back.
+   * The relevance gate: a recalled fact needs at least this relevance (0..1, 0 = unrelated, on the
+   * calibrated scale of the retrieval mode, see `relevanceOf`). Default undefined = the calibrated
+   * gate of the mode (`DEFAULT_RECALL_GATES`). Nothing passes -> nothing is injected.
    */
-  minRecallScore: number;
-  /** Days for recency to halve in the recall score. Default 30. */
+  minRecallScore?: number | undefined;
+  /** Which part of the Vector index recall searches. Default "hybrid". */
+  retrieval: RetrievalMode;
+  /** How a hybrid index's parts are fused. Default "worker". */
+  fusion: FusionMode;
+  /**
+   * Near-tie margin on the relevance scale: importance, use and recency reorder facts whose
+   * relevance differs by less than this, never more. Default 0.05.
+   */
+  recallMargin: number;
+  /**
+   * Facts below this importance may decay away before their type's lifetime ends; the others live
+   * their whole TTL. Default 0.3.
+   */
+  lowImportance: number;
+  /** Days for recency to halve in the recall tie-break. Default 30. */
   recencyHalfLifeDays: number;
   /** TTL and decay per fact type. Defaults from seed 002, `experience` 90 d / 0.97. */
   factPolicies: Record<FactType, FactTypePolicy>;
@@ -92,7 +106,10 @@ export const DEFAULT_MEMORY_OPTIONS: MemoryOptions = deepFreeze({
   summaryFailureLimit: 3,
   archiveLimit: 1000,
   recallK: 3,
-  minRecallScore: 0.5,
+  retrieval: "hybrid",
+  fusion: "worker",
+  recallMargin: 0.05,
+  lowImportance: 0.3,
   recencyHalfLifeDays: 30,
   factPolicies: {
     fact: { ttlSeconds: 365 * DAY, decayPerDay: 0.99 },
@@ -119,6 +136,7 @@ export const OPTION_BOUNDS = {
   sessionTtlSeconds: { min: 60, max: 315_360_000 },
   recallK: { min: 1, max: 50 },
   minRecallScore: { min: 0, max: 1 },
+  recallMargin: { min: 0, max: 1 },
 } as const satisfies Partial<Record<keyof MemoryOptions, { min: number; max: number }>>;
 
 /** `defaults` with a session's own settings on top (`ttlSeconds` becomes `sessionTtlSeconds`). */

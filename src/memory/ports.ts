@@ -1,6 +1,7 @@
 import type { MetricsBatch, StoredMetrics } from "./metrics.ts";
 import type { Trace } from "./trace.ts";
 import type { AuditEntry } from "./audit.ts";
+import type { RecallCandidate } from "./recall.ts";
 import type {
   Fact,
   FactType,
@@ -306,7 +307,7 @@ export interface FactPage {
 /** Long-term facts (Upstash Vector in production). */
 export interface FactStore {
   upsert(scope: FactScope, facts: Fact[]): Promise<void>;
-  query(scope: FactScope, query: FactQuery): Promise<{ fact: Fact; similarity: number }[]>;
+  query(scope: FactScope, query: FactQuery): Promise<RecallCandidate[]>;
   get(scope: FactScope, ids: string[]): Promise<(Fact | null)[]>;
   /**
    * Per content id, in order: the fact whose current text has it (edited or not) and whether a

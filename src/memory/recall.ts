@@ -1,65 +1,298 @@
 import { factValue, lastTouched, shouldRetain } from "./lifecycle.ts";
 import type { MemoryOptions } from "./options.ts";
+import type { FactScope, FactStore } from "./ports.ts";
 import type { Fact, FactType, RecalledFact } from "./types.ts";
 
 const DAY_MS = 86_400_000;
 
-/** Weights of the recall score; they sum to 1 so the score stays within 0..1. */
-export const RECALL_WEIGHTS = { similarity: 0.6, value: 0.25, recency: 0.15 } as const;
-
-type ScoreOptions = Pick<MemoryOptions, "factPolicies" | "decayFloor" | "recencyHalfLifeDays">;
+/** How the fact index is searched: its dense part, its sparse (BM25) part, or both. */
+export type RetrievalMode = "dense" | "sparse" | "hybrid";
 
 /**
- * Recall score in 0..1: 0.6 x similarity + 0.25 x value + 0.15 x recency, where value is
- * `factValue` (importance, type decay, use) and recency halves every `recencyHalfLifeDays` since
- * the fact was last written or recalled. Similarity is the store's 0..1 score as given (for
- * Upstash COSINE indexes (1 + cos) / 2, so 0.5 means unrelated). It dominates: an unrelated fact
- * cannot outrank a clearly similar one on importance alone, yet of two equally similar facts the
- * more valuable and fresher one ranks first.
+ * How a hybrid index's two rankings become one: `worker` asks for both parts in one request and
+ * fuses calibrated scores here ({@link relevanceOf}); `rrf` / `dbsf` leave it to the index.
  */
-export function scoreRecall(input: { similarity: number; fact: Fact; now: number; options: ScoreOptions }): number {
-  const { fact, now, options } = input;
-  const similarity = Number.isFinite(input.similarity) ? Math.min(1, Math.max(0, input.similarity)) : 0;
-  const days = Math.max(0, now - lastTouched(fact)) / DAY_MS;
-  const recency = Math.pow(0.5, days / Math.max(1e-9, options.recencyHalfLifeDays));
-  const score =
-    RECALL_WEIGHTS.similarity * similarity +
-    RECALL_WEIGHTS.value * factValue(fact, now, options) +
-    RECALL_WEIGHTS.recency * recency;
-  return Math.min(1, Math.max(0, score));
-}
+export type FusionMode = "worker" | "rrf" | "dbsf";
 
+/** Which scale a candidate's relevance is on; each has its own calibrated gate. */
+export type RelevanceScale = "dense" | "sparse" | "hybrid" | "rrf" | "dbsf";
+
+/**
+ * Default gate (minimum relevance) per scale, calibrated with `bench/recall-quality.ts` on the
+ * committed dataset: the lowest value that keeps abstention on unrelated queries at or above 90%
+ * while cutting as few true hits as possible. Index-fused scores (`rrf`, `dbsf`) carry ranks, not
+ * relatedness, so no value separates related from unrelated: their gate only drops empty matches.
+ */
+export const DEFAULT_RECALL_GATES: Readonly<Record<RelevanceScale, number>> = Object.freeze({
+  dense: 0.27,
+  sparse: 0.35,
+  hybrid: 0.24,
+  rrf: 0,
+  dbsf: 0,
+});
+
+/**
+ * Two-level gate: the best candidate must reach `minScore` (does memory know anything about the
+ * query at all?); once it does, the others need `minScore x this` (how far below the best a fact
+ * may be and still be shown). Measured with the bench (hybrid): a floor at the full gate cuts true
+ * hits that are worded differently (recall@10 0.506) where this ratio keeps them (0.574), at the
+ * same abstention (90.5%).
+ */
+export const GATE_FLOOR_RATIO = 0.1;
+
+/** Sparse (BM25 inner product) scores map to 0..1 as 1 - exp(-score / this): 4 -> 0.63. */
+export const SPARSE_SCALE = 4;
+
+/** Share of the dense part in a Worker-fused hybrid relevance (the sparse part has the rest). */
+export const HYBRID_DENSE_WEIGHT = 0.5;
+
+/** A candidate as the fact store returns it: the index's score and, when known, each part's own. */
 export interface RecallCandidate {
   fact: Fact;
+  /** The index's score in the store's mode (cosine (1 + cos) / 2, BM25 inner product, or fused). */
   similarity: number;
+  /** Upstash normalized cosine of the dense part, 0..1 with 0.5 = unrelated. */
+  dense?: number | undefined;
+  /** BM25 inner product of the sparse part, >= 0. */
+  sparse?: number | undefined;
+}
+
+const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
+/** Normalized cosine -> 0..1 with 0 = unrelated (0.5) and 1 = identical. */
+const denseRelevance = (score: number) => clamp01((score - 0.5) * 2);
+const sparseRelevance = (score: number) => (Number.isFinite(score) && score > 0 ? 1 - Math.exp(-score / SPARSE_SCALE) : 0);
+
+/** Worker-fused hybrid relevance of a dense and a sparse score (a part that did not find the fact counts 0). */
+export const hybridRelevance = (dense: number | undefined, sparse: number | undefined): number =>
+  HYBRID_DENSE_WEIGHT * denseRelevance(dense ?? 0.5) + (1 - HYBRID_DENSE_WEIGHT) * sparseRelevance(sparse ?? 0);
+
+/**
+ * Relevance of a candidate in 0..1, 0 = unrelated, on `scale`. Dense and sparse are mapped from
+ * their native scales; hybrid is their weighted sum (a part that did not match counts 0); `rrf` /
+ * `dbsf` are the index's fused score divided by its largest possible value (ranks, not relatedness).
+ */
+export function relevanceOf(candidate: RecallCandidate, scale: RelevanceScale): number {
+  switch (scale) {
+    case "dense":
+      return denseRelevance(candidate.dense ?? candidate.similarity);
+    case "sparse":
+      return sparseRelevance(candidate.sparse ?? candidate.similarity);
+    case "hybrid":
+      return hybridRelevance(candidate.dense, candidate.sparse);
+    case "rrf":
+      // two lists, each at most 1 / 60 (rank 0): the best possible fused score maps to 1
+      return clamp01(candidate.similarity * 30);
+    case "dbsf":
+      // two lists, each mapped into about 0..1
+      return clamp01(candidate.similarity / 2);
+  }
+}
+
+/** The scale of a store searching in `mode` with `fusion`. */
+export function relevanceScale(mode: RetrievalMode, fusion: FusionMode): RelevanceScale {
+  if (mode !== "hybrid") return mode;
+  return fusion === "worker" ? "hybrid" : fusion;
+}
+
+type ScoreOptions = Pick<MemoryOptions, "factPolicies" | "decayFloor" | "recencyHalfLifeDays" | "lowImportance">;
+
+/**
+ * Tie-break in 0..1: 0.7 x value (importance, type decay, use) + 0.3 x recency (halves every
+ * `recencyHalfLifeDays` since the fact was last written or recalled).
+ */
+export function tieBreak(fact: Fact, now: number, options: ScoreOptions): number {
+  const days = Math.max(0, now - lastTouched(fact)) / DAY_MS;
+  const recency = Math.pow(0.5, days / Math.max(1e-9, options.recencyHalfLifeDays));
+  return clamp01(0.7 * factValue(fact, now, options) + 0.3 * recency);
+}
+
+/**
+ * Final score = relevance + margin x tie-break. The tie-break is at most `margin`, so it reorders
+ * facts whose relevance differs by less than `margin` and never lifts a fact over one that is more
+ * than `margin` more relevant.
+ */
+export function scoreRecall(input: { relevance: number; fact: Fact; now: number; margin: number; options: ScoreOptions }): number {
+  const margin = Math.max(0, input.margin);
+  return clamp01(input.relevance) + margin * tieBreak(input.fact, input.now, input.options);
+}
+
+/** Why a candidate did not make it. */
+export type DropReason = "duplicate" | "type" | "expired" | "below_gate" | "beyond_k";
+
+/** One candidate as recall judged it (for traces and debugging). */
+export interface CandidateVerdict {
+  id: string;
+  text: string;
+  type: FactType;
+  /** 0..1 on the scale's calibration, 0 = unrelated. */
+  relevance: number;
+  /** Whether the relevance reached the gate. */
+  passedGate: boolean;
+  /** Relevance plus the bounded tie-break (0 when it was never scored). */
+  score: number;
+  /** Absent for a kept candidate. */
+  reason?: DropReason;
+}
+
+/** What a recall returns: the kept facts best first, and every candidate with its verdict. */
+export interface RecallOutcome {
+  facts: RecalledFact[];
+  /** Candidates that were not kept, best score first. */
+  dropped: CandidateVerdict[];
+  /** The gate applied and the scale it is on. */
+  gate: { minScore: number; scale: RelevanceScale; margin: number };
+  /** What the store returned, in its order (a trace shows their raw scores). */
+  candidates?: readonly RecallCandidate[] | undefined;
 }
 
 export interface RankOptions {
   /** How many to return. */
   k: number;
-  /** Drop candidates scoring below this. */
-  minScore: number;
+  /** The relevance gate; default {@link DEFAULT_RECALL_GATES} of the scale. */
+  minScore?: number | undefined;
+  /** Scale of the candidates' scores. Default `dense`. */
+  scale?: RelevanceScale | undefined;
+  /** Near-tie margin. Default `options.recallMargin`. */
+  margin?: number | undefined;
   /** Only these types, when given. */
   types?: readonly FactType[] | undefined;
   now: number;
-  options: ScoreOptions;
+  options: ScoreOptions & Pick<MemoryOptions, "recallMargin">;
 }
 
 /**
- * The best `k` candidates by score, highest first. Facts past their TTL or decayed below the floor
- * are left out even before the sweep removes them.
+ * Relevance first: a candidate passes the gate or is dropped (the best live candidate must reach
+ * `minScore`, the others `minScore x GATE_FLOOR_RATIO`; none pass when the best does not); survivors
+ * are ordered by {@link scoreRecall} (relevance, with importance, use and recency breaking near-ties
+ * within the margin) and the best `k` kept. Facts the sweep would delete are dropped first
+ * (`shouldRetain`, the cron's rule), so recall never shows what the sweep removes.
  */
-export function rankRecalled(candidates: readonly RecallCandidate[], rank: RankOptions): RecalledFact[] {
+export function selectRecalled(candidates: readonly RecallCandidate[], rank: RankOptions): RecallOutcome {
+  const scale = rank.scale ?? "dense";
+  const minScore = rank.minScore ?? DEFAULT_RECALL_GATES[scale];
+  const margin = rank.margin ?? rank.options.recallMargin;
   const types = rank.types && rank.types.length > 0 ? new Set(rank.types) : null;
   const seen = new Set<string>();
-  const scored: RecalledFact[] = [];
-  for (const { fact, similarity } of candidates) {
-    if (seen.has(fact.id) || (types && !types.has(fact.type))) continue;
-    if (!shouldRetain(fact, rank.now, rank.options)) continue;
-    seen.add(fact.id);
-    const score = scoreRecall({ similarity, fact, now: rank.now, options: rank.options });
-    if (score >= rank.minScore) scored.push({ fact, similarity, score });
+  const dropped: CandidateVerdict[] = [];
+  const passed: (RecalledFact & { verdict: CandidateVerdict })[] = [];
+  const relevances = candidates.map((c) => relevanceOf(c, scale));
+  const live = candidates.filter((c) => (!types || types.has(c.fact.type)) && shouldRetain(c.fact, rank.now, rank.options));
+  const best = Math.max(0, ...live.map((c) => relevances[candidates.indexOf(c)] ?? 0));
+  // Nothing reaches the gate: nothing passes. Otherwise facts down to the floor may follow the best.
+  const floor = best >= minScore ? Math.max(1e-9, minScore * GATE_FLOOR_RATIO) : Number.POSITIVE_INFINITY;
+  candidates.forEach((candidate, i) => {
+    const { fact } = candidate;
+    const relevance = relevances[i] ?? 0;
+    const verdict: CandidateVerdict = { id: fact.id, text: fact.text, type: fact.type, relevance, passedGate: relevance >= floor, score: 0 };
+    if (seen.has(fact.id)) dropped.push({ ...verdict, reason: "duplicate" });
+    else if (types && !types.has(fact.type)) dropped.push({ ...verdict, reason: "type" });
+    else if (!shouldRetain(fact, rank.now, rank.options)) dropped.push({ ...verdict, reason: "expired" });
+    else {
+      seen.add(fact.id);
+      verdict.score = scoreRecall({ relevance, fact, now: rank.now, margin, options: rank.options });
+      if (!verdict.passedGate) dropped.push({ ...verdict, reason: "below_gate" });
+      else passed.push({ fact, similarity: candidate.similarity, relevance, score: verdict.score, verdict });
+    }
+  });
+  passed.sort((a, b) => b.score - a.score || b.relevance - a.relevance || a.fact.id.localeCompare(b.fact.id));
+  const k = Math.max(0, Math.floor(rank.k));
+  for (const p of passed.slice(k)) dropped.push({ ...p.verdict, reason: "beyond_k" });
+  dropped.sort((a, b) => b.score - a.score || b.relevance - a.relevance);
+  const facts = passed.slice(0, k).map(({ fact, similarity, relevance, score }) => ({ fact, similarity, relevance, score }));
+  return { facts, dropped, gate: { minScore, scale, margin } };
+}
+
+/** The kept facts of {@link selectRecalled}. */
+export function rankRecalled(candidates: readonly RecallCandidate[], rank: RankOptions): RecalledFact[] {
+  return selectRecalled(candidates, rank).facts;
+}
+
+/** Third-person references to the user, and the first-person words facts are stored in. */
+const USER_REFERENCES: readonly (readonly [RegExp, string])[] = [
+  [/用户的|使用者的/gu, "我的"],
+  [/用户|使用者/gu, "我"],
+  [/\bthe user's\b/giu, "my"],
+  [/\bthe user\b/giu, "I"],
+  [/\buser's\b/giu, "my"],
+];
+
+/**
+ * The text recall searches for: facts are stored in the user's own first-person words ("我叫小明",
+ * "I live in Berlin"), while the model or the client often asks about "the user" ("用户叫什么名字?").
+ * Those references become first person, so the words the user would have used are matched.
+ */
+export function recallQueryText(query: string): string {
+  let text = query;
+  for (const [pattern, replacement] of USER_REFERENCES) text = text.replace(pattern, replacement);
+  return text;
+}
+
+/** How many candidates a recall of `k` facts asks the store for: deep enough for the ranking to reorder. */
+export const candidateDepth = (k: number): number => Math.min(100, Math.max(k * 3, k + 5));
+
+/** What {@link recallFrom} needs of the options. */
+export type RecallOptions = ScoreOptions & Pick<MemoryOptions, "recallMargin" | "retrieval" | "fusion" | "minRecallScore">;
+
+/**
+ * One recall: a single store query (deep enough for the ranking to reorder) and
+ * {@link selectRecalled} on the mode's scale. Both the context and the search route use it.
+ */
+export async function recallFrom(
+  store: FactStore,
+  scope: FactScope,
+  query: string,
+  request: { k: number; types?: FactType[] | undefined; minScore?: number | undefined; now: number; options: RecallOptions },
+): Promise<RecallOutcome> {
+  const { k, options } = request;
+  const candidates = await store.query(scope, { text: recallQueryText(query), topK: candidateDepth(k), types: request.types });
+  const outcome = selectRecalled(candidates, {
+    k,
+    minScore: request.minScore ?? options.minRecallScore,
+    scale: relevanceScale(options.retrieval, options.fusion),
+    types: request.types,
+    now: request.now,
+    options,
+  });
+  return { ...outcome, candidates };
+}
+
+/** The outcome of a recall that did not search (no query, no user or no fact store). */
+export function emptyRecall(options: Pick<MemoryOptions, "recallMargin" | "retrieval" | "fusion" | "minRecallScore">): RecallOutcome {
+  const scale = relevanceScale(options.retrieval, options.fusion);
+  return { facts: [], dropped: [], gate: { minScore: options.minRecallScore ?? DEFAULT_RECALL_GATES[scale], scale, margin: options.recallMargin } };
+}
+
+/** Longest message, in characters, that may be a follow-up leaning on the conversation before it. */
+const FOLLOW_UP_MAX_CHARS = 60;
+/** Opens or refers back the way a follow-up does: "and her birthday?", "what about him", "那她的生日呢". */
+const FOLLOW_UP_CUE =
+  /^\s*(?:and|also|what about|how about|and what about|so)\b|\b(?:she|her|hers|he|him|his|they|them|their|it|its|that|those|there)\b|^\s*(?:那|还有|那么|另外|然后)|[她他它]|那个|那里|这个/iu;
+
+/** Whether `text` is a short follow-up that needs the earlier turns to be understood. */
+export function isFollowUp(text: string): boolean {
+  const t = text.trim();
+  return t.length > 0 && t.length <= FOLLOW_UP_MAX_CHARS && FOLLOW_UP_CUE.test(t);
+}
+
+/** How much earlier conversation a follow-up's recall query takes: messages and characters. */
+export const FOLLOW_UP_CONTEXT = { messages: 2, chars: 400 } as const;
+
+/**
+ * The recall query of a chat turn: the user's message, and for a short follow-up ("and her
+ * birthday?") the last {@link FOLLOW_UP_CONTEXT} user/assistant messages before it too, so the
+ * person or thing it refers to is searched for as well. `earlier` is oldest first.
+ */
+export function turnRecallQuery(latest: string, earlier: readonly { role: string; content: string }[]): string {
+  if (!isFollowUp(latest)) return latest;
+  const picked: string[] = [];
+  let chars = 0;
+  for (let i = earlier.length - 1; i >= 0 && picked.length < FOLLOW_UP_CONTEXT.messages; i--) {
+    const m = earlier[i]!;
+    if ((m.role !== "user" && m.role !== "assistant") || m.content.trim() === "") continue;
+    const text = m.content.trim().slice(0, FOLLOW_UP_CONTEXT.chars - chars);
+    if (text === "") break;
+    picked.unshift(text);
+    chars += text.length;
   }
-  scored.sort((a, b) => b.score - a.score || b.similarity - a.similarity || a.fact.id.localeCompare(b.fact.id));
-  return scored.slice(0, Math.max(0, Math.floor(rank.k)));
+  return [...picked, latest].join("\n");
 }

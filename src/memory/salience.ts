@@ -65,16 +65,35 @@ const QUESTION = /(?:[?？]|[吗呢][。.!！]?)\s*$/u;
 
 const FIRST_PERSON = /我|\b(?:i|i'm|i've|my|me|we|our)\b/u;
 
+/**
+ * Words that carry no memory on their own: acknowledgements, greetings, pointers ("that", "这个")
+ * and the emphasis cues themselves. A statement made only of them ("Remember that.", "ok",
+ * "你好", "记住这个") is filler.
+ */
+const FILLER_WORDS =
+  /\b(?:please|pls|ok|okay|k|yes|yeah|yep|no|nope|sure|thanks|thank you|thx|hi|hello|hey|bye|good (?:morning|night|evening)|got it|cool|great|fine|that|this|it|that's|those|these|remember|don't forget|make sure|important|always|never|well|so|and|oh|ah|hmm|um|lol)\b|你好|您好|谢谢|好的|好吧|好|嗯|哦|啊|行|可以|收到|明白|知道了|再见|拜拜|请|记住|别忘了|别忘|不要忘了|不要忘|务必|一定要|重要|这个|那个|这些|那些|这|那|吧|了|呢|吗|的/gu;
+
+/** Whether nothing but filler is left once the filler words and punctuation are gone. */
+export function isFiller(text: string): boolean {
+  const rest = text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/gu, "'")
+    .replace(FILLER_WORDS, " ")
+    .replace(/[\p{P}\p{S}\s]+/gu, "");
+  return rest.length < 2;
+}
+
 const NOT_SALIENT: Salience = { salient: false, type: "context", importance: 0.3, cues: [] };
 
 /**
  * Heuristic salience of a user statement (no LLM): cue words for preferences, identity, health,
- * emphasis and passing context; a question is never salient. Type precedence: preference, then
+ * emphasis and passing context; a question or filler ({@link isFiller}) is never salient. Type precedence: preference, then
  * fact (identity, health, emphasis), then context. Emphasis raises importance by 0.1.
  */
 export function isSalient(text: string): Salience {
   const normalized = text.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/gu, "'");
-  if (QUESTION.test(normalized.trim())) return NOT_SALIENT;
+  if (QUESTION.test(normalized.trim()) || isFiller(normalized)) return NOT_SALIENT;
   const matched = GROUPS.filter((g) => g.pattern.test(normalized));
   if (matched.length === 0) return NOT_SALIENT;
   // "今天天气不错" names a time but says nothing about the user: passing context needs a speaker.

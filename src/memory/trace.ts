@@ -1,8 +1,6 @@
 import type { AssembledContext } from "./context.ts";
-import { scoreRecall } from "./facts.ts";
-import { shouldRetain } from "./lifecycle.ts";
-import type { MemoryOptions } from "./options.ts";
-import type { Fact, FactType, RecalledFact } from "./types.ts";
+import type { DropReason, RecallOutcome } from "./recall.ts";
+import type { FactType } from "./types.ts";
 
 /**
  * What memory did for one turn: the recall (every candidate, why it was kept or dropped), what went
@@ -16,7 +14,6 @@ export type CandidateReason =
   | "injected"
   | "over_budget"
   | "beyond_k"
-  | "below_min_score"
   | "gate_rejected"
   | "type_filtered"
   | "expired"
@@ -27,19 +24,21 @@ export interface TraceCandidate {
   text: string;
   type: FactType;
   importance: number;
-  /** The store's relevance, 0..1. */
+  /** The index's own score in its retrieval mode. */
   similarity: number;
-  /** The ranking score (0 when the candidate was dropped before scoring). */
+  /** Calibrated relevance, 0..1 with 0 = unrelated: what the gate compares with `minScore`. */
+  relevance: number;
+  /** Relevance plus the bounded tie-break (0 when the candidate was dropped before scoring). */
   score: number;
-  /** The recall gate's verdict; null when the recall has no gate. */
-  gate: "pass" | "reject" | null;
+  /** The relevance gate's verdict. */
+  gate: "pass" | "reject";
   kept: boolean;
   reason: CandidateReason;
 }
 
 export interface TraceRecall {
   query: string;
-  /** How candidates were found ("semantic": the fact store's similarity search). */
+  /** The relevance scale of the retrieval mode: dense, sparse, hybrid (Worker-fused), rrf or dbsf. */
   mode: string;
   k: number;
   topK: number;
@@ -89,18 +88,13 @@ export interface Trace {
   degraded: string[];
 }
 
-/** The recall as it came out of the ranking, with the raw candidates it looked at. */
+/** The recall as it came out of the ranking: its outcome, with the raw candidates it looked at. */
 export interface RecallObservation {
   query: string;
-  mode: string;
   k: number;
   topK: number;
   types?: readonly FactType[] | undefined;
-  candidates: readonly { fact: Fact; similarity: number }[];
-  /** The ranking's result, best first. */
-  kept: readonly RecalledFact[];
-  now: number;
-  options: Pick<MemoryOptions, "factPolicies" | "decayFloor" | "recencyHalfLifeDays" | "minRecallScore">;
+  outcome: RecallOutcome;
 }
 
 /** Where a use case reports what it did; every method is a no-op on a recorder that is off. */
@@ -116,31 +110,51 @@ export const NO_TRACE: TraceRecorder = { active: false, recall: () => undefined,
 
 const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
 
+const DROP_REASONS: Record<DropReason, CandidateReason> = {
+  duplicate: "duplicate",
+  type: "type_filtered",
+  expired: "expired",
+  below_gate: "gate_rejected",
+  beyond_k: "beyond_k",
+};
+
 /**
- * Why each candidate the ranking did not keep was dropped, checked in the ranking's own order
- * (duplicate, type, retention, score, k). Kept candidates are marked kept; the context later tells
- * whether they were injected or left out for lack of budget.
+ * Every candidate the store returned, in its order, with the recall's own verdict: kept (injected,
+ * unless the context later runs out of budget) or dropped with the recall's reason.
  */
-export function explainRecall(observation: RecallObservation): TraceCandidate[] {
-  const { options, now } = observation;
-  const kept = new Map(observation.kept.map((r) => [r.fact.id, r]));
-  const types = observation.types && observation.types.length > 0 ? new Set(observation.types) : null;
+export function explainRecall(outcome: RecallOutcome): TraceCandidate[] {
+  const kept = new Map(outcome.facts.map((r) => [r.fact.id, r]));
+  const dropped = [...outcome.dropped];
+  const raw = outcome.candidates ?? [...outcome.facts.map((r) => ({ fact: r.fact, similarity: r.similarity })), ...dropped.map(() => null)];
   const seen = new Set<string>();
-  return observation.candidates.map(({ fact, similarity }) => {
-    const base = { id: fact.id, text: fact.text, type: fact.type, importance: fact.importance, similarity: round4(similarity), gate: null };
-    const ranked = kept.get(fact.id);
-    if (ranked && !seen.has(fact.id)) {
+  const out: TraceCandidate[] = [];
+  raw.forEach((candidate) => {
+    const fact = candidate?.fact;
+    const ranked = fact ? kept.get(fact.id) : undefined;
+    if (fact && ranked && !seen.has(fact.id)) {
       seen.add(fact.id);
-      return { ...base, score: round4(ranked.score), kept: true, reason: "injected" as const };
+      out.push({ id: fact.id, text: fact.text, type: fact.type, importance: fact.importance, similarity: round4(ranked.similarity), relevance: round4(ranked.relevance), score: round4(ranked.score), gate: "pass", kept: true, reason: "injected" });
+      return;
     }
-    const drop = (reason: CandidateReason, score = 0): TraceCandidate => ({ ...base, score: round4(score), kept: false, reason });
-    if (seen.has(fact.id)) return drop("duplicate");
-    seen.add(fact.id);
-    if (types && !types.has(fact.type)) return drop("type_filtered");
-    if (!shouldRetain(fact, now, options)) return drop("expired");
-    const score = scoreRecall({ similarity, fact, now, options });
-    return drop(score < options.minRecallScore ? "below_min_score" : "beyond_k", score);
+    // Dropped verdicts follow the store's order too; take the next one for this id.
+    const at = fact ? dropped.findIndex((d) => d.id === fact.id) : dropped.length > 0 ? 0 : -1;
+    const verdict = at >= 0 ? dropped.splice(at, 1)[0] : undefined;
+    if (!verdict) return;
+    if (fact) seen.add(fact.id);
+    out.push({
+      id: verdict.id,
+      text: verdict.text,
+      type: verdict.type,
+      importance: fact?.importance ?? 0,
+      similarity: round4(candidate?.similarity ?? 0),
+      relevance: round4(verdict.relevance),
+      score: round4(verdict.score),
+      gate: verdict.passedGate ? "pass" : "reject",
+      kept: false,
+      reason: verdict.reason ? DROP_REASONS[verdict.reason] : "beyond_k",
+    });
   });
+  return out;
 }
 
 /** The budget per part of an assembled context, and which kept candidates it left out. */
@@ -180,14 +194,15 @@ export class TurnTrace implements TraceRecorder {
 
   recall(observation: RecallObservation): void {
     if (!this.#trace) return;
+    const { outcome } = observation;
     this.#trace.recall = {
       query: observation.query,
-      mode: observation.mode,
+      mode: outcome.gate.scale,
       k: observation.k,
       topK: observation.topK,
-      minScore: observation.options.minRecallScore,
+      minScore: outcome.gate.minScore,
       types: observation.types && observation.types.length > 0 ? [...observation.types] : null,
-      candidates: explainRecall(observation),
+      candidates: explainRecall(outcome),
     };
   }
 

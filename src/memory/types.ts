@@ -152,9 +152,11 @@ export interface Fact {
 /** A fact found by recall, with its scores. */
 export interface RecalledFact {
   fact: Fact;
-  /** Raw similarity from the vector index, 0..1. */
+  /** The vector index's own score in its retrieval mode (see `RecallCandidate.similarity`). */
   similarity: number;
-  /** Combined score used for ranking (similarity, importance, recency). */
+  /** Calibrated relevance, 0..1 with 0 = unrelated; what the gate compares with `minScore`. */
+  relevance: number;
+  /** Ranking score: relevance plus a tie-break of at most the recall margin (importance, use, recency). */
   score: number;
 }
 

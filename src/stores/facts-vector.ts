@@ -1,5 +1,6 @@
-import type { RangeResult } from "@upstash/vector";
+import { FusionAlgorithm, QueryMode, type QueryResult, type RangeResult } from "@upstash/vector";
 import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactScope, FactStore } from "../memory/ports.ts";
+import type { FusionMode, RecallCandidate, RetrievalMode } from "../memory/recall.ts";
 import { FACT_TYPES, type Fact } from "../memory/types.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";
 import { contentIdFilter, typeFilter } from "./fact-filter.ts";
@@ -15,11 +16,33 @@ export interface VectorFactStoreOptions {
    * (`upsert-data` / `query-data`, one round trip each).
    */
   embed?: EmbedFunction | undefined;
+  /**
+   * What the index holds and recall searches: `dense` and `sparse` query the index's one part,
+   * `hybrid` both. Default "dense" (a plain query, valid on every index kind).
+   */
+  retrieval?: RetrievalMode | undefined;
+  /**
+   * Hybrid only: `worker` asks for the dense and the sparse ranking in one request (a query batch)
+   * and returns both scores per fact for the domain to fuse; `rrf` / `dbsf` let the index fuse.
+   * Default "worker".
+   */
+  fusion?: FusionMode | undefined;
 }
 
 function assertFact(fact: Fact): void {
   if (typeof fact.id !== "string" || fact.id === "") throw new InvalidStoreInput("fact id is required");
   if (!(FACT_TYPES as readonly string[]).includes(fact.type)) throw new InvalidStoreInput("unknown fact type");
+}
+
+/** Query results as candidates; `part` names which score the index's score is. */
+function candidatesOf(results: readonly QueryResult[], part: "dense" | "sparse" | null): RecallCandidate[] {
+  return results.flatMap((r) => {
+    const fact = factFromMetadata(r.id, r.metadata);
+    if (!fact) return [];
+    const candidate: RecallCandidate = { fact, similarity: r.score };
+    if (part) candidate[part] = r.score;
+    return [candidate];
+  });
 }
 
 const toFacts = (vectors: { id: string | number; metadata?: unknown }[]): Fact[] =>
@@ -29,10 +52,14 @@ const toFacts = (vectors: { id: string | number; metadata?: unknown }[]): Fact[]
 export class VectorFactStore implements FactStore {
   readonly #index: VectorIndex;
   readonly #embed: EmbedFunction | undefined;
+  readonly #retrieval: RetrievalMode;
+  readonly #fusion: FusionMode;
 
   constructor(index: VectorIndex, options: VectorFactStoreOptions = {}) {
     this.#index = index;
     this.#embed = options.embed;
+    this.#retrieval = options.retrieval ?? "dense";
+    this.#fusion = options.fusion ?? "worker";
   }
 
   async upsert(scope: FactScope, facts: Fact[]): Promise<void> {
@@ -49,20 +76,47 @@ export class VectorFactStore implements FactStore {
     }
   }
 
-  async query(scope: FactScope, query: FactQuery): Promise<{ fact: Fact; similarity: number }[]> {
+  async query(scope: FactScope, query: FactQuery): Promise<RecallCandidate[]> {
     const namespace = scopeToNamespace(scope);
     if (!Number.isSafeInteger(query.topK) || query.topK <= 0) throw new InvalidStoreInput("topK must be a positive integer");
     const filter = typeFilter(query.types);
-    const common = { topK: query.topK, includeMetadata: true, ...(filter ? { filter } : {}) };
-    const vector = this.#embed ? (await this.#embedAll([query.text]))[0] : undefined;
-    const results = await orEmpty(
-      () => (vector ? this.#index.query({ ...common, vector }, { namespace }) : this.#index.query({ ...common, data: query.text }, { namespace })),
+    const common = { topK: query.topK, includeMetadata: true as const, ...(filter ? { filter } : {}) };
+    if (this.#embed) {
+      // Worker-side embeddings are dense: the index's sparse model is not involved.
+      const vector = (await this.#embedAll([query.text]))[0] ?? [];
+      const results = await orEmpty(() => this.#index.query({ ...common, vector }, { namespace }), []);
+      return candidatesOf(results, "dense");
+    }
+    if (this.#retrieval === "hybrid" && this.#fusion === "worker") return this.#queryParts(namespace, query.text, common);
+    const fusion = this.#retrieval === "hybrid" ? { fusionAlgorithm: this.#fusion === "dbsf" ? FusionAlgorithm.DBSF : FusionAlgorithm.RRF } : {};
+    const results = await orEmpty(() => this.#index.query({ ...common, ...fusion, data: query.text }, { namespace }), []);
+    return candidatesOf(results, this.#retrieval === "hybrid" ? null : this.#retrieval);
+  }
+
+  /**
+   * Both parts of a hybrid index in one request (a batch of a DENSE and a SPARSE query), merged per
+   * fact with each part's own score; a fact only one part found has no score for the other.
+   */
+  async #queryParts(namespace: string, text: string, common: { topK: number; includeMetadata: true; filter?: string }): Promise<RecallCandidate[]> {
+    const [dense = [], sparse = []] = await orEmpty(
+      () =>
+        this.#index.queryMany(
+          [
+            { ...common, data: text, queryMode: QueryMode.DENSE },
+            { ...common, data: text, queryMode: QueryMode.SPARSE },
+          ],
+          { namespace },
+        ),
       [],
     );
-    return results.flatMap((r) => {
-      const fact = factFromMetadata(r.id, r.metadata);
-      return fact ? [{ fact, similarity: r.score }] : [];
-    });
+    const merged = new Map<string, RecallCandidate>();
+    for (const c of candidatesOf(dense, "dense")) merged.set(c.fact.id, c);
+    for (const c of candidatesOf(sparse, "sparse")) {
+      const found = merged.get(c.fact.id);
+      if (found) found.sparse = c.sparse;
+      else merged.set(c.fact.id, { ...c, similarity: 0 });
+    }
+    return [...merged.values()];
   }
 
   async get(scope: FactScope, ids: string[]): Promise<(Fact | null)[]> {

@@ -1,6 +1,7 @@
 import { isValidId } from "../memory/ids.ts";
 import { DEFAULT_MEMORY_OPTIONS, OPTION_BOUNDS, type BudgetShares } from "../memory/options.ts";
 import { decodeBase64, KID_PATTERN, type SealingKey } from "../stores/sealed/cipher.ts";
+import { DEFAULT_RECALL_GATES } from "../memory/recall.ts";
 import { customVar, enumVar, intVar, numberVar, stringVar } from "./config-vars.ts";
 
 /** One API key, the tenant it grants and what it may do. */
@@ -9,6 +10,17 @@ export interface ApiKeyEntry {
   key: string;
   /** `read`: reads only (a dashboard); `full`: everything in the tenant. */
   role: "full" | "read";
+}
+
+/** An optional number in 0..1 (unset = the calibrated default of the retrieval mode). */
+function parseOptionalScore(raw: string | undefined, problems: string[]): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < b.minRecallScore.min || value > b.minRecallScore.max) {
+    problems.push(`RECALL_MIN_SCORE must be a number in ${b.minRecallScore.min}..${b.minRecallScore.max}`);
+    return undefined;
+  }
+  return value;
 }
 
 /** Parses `tenant:key,tenant2:key2:read`; a trailing `:read` gives the key the read role. */
@@ -198,7 +210,26 @@ export const CONFIG_VARS = {
   }),
   NOTES_TTL_SECONDS: intVar("NOTES_TTL_SECONDS", { description: "idle time after which working memory (notes, scratchpad) expires", default: 86_400, min: 1, max: 31_536_000 }),
   RECALL_K: intVar("RECALL_K", { description: "facts recalled into a context", default: d.recallK, ...b.recallK }),
-  RECALL_MIN_SCORE: numberVar("RECALL_MIN_SCORE", { description: "minimum score of a recalled fact", default: d.minRecallScore, ...b.minRecallScore }),
+  RECALL_MIN_SCORE: customVar("RECALL_MIN_SCORE", {
+    description: "the relevance gate (0..1, 0 = unrelated) a recalled fact must reach; `minScore` of a request overrides it",
+    defaultText: `calibrated per mode: dense ${DEFAULT_RECALL_GATES.dense}, sparse ${DEFAULT_RECALL_GATES.sparse}, hybrid ${DEFAULT_RECALL_GATES.hybrid}, rrf/dbsf ${DEFAULT_RECALL_GATES.rrf}`,
+    parse: parseOptionalScore,
+  }),
+  RECALL_MARGIN: numberVar("RECALL_MARGIN", {
+    description: "relevance difference within which importance, use and recency may reorder recalled facts",
+    default: d.recallMargin,
+    ...b.recallMargin,
+  }),
+  VECTOR_INDEX: enumVar("VECTOR_INDEX", {
+    description: "kind of the Vector index (as created in the Upstash console): recall searches its dense part, its sparse BM25 part, or both",
+    values: ["dense", "sparse", "hybrid"],
+    default: d.retrieval,
+  }),
+  VECTOR_FUSION: enumVar("VECTOR_FUSION", {
+    description: "hybrid index: `worker` queries both parts in one request and fuses calibrated scores; `rrf` / `dbsf` use the index's fusion",
+    values: ["worker", "rrf", "dbsf"],
+    default: d.fusion,
+  }),
   FACTS_LABEL: stringVar("FACTS_LABEL", { description: "first line of the recalled-facts system message", default: d.factsLabel }),
   TOKENIZER: enumVar("TOKENIZER", { description: "token counting; the bundle carries only the rank table wrangler.toml's `[define]` names, which must match", values: ["cl100k_base", "o200k_base"], default: "cl100k_base" }),
   MAX_BODY_BYTES: intVar("MAX_BODY_BYTES", { description: "largest accepted request body, bytes", default: 1_048_576, min: 1024, max: 10_485_760 }),

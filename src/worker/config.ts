@@ -155,6 +155,10 @@ function memoryOptions(v: ConfigValues): MemoryOptions {
     sessionTtlSeconds: v.SESSION_TTL_SECONDS,
     recallK: v.RECALL_K,
     minRecallScore: v.RECALL_MIN_SCORE,
+    recallMargin: v.RECALL_MARGIN,
+    // Worker-side embeddings are dense vectors: the index's sparse model never sees the text.
+    retrieval: v.EMBEDDINGS === "openai" ? "dense" : v.VECTOR_INDEX,
+    fusion: v.VECTOR_FUSION,
     factsLabel: v.FACTS_LABEL,
   });
 }

@@ -137,7 +137,7 @@ export function adaptersFor(config: Config): Adapters {
     audit: redis ? guardUpstream(new RedisAuditLog(redis, { maxEntries: config.auditMaxEntries }), "redis") : unconfigured<AuditLog>("redis", redisMissing),
     eraseJournal: redis ? guardUpstream(new RedisEraseJournal(redis), "redis") : unconfigured<EraseJournal>("redis", redisMissing),
     rateLimiter: redis && config.rateLimit ? new UpstashRateLimiter(redis, config.rateLimit) : null,
-    facts: vector ? guardUpstream(new VectorFactStore(sealedVectorIndex(vector, cipher), { embed }), "vector") : null,
+    facts: vector ? guardUpstream(new VectorFactStore(sealedVectorIndex(vector, cipher), { embed, retrieval: config.memory.retrieval, fusion: config.memory.fusion }), "vector") : null,
     traces: redis ? new SealedTraceStore(guardUpstream(new RedisTraceStore(redis), "redis"), cipher) : null,
     metrics: redis ? guardUpstream(new RedisMetricsStore(redis), "redis") : null,
     cipher,

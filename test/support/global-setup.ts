@@ -31,9 +31,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     redisPort: 0,
     vectorPort: 0,
     redisUrl: redis.url,
-    // The Worker's facts store queries a dense index (scores in 0..1 against minScore); the
-    // emulator's default is hybrid, whose fused scores are ranks, so the index kind is set here.
-    vector: { kind: "dense" },
+    // The dev stack's index: hybrid (dense + BM25), which the Worker queries with VECTOR_INDEX=hybrid.
+    vector: { kind: "hybrid" },
   });
   const openai = await startFakeOpenAI({ port: 0 });
   project.provide("testRedisUrl", redis.url ?? "");

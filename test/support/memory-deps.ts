@@ -52,7 +52,8 @@ export function testDeps(overrides: TestDepsOverrides): TestDeps {
     sessions,
     users,
     counter: async () => counter,
-    options: { ...DEFAULT_MEMORY_OPTIONS, ...options },
+    // The in-memory fact store scores like a dense cosine index.
+    options: { ...DEFAULT_MEMORY_OPTIONS, retrieval: "dense", ...options },
     background: (work) => {
       jobs.push(work.catch((err: unknown) => failures.push(err)));
     },

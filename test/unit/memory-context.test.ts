@@ -13,7 +13,7 @@ const options: MemoryOptions = { ...DEFAULT_MEMORY_OPTIONS, factsLabel: "Facts:"
 
 function fact(text: string, score = 0.8): RecalledFact {
   const f: Fact = { id: `f-${text}`, text, type: "fact", importance: 0.5, createdAt: 0, updatedAt: 0, lastAccessedAt: 0, accessCount: 0, version: 1 };
-  return { fact: f, similarity: score, score };
+  return { fact: f, similarity: score, relevance: score, score };
 }
 
 function summary(text: string, tokens = text.length): Summary {
@@ -33,16 +33,41 @@ describe("assembleContext", () => {
     expect(result.messages).toEqual([
       { role: "system", content: "be kind" },
       { role: "system", content: "Summary:\nearlier stuff" },
-      { role: "system", content: "Facts:\n- likes blue\n- named Ming" },
+      { role: "system", content: "Facts:\nFacts:\n- likes blue\n- named Ming" },
       { role: "user", content: "hello" },
       { role: "assistant", content: "hi" },
     ]);
     const summaryTokens = MESSAGE_OVERHEAD_TOKENS + "Summary:\n".length + "earlier stuff".length;
-    const factTokens = MESSAGE_OVERHEAD_TOKENS + "Facts:".length + "\n- likes blue".length + "\n- named Ming".length;
+    const factTokens = MESSAGE_OVERHEAD_TOKENS + "Facts:".length + "\nFacts:".length + "\n- likes blue".length + "\n- named Ming".length;
     expect(result.tokens).toEqual({ system: 11, summary: summaryTokens, facts: factTokens, window: 15, total: 11 + summaryTokens + factTokens + 15 });
     expect(result.summary).toEqual({ version: 3, tokens: summaryTokens, covered: 12, method: "llm", truncated: false });
     expect(result.omitted).toEqual({ window: 0, facts: 0, summary: false });
     expect(result.facts.map((f) => f.fact.text)).toEqual(["likes blue", "named Ming"]);
+  });
+
+  it("groups recalled facts by type under one header each: preference, fact, experience, other", () => {
+    const typed = (text: string, type: Fact["type"], sourceMessage?: string): RecalledFact => {
+      const r = fact(text);
+      return { ...r, fact: { ...r.fact, type, ...(sourceMessage ? { sourceSession: "s1", sourceMessage } : {}) } };
+    };
+    const facts = [typed("in Berlin this week", "context"), typed("allergic to peanuts", "fact"), typed("likes tea", "preference"), typed("ran a marathon", "experience"), typed("born in 1990", "fact"), typed("meeting at 3", "temporary")];
+    const result = assembleContext(input({ facts, window: [] }));
+    expect(result.messages[0]?.content).toBe(
+      "Facts:\nPreferences:\n- likes tea\nFacts:\n- allergic to peanuts\n- born in 1990\nExperiences:\n- ran a marathon\nOther:\n- in Berlin this week\n- meeting at 3",
+    );
+    expect(result.facts.map((r) => r.fact.text)).toEqual(["likes tea", "allergic to peanuts", "born in 1990", "ran a marathon", "in Berlin this week", "meeting at 3"]);
+  });
+
+  it("does not repeat a fact whose source message is still in the returned window", () => {
+    const source = storedMessage("user", "I like tea", { tokens: 5 });
+    const learned: RecalledFact = { ...fact("likes tea"), fact: { ...fact("likes tea").fact, sourceSession: "s1", sourceMessage: source.id } };
+    const other = fact("born in 1990");
+    const here = assembleContext(input({ facts: [learned, other], window: [source], sessionId: "s1" }));
+    expect(here.facts.map((r) => r.fact.text)).toEqual(["born in 1990"]);
+    expect(here.messages.map((m) => m.content)).toEqual(["Facts:\nFacts:\n- born in 1990", "I like tea"]);
+    // another session (its window does not hold that message) shows the fact
+    const elsewhere = assembleContext(input({ facts: [learned, other], window: [], sessionId: "s2" }));
+    expect(elsewhere.facts).toHaveLength(2);
   });
 
   it("adds no facts message when no facts are given, and returns only chat fields", () => {
@@ -61,10 +86,10 @@ describe("assembleContext", () => {
     const facts = ["a", "b", "c", "d"].map((c) => fact(c.repeat(97)));
     const window = Array.from({ length: 10 }, () => storedMessage("user", "x", { tokens: 100 }));
     const result = assembleContext(input({ facts, window, budget: 1000 }));
-    expect(result.facts).toHaveLength(2); // label 4 + 6 + two lines 200 = 210; a third would make 310
+    expect(result.facts).toHaveLength(2); // label 4 + 6 + header 7 + two lines 200 = 217; a third would make 317
     expect(result.omitted.facts).toBe(2);
-    expect(result.tokens.facts).toBe(210);
-    expect(result.budget.windowAllowance).toBe(950 - 210);
+    expect(result.tokens.facts).toBe(217);
+    expect(result.budget.windowAllowance).toBe(950 - 217);
     expect(result.tokens.window).toBe(700);
     expect(result.omitted.window).toBe(3);
     expect(result.tokens.total).toBeLessThanOrEqual(result.budget.available);

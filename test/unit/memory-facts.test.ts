@@ -1,6 +1,12 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createFact, factId, isSalient, mergeFact, MAX_FACT_HISTORY, normalizeFactText, rankRecalled, scoreRecall } from "../../src/memory/facts.ts";
+import { createFact, factId, isSalient, mergeFact, MAX_FACT_HISTORY, normalizeFactText, rankRecalled, scoreRecall, selectRecalled } from "../../src/memory/facts.ts";
+import { DEFAULT_RECALL_GATES, isFollowUp, recallQueryText, relevanceOf, turnRecallQuery } from "../../src/memory/recall.ts";
+import { FactService } from "../../src/memory/fact-service.ts";
+import { factsToPersist } from "../../src/memory/persist.ts";
+import type { FactExtractor } from "../../src/memory/ports.ts";
+import { isFiller } from "../../src/memory/salience.ts";
+import { InMemoryFactStore } from "../support/memory-fakes.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../src/memory/options.ts";
 import type { Fact } from "../../src/memory/types.ts";
 
@@ -64,6 +70,32 @@ describe("mergeFact", () => {
   });
 });
 
+describe("filler", () => {
+  it("is never salient: acknowledgements, greetings and bare emphasis", () => {
+    for (const text of ["Remember that.", "ok", "OK!", "Hello", "thanks!", "你好", "好的，谢谢", "记住这个", "Always."]) {
+      expect(isFiller(text), text).toBe(true);
+      expect(isSalient(text).salient, text).toBe(false);
+    }
+  });
+
+  it("leaves statements with content alone", () => {
+    for (const text of ["Remember that I am vegetarian", "remember: I like jazz", "我叫小明，喜欢蓝色", "我对花生过敏", "I'm Bo"]) {
+      expect(isFiller(text), text).toBe(false);
+      expect(isSalient(text).salient, text).toBe(true);
+    }
+  });
+
+  it("is skipped whatever the extractor proposes; an explicit persist still stores it", async () => {
+    const store = new InMemoryFactStore();
+    const service = new FactService({ facts: store, scope: { tenant: "t", userId: "u" }, options: DEFAULT_MEMORY_OPTIONS, now: () => NOW });
+    const extractor: FactExtractor = { extract: async () => [{ op: "add", text: "Remember that.", type: "fact", importance: 0.8 }] };
+    const message = { id: "m1", role: "user" as const, content: "Remember that.", tokens: 3, importance: 0.5, ts: NOW };
+    expect(await service.learn(extractor, [message], "s1")).toEqual({ added: [], updated: [], skipped: 1 });
+    const persisted = await factsToPersist({ incoming: [{ role: "user", content: "Remember that.", persist: true }], stored: [message], persistAll: false, scope: { tenant: "t", userId: "u" }, sessionId: "s1", now: NOW });
+    expect(persisted.map((f) => f.text)).toEqual(["Remember that."]);
+  });
+});
+
 describe("isSalient", () => {
   it.each([
     ["我叫小明，喜欢蓝色", "preference", true],
@@ -92,56 +124,82 @@ describe("isSalient", () => {
   });
 });
 
-describe("scoreRecall", () => {
-  it("is 0.6 similarity + 0.25 value + 0.15 recency", () => {
-    const f = fact({ importance: 0.8 });
-    expect(scoreRecall({ similarity: 0.9, fact: f, now: NOW, options })).toBeCloseTo(0.6 * 0.9 + 0.25 * 0.8 + 0.15, 10);
-    // 30 days later (one recency half-life): value decays at 0.95/day for a preference
-    const later = NOW + 30 * DAY;
-    expect(scoreRecall({ similarity: 0.9, fact: f, now: later, options })).toBeCloseTo(0.54 + 0.25 * 0.8 * 0.95 ** 30 + 0.075, 10);
-  });
-
-  it("prefers the more similar, then the more important, then the fresher", () => {
-    const base = fact();
-    const s = (similarity: number, f: Fact = base, now = NOW) => scoreRecall({ similarity, fact: f, now, options });
-    expect(s(0.9)).toBeGreaterThan(s(0.8));
-    expect(s(0.8, fact({ importance: 0.9 }))).toBeGreaterThan(s(0.8));
-    expect(s(0.8, base, NOW)).toBeGreaterThan(s(0.8, base, NOW + 10 * DAY));
-    expect(s(0.3, fact({ importance: 1, accessCount: 100 }))).toBeLessThan(s(0.9, fact({ importance: 0.1 })));
-  });
-
-  it("stays within 0..1 for any input", () => {
-    for (const similarity of [-1, 0, 0.5, 1, 7, Number.NaN]) {
-      const score = scoreRecall({ similarity, fact: fact({ importance: 1, accessCount: 1000 }), now: NOW, options });
-      expect(score).toBeGreaterThanOrEqual(0);
-      expect(score).toBeLessThanOrEqual(1);
+describe("scoreRecall and the tie-break margin", () => {
+  it("is relevance plus at most the margin", () => {
+    for (const importance of [0, 0.5, 1]) {
+      const score = scoreRecall({ relevance: 0.4, fact: fact({ importance, accessCount: 1000 }), now: NOW, margin: 0.05, options });
+      expect(score).toBeGreaterThanOrEqual(0.4);
+      expect(score).toBeLessThanOrEqual(0.45 + 1e-12);
     }
+  });
+
+  it("lets importance break a near-tie but never lift a clearly less relevant fact", () => {
+    const important = fact({ id: "i", importance: 1, accessCount: 100 });
+    const minor = fact({ id: "m", importance: 0.1, createdAt: NOW - 100 * DAY, updatedAt: NOW - 100 * DAY, lastAccessedAt: NOW - 100 * DAY });
+    const s = (relevance: number, f: Fact) => scoreRecall({ relevance, fact: f, now: NOW, margin: 0.05, options });
+    // within the margin: importance wins
+    expect(s(0.5, important)).toBeGreaterThan(s(0.53, minor));
+    // beyond the margin: relevance wins, whatever the importance
+    expect(s(0.5, important)).toBeLessThan(s(0.551, minor));
+    expect(s(0.2, fact({ importance: 1, accessCount: 1000 }))).toBeLessThan(s(0.26, fact({ importance: 0 })));
   });
 });
 
-describe("rankRecalled", () => {
+describe("relevanceOf", () => {
+  const f = fact();
+  it("maps each mode's native score to 0..1 with 0 = unrelated", () => {
+    expect(relevanceOf({ fact: f, similarity: 0.5 }, "dense")).toBe(0);
+    expect(relevanceOf({ fact: f, similarity: 0.75 }, "dense")).toBeCloseTo(0.5, 12);
+    expect(relevanceOf({ fact: f, similarity: 0 }, "sparse")).toBe(0);
+    expect(relevanceOf({ fact: f, similarity: 4 }, "sparse")).toBeCloseTo(1 - Math.exp(-1), 12);
+    // hybrid: both parts count; a part that did not find the fact counts 0
+    const both = relevanceOf({ fact: f, similarity: 0, dense: 0.75, sparse: 4 }, "hybrid");
+    expect(both).toBeGreaterThan(relevanceOf({ fact: f, similarity: 0, dense: 0.75 }, "hybrid"));
+    expect(both).toBeGreaterThan(relevanceOf({ fact: f, similarity: 0, sparse: 4 }, "hybrid"));
+  });
+});
+
+describe("selectRecalled (the gate)", () => {
   const a = fact({ id: "a", text: "a", type: "fact" });
   const b = fact({ id: "b", text: "b", type: "preference" });
   const c = fact({ id: "c", text: "c", type: "preference" });
-  const rank = { k: 2, minScore: 0.5, now: NOW, options };
+  const rank = { k: 2, minScore: 0.3, scale: "dense" as const, now: NOW, options };
 
-  it("returns the best k above the minimum score, highest first", () => {
+  it("orders by relevance and keeps the best k", () => {
     const ranked = rankRecalled(
       [
-        { fact: a, similarity: 0.5 },
+        { fact: a, similarity: 0.6 },
         { fact: b, similarity: 0.95 },
-        { fact: c, similarity: 0.7 },
+        { fact: c, similarity: 0.8 },
       ],
       rank,
     );
     expect(ranked.map((r) => r.fact.id)).toEqual(["b", "c"]);
     expect(ranked[0]!.score).toBeGreaterThan(ranked[1]!.score);
-    expect(rankRecalled([{ fact: a, similarity: 0.1 }], rank)).toEqual([]);
   });
 
-  it("filters by type and drops duplicates, expired and decayed facts", () => {
+  it("passes nothing when no candidate reaches the gate, and says why", () => {
+    const outcome = selectRecalled([{ fact: a, similarity: 0.6 }, { fact: b, similarity: 0.62 }], rank);
+    expect(outcome.facts).toEqual([]);
+    expect(outcome.dropped.map((d) => [d.id, d.reason, d.passedGate])).toEqual([
+      ["b", "below_gate", false],
+      ["a", "below_gate", false],
+    ]);
+    expect(outcome.dropped[0]!.relevance).toBeCloseTo(0.24, 12);
+    expect(outcome.gate).toEqual({ minScore: 0.3, scale: "dense", margin: options.recallMargin });
+  });
+
+  it("uses the calibrated gate of the scale by default", () => {
+    const justBelow = 0.5 + DEFAULT_RECALL_GATES.hybrid / 2 - 0.01;
+    expect(rankRecalled([{ fact: a, similarity: 0, dense: 1, sparse: 0 }], { ...rank, minScore: undefined, scale: "hybrid" })).toHaveLength(1);
+    expect(rankRecalled([{ fact: a, similarity: justBelow }], { ...rank, minScore: undefined, scale: "dense" })).toHaveLength(
+      justBelow * 2 - 1 >= DEFAULT_RECALL_GATES.dense ? 1 : 0,
+    );
+  });
+
+  it("filters by type and drops duplicates and expired facts, with reasons", () => {
     const expired = fact({ id: "t", type: "temporary", updatedAt: NOW - 2 * 3600_000, createdAt: NOW - 2 * 3600_000, lastAccessedAt: NOW - 2 * 3600_000 });
-    const ranked = rankRecalled(
+    const outcome = selectRecalled(
       [
         { fact: a, similarity: 0.9 },
         { fact: b, similarity: 0.9 },
@@ -150,6 +208,44 @@ describe("rankRecalled", () => {
       ],
       { ...rank, k: 5, types: ["preference", "temporary"] },
     );
-    expect(ranked.map((r) => r.fact.id)).toEqual(["b"]);
+    expect(outcome.facts.map((r) => r.fact.id)).toEqual(["b"]);
+    expect(outcome.dropped.map((d) => `${d.id}:${d.reason}`).sort()).toEqual(["a:type", "b:duplicate", "t:expired"]);
+  });
+});
+
+describe("recall queries", () => {
+  it("searches questions about 'the user' in first person", () => {
+    expect(recallQueryText("用户叫什么名字?")).toBe("我叫什么名字?");
+    expect(recallQueryText("What is the user's name?")).toBe("What is my name?");
+  });
+
+  it("adds the turns before a short follow-up, and only then", () => {
+    const earlier = [
+      { role: "system", content: "be kind" },
+      { role: "user", content: "My sister Ana lives in Porto" },
+      { role: "assistant", content: "Nice! Porto is lovely." },
+    ];
+    expect(isFollowUp("and her birthday?")).toBe(true);
+    expect(isFollowUp("那她的生日呢?")).toBe(true);
+    expect(isFollowUp("What is my favourite colour?")).toBe(false);
+    expect(turnRecallQuery("and her birthday?", earlier)).toBe("My sister Ana lives in Porto\nNice! Porto is lovely.\nand her birthday?");
+    expect(turnRecallQuery("What is my favourite colour?", earlier)).toBe("What is my favourite colour?");
+  });
+});
+
+describe("lifetimes in recall", () => {
+  const rank = { k: 3, minScore: 0.1, scale: "dense" as const, options };
+  it("still recalls a preference stated once and never recalled 170 days later; a temporary one is gone after its hour", () => {
+    const pref = createFact("p", { text: "prefers aisle seats", type: "preference", importance: 0.5 }, NOW);
+    expect(rankRecalled([{ fact: pref, similarity: 0.8 }], { ...rank, now: NOW + 170 * DAY })).toHaveLength(1);
+    const temp = createFact("t", { text: "in a meeting", type: "temporary", importance: 0.9 }, NOW);
+    expect(rankRecalled([{ fact: temp, similarity: 0.8 }], { ...rank, now: NOW + 59 * 60_000 })).toHaveLength(1);
+    expect(selectRecalled([{ fact: temp, similarity: 0.8 }], { ...rank, now: NOW + 61 * 60_000 }).dropped[0]?.reason).toBe("expired");
+  });
+
+  it("dates an imported fact back: its lifetime runs from createdAt", () => {
+    const old = createFact("o", { text: "likes jazz", type: "preference", importance: 0.5, createdAt: NOW - 181 * DAY }, NOW);
+    expect(old.createdAt).toBe(NOW - 181 * DAY);
+    expect(rankRecalled([{ fact: old, similarity: 0.9 }], { ...rank, now: NOW })).toEqual([]);
   });
 });

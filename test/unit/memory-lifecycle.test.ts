@@ -48,13 +48,24 @@ describe("isExpired and shouldRetain", () => {
     expect(isExpired(fact("temporary", 0.8, { lastAccessedAt: T0 + 3600_000 }), T0 + 2 * 3600_000, options)).toBe(true);
   });
 
-  it("drops what decayed to the floor even within its TTL", () => {
-    expect(shouldRetain(fact("context", 0.5), T0 + DAY, options)).toBe(true);
-    // 0.5 x 0.8^6 = 0.13 > 0.1; 0.5 x 0.8^7.5 = 0.094 < 0.1
-    expect(shouldRetain(fact("context", 0.5), T0 + 6 * DAY, options)).toBe(true);
-    expect(shouldRetain(fact("context", 0.5), T0 + 7.5 * DAY, options)).toBe(false);
-    expect(shouldRetain(fact("fact", 0.9), T0 + 200 * DAY, options)).toBe(true);
+  it("keeps every fact its type's whole lifetime unless it is explicitly low-importance", () => {
+    // the stated lifetimes: fact ~365 d, preference ~180 d, context ~7 d, temporary 1 h
+    expect(shouldRetain(fact("preference", 0.5), T0 + 170 * DAY, options)).toBe(true);
+    expect(shouldRetain(fact("preference", 0.5), T0 + 181 * DAY, options)).toBe(false);
+    expect(shouldRetain(fact("fact", 0.5), T0 + 360 * DAY, options)).toBe(true);
     expect(shouldRetain(fact("fact", 0.9), T0 + 366 * DAY, options)).toBe(false);
+    expect(shouldRetain(fact("context", 0.5), T0 + 6.9 * DAY, options)).toBe(true);
+    expect(shouldRetain(fact("context", 0.5), T0 + 7.1 * DAY, options)).toBe(false);
+    expect(shouldRetain(fact("experience", 0.5), T0 + 89 * DAY, options)).toBe(true);
+    expect(shouldRetain(fact("temporary", 0.5), T0 + 59 * 60_000, options)).toBe(true);
+    expect(shouldRetain(fact("temporary", 0.5), T0 + 61 * 60_000, options)).toBe(false);
+  });
+
+  it("lets a low-importance fact decay away before its TTL", () => {
+    // 0.2 x 0.8^6 = 0.052 < 0.1: below lowImportance (0.3) the decay floor applies
+    expect(shouldRetain(fact("context", 0.2), T0 + 6 * DAY, options)).toBe(false);
+    expect(shouldRetain(fact("context", 0.2), T0, options)).toBe(true);
+    expect(shouldRetain(fact("preference", 0.2), T0 + 60 * DAY, options)).toBe(false);
   });
 });
 

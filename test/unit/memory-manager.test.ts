@@ -42,6 +42,7 @@ beforeEach(() => {
 
 interface ManagerOverrides {
   userId?: string | undefined;
+  sessionId?: string;
   facts?: InMemoryFactStore | null;
   summarizer?: Summarizer;
   options?: Partial<MemoryOptions>;
@@ -59,7 +60,7 @@ function manager(overrides: ManagerOverrides = {}): MemoryManager {
     now: () => clock,
     logger,
   });
-  return new MemoryManager(deps, { sessionId: ref.sessionId, userId: "userId" in overrides ? overrides.userId : "u1" });
+  return new MemoryManager(deps, { sessionId: overrides.sessionId ?? ref.sessionId, userId: "userId" in overrides ? overrides.userId : "u1" });
 }
 
 /** Runs the background work the last manager scheduled. */
@@ -157,9 +158,19 @@ describe("getContext", () => {
     sessions.calls.append = 0;
   });
 
-  it("reads once, queries facts once in parallel, and splices facts between system and window", async () => {
-    const readsBefore = sessions.calls.read ?? 0;
+  it("does not repeat a recalled fact whose source message the window still shows", async () => {
     const context = await manager().getContext({ query: "用户叫什么名字？小明" });
+    expect(context.recall.facts.map((r) => r.fact.text)).toEqual(["我叫小明，喜欢蓝色"]);
+    expect(context.facts).toEqual([]);
+    expect(context.messages.map((m) => m.content)).toEqual(["你是客服小M", "我叫小明，喜欢蓝色", "你好小明", "推荐一本书"]);
+  });
+
+  it("reads once, queries facts once in parallel, and splices facts between system and window", async () => {
+    // another session of the same user: the fact's source message is not in its window
+    await manager({ sessionId: "s-other" }).add([{ role: "system", content: "你是客服小M" }, { role: "user", content: "推荐一本书" }]);
+    await settle();
+    const readsBefore = sessions.calls.read ?? 0;
+    const context = await manager({ sessionId: "s-other" }).getContext({ query: "用户叫什么名字？小明" });
     expect((sessions.calls.read ?? 0) - readsBefore).toBe(1);
     expect(facts.calls.query).toBe(1);
     expect(context.degraded).toEqual([]);
@@ -167,9 +178,9 @@ describe("getContext", () => {
     expect(context.messages[1]?.role).toBe("system");
     expect(context.messages[1]?.content).toContain(DEFAULT_MEMORY_OPTIONS.factsLabel);
     expect(context.messages[1]?.content).toContain("我叫小明");
-    expect(context.messages.slice(2).map((m) => m.content)).toEqual(["我叫小明，喜欢蓝色", "你好小明", "推荐一本书"]);
+    expect(context.messages.slice(2).map((m) => m.content)).toEqual(["推荐一本书"]);
     expect(context.facts).toHaveLength(1);
-    expect(context.stats.windowMessages).toBe(3);
+    expect(context.stats.windowMessages).toBe(1);
   });
 
   it("never writes recalled facts back: repeated reads do not accumulate", async () => {
@@ -179,7 +190,7 @@ describe("getContext", () => {
     expect(sessions.calls.append).toBe(0);
     expect(facts.calls.upsert).toBe(1);
     expect(facts.calls.patch).toBeUndefined();
-    const again = await manager().getContext({ query: "小明喜欢什么" });
+    const again = await manager({ sessionId: "s-other" }).getContext({ query: "小明喜欢什么" });
     expect(again.messages.filter((m) => m.content.startsWith(DEFAULT_MEMORY_OPTIONS.factsLabel))).toHaveLength(1);
   });
 
@@ -193,9 +204,29 @@ describe("getContext", () => {
 
   it("does not query facts without a query, a user or a fact store", async () => {
     await manager().getContext();
-    await manager({ userId: undefined }).getContext({ query: "小明" });
+    // a session nobody owns, and no user in the request
+    await manager({ userId: undefined, sessionId: "s-anonymous" }).getContext({ query: "小明" });
     await manager({ facts: null }).getContext({ query: "小明" });
     expect(facts.calls.query).toBeUndefined();
+  });
+
+  it("searches a short follow-up together with the window's last turns when asked to", async () => {
+    await manager().add([{ role: "user", content: "我妹妹小红的生日是五月二号" }], { persist: true });
+    await settle();
+    const sid = "s-follow";
+    await manager({ sessionId: sid }).add([{ role: "user", content: "我妹妹小红的生日快到了" }, { role: "assistant", content: "要准备礼物吗？" }]);
+    const alone = await manager({ sessionId: sid }).getContext({ query: "那是哪天?" });
+    expect(alone.facts).toEqual([]);
+    const followed = await manager({ sessionId: sid }).getContext({ query: "那是哪天?", followUpFromWindow: true });
+    expect(followed.facts.map((r) => r.fact.text)).toContain("我妹妹小红的生日是五月二号");
+  });
+
+  it("recalls for the session's stored user when the request names none", async () => {
+    const context = await manager({ userId: undefined, sessionId: "s-other" }).getContext({ query: "用户叫什么名字？小明" });
+    expect(context.facts).toEqual([]); // s-other has no owner yet
+    await manager({ sessionId: "s-other" }).add([{ role: "user", content: "推荐一本书" }]);
+    const owned = await manager({ userId: undefined, sessionId: "s-other" }).getContext({ query: "用户叫什么名字？小明" });
+    expect(owned.facts.map((r) => r.fact.text)).toEqual(["我叫小明，喜欢蓝色"]);
   });
 
   it("fails when the session read fails", async () => {
@@ -216,7 +247,8 @@ describe("recall and recall counts", () => {
     await settle();
     const recalled = await manager().recall("用户喜欢什么颜色？蓝色", 1);
     expect(recalled.map((r) => r.fact.text)).toEqual(["我喜欢蓝色"]);
-    const context = await manager().getContext({ query: "用户喜欢什么颜色？蓝色", k: 1 });
+    // from another session: in this one the window still shows the source messages
+    const context = await manager({ sessionId: "s-other" }).getContext({ query: "用户喜欢什么颜色？蓝色", k: 1 });
     await settle();
     expect(facts.calls.touch).toBeUndefined();
     expect(await users.recallCounts(scope, 10)).toEqual([{ id: context.facts[0]!.fact.id, count: 1, lastAccessedAt: clock }]);

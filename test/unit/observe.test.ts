@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { RequestMetrics, lengthJumpAlerts, quantile, type MetricsBatch } from "../../src/memory/metrics.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../src/memory/options.ts";
 import type { MemoryLogger, MetricsStore } from "../../src/memory/ports.ts";
+import { selectRecalled } from "../../src/memory/recall.ts";
 import { explainRecall } from "../../src/memory/trace.ts";
 import type { Fact } from "../../src/memory/types.ts";
 import { RequestObservation } from "../../src/worker/observation.ts";
@@ -40,35 +41,29 @@ describe("session length jump", () => {
 });
 
 describe("explainRecall", () => {
-  it("gives every candidate the ranking left out its reason", () => {
+  it("shows every candidate with the recall's own verdict, in the store's order", () => {
     const options = { ...DEFAULT_MEMORY_OPTIONS, minRecallScore: 0.5 };
     const kept = fact("kept");
-    const explained = explainRecall({
-      query: "q",
-      mode: "semantic",
-      k: 1,
-      topK: 8,
-      types: ["fact"],
-      candidates: [
-        { fact: kept, similarity: 0.95 },
-        { fact: kept, similarity: 0.95 },
-        { fact: fact("next"), similarity: 0.9 },
-        { fact: fact("weak"), similarity: 0 },
-        { fact: fact("pref", { type: "preference" }), similarity: 0.9 },
-        { fact: fact("gone", { type: "temporary", createdAt: NOW - 400 * 86_400_000, updatedAt: NOW - 400 * 86_400_000, lastAccessedAt: NOW - 400 * 86_400_000 }), similarity: 0.9 },
-      ],
-      kept: [{ fact: kept, similarity: 0.95, score: 0.8 }],
-      now: NOW,
-      options,
-    });
-    expect(explained.map((c) => [c.id, c.kept, c.reason])).toEqual([
-      ["kept", true, "injected"],
-      ["kept", false, "duplicate"],
-      ["next", false, "beyond_k"],
-      ["weak", false, "below_min_score"],
-      ["pref", false, "type_filtered"],
-      ["gone", false, "type_filtered"],
+    const long = NOW - 400 * 86_400_000;
+    const candidates = [
+      { fact: kept, similarity: 0.95 },
+      { fact: kept, similarity: 0.95 },
+      { fact: fact("next"), similarity: 0.9 },
+      { fact: fact("weak"), similarity: 0.52 },
+      { fact: fact("pref", { type: "preference" }), similarity: 0.9 },
+      { fact: fact("gone", { createdAt: long, updatedAt: long, lastAccessedAt: long, type: "fact", importance: 0.1 }), similarity: 0.9 },
+    ];
+    const outcome = { ...selectRecalled(candidates, { k: 1, minScore: 0.5, scale: "dense", types: ["fact"], now: NOW, options }), candidates };
+    const explained = explainRecall(outcome);
+    expect(explained.map((c) => [c.id, c.kept, c.reason, c.gate])).toEqual([
+      ["kept", true, "injected", "pass"],
+      ["kept", false, "duplicate", "pass"],
+      ["next", false, "beyond_k", "pass"],
+      ["weak", false, "gate_rejected", "reject"],
+      ["pref", false, "type_filtered", "pass"],
+      ["gone", false, "expired", "pass"],
     ]);
+    expect(explained[0]).toMatchObject({ similarity: 0.95, relevance: 0.9, importance: 0.5 });
     expect(explained[2]?.score).toBeGreaterThan(0.5);
   });
 });

@@ -65,7 +65,8 @@ describe("chat turn round trips before the LLM call", () => {
     // nothing else runs next to the LLM call: the recall is counted when the reply is stored.
     const sid = uniqueId("rt-recall");
     const user = uniqueId("rt-user");
-    await chatTurn(sid, { message: "我叫小明，喜欢蓝色", userId: user, persist: true });
+    // stated in an earlier session: a statement still in this window would not be repeated as a fact
+    await chatTurn(uniqueId("rt-earlier"), { message: "我叫小明，喜欢蓝色", userId: user, persist: true });
     const message = "用户喜欢什么颜色?";
 
     const { redis, vector, inFlight, pending } = await logsWhileLlmStalls(sid, message, user, { FACT_EXTRACTION: "off" });

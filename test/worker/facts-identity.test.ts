@@ -74,7 +74,8 @@ describe("fact identity: restating through persist", () => {
       });
     const first = await persist("m1");
     const id = first.json.facts[0] ?? "";
-    const ctx = await call<{ recalled: { id: string }[] }>("GET", `/v1/sessions/${sid}/context?query=${encodeURIComponent("花生过敏")}&userId=${uid}&k=1`);
+    // recalled from another session (this one's window still shows the statement, so it is not repeated there)
+    const ctx = await call<{ recalled: { id: string }[] }>("GET", `/v1/sessions/${sid}-other/context?query=${encodeURIComponent("花生过敏")}&userId=${uid}&k=1`);
     expect(ctx.json.recalled.map((r) => r.id)).toEqual([id]);
     await mergeRecallCounts();
     const used = await findFact(uid, id);

@@ -109,8 +109,14 @@ describe("acceptance over HTTP", () => {
     const state = await readSession(sid);
     expect(state.summary).toBeNull();
     expect(state.window).toHaveLength(41);
+    // the window still shows the statement: it is not repeated as a recalled fact
     const ctx = await contextFor(sid, { query: "用户叫什么名字?", userId: uid });
-    expect(ctx.recalled.map((r) => r.text)).toEqual([FACT]);
-    expect(ctx.messages.filter(isFactsMessage)).toHaveLength(1);
+    expect(ctx.recalled).toEqual([]);
+    expect(ctx.messages.filter(isFactsMessage)).toHaveLength(0);
+    expect(ctx.messages.filter((m) => m.content === FACT)).toHaveLength(1);
+    // another session of the same user recalls it
+    const other = await contextFor(uniqueId("accept-quiet-other"), { query: "用户叫什么名字?", userId: uid });
+    expect(other.recalled.map((r) => r.text)).toEqual([FACT]);
+    expect(other.messages.filter(isFactsMessage)).toHaveLength(1);
   });
 });

@@ -69,7 +69,7 @@ describe("per-turn trace of a context read", () => {
     expect(stored.status, stored.text).toBe(200);
     const trace = stored.json;
     expect(trace).toMatchObject({ traceId, kind: "context", sessionId: sid, userId: user, requestId: res.headers.get("x-request-id") });
-    expect(trace.recall).toMatchObject({ query: "favourite colour", mode: "semantic", k: 1 });
+    expect(trace.recall).toMatchObject({ query: "favourite colour", mode: "hybrid", k: 1 });
 
     const candidates = trace.recall?.candidates ?? [];
     const injected = candidates.filter((c) => c.kept);
@@ -81,7 +81,8 @@ describe("per-turn trace of a context read", () => {
     const dropped = candidates.filter((c) => !c.kept);
     expect(dropped.length).toBeGreaterThanOrEqual(1);
     const other = dropped.find((c) => c.id === green);
-    expect(other?.reason).toMatch(/^(beyond_k|below_min_score)$/);
+    expect(other?.reason).toMatch(/^(beyond_k|gate_rejected)$/);
+    expect(injected[0]?.gate).toBe("pass");
     expect(other?.score).toBeGreaterThan(0);
     for (const c of candidates) expect(c.similarity).toBeGreaterThan(0);
 

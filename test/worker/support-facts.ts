@@ -52,6 +52,8 @@ export interface NewFact {
   type?: FactType;
   importance?: number;
   metadata?: Record<string, unknown>;
+  /** Epoch ms or ISO 8601. */
+  createdAt?: number | string;
 }
 
 interface As {

@@ -75,6 +75,7 @@ export function chatRoutes() {
       userId,
       messages: [{ id: body.messageId, role: "user", content: body.message, persist: body.persist }],
       query: body.message,
+      followUpFromWindow: true,
       key: c.req.valid("header")["idempotency-key"] ?? body.messageId,
       fields: Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
     });

@@ -86,13 +86,19 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   [`POST ${F}`]: {
     operationId: "addFact",
     tag: "Facts",
-    description: "Stores a long-term fact. The id is a hash of the normalized text, so the same text twice is one fact (200 instead of 201).",
+    description: "Stores a long-term fact. The id is a hash of the normalized text, so the same text twice is one fact (200 instead of 201). `createdAt` (epoch ms or ISO 8601, not in the future) dates an imported fact back.",
+  },
+  [`POST ${F}/import`]: {
+    operationId: "importFacts",
+    tag: "Facts",
+    description:
+      "Imports up to 100 facts `{text, type?, importance?, createdAt?, metadata?}` in one Vector upsert, for migrating memories from another system. `createdAt` (epoch ms or ISO 8601, not in the future) keeps the original time, from which the type's lifetime runs. Same identity as single writes: a text already stored (or repeated in the batch) refreshes that fact. Answers the ids in order and how many were new.",
   },
   [`GET ${F}`]: {
     operationId: "searchFacts",
     tag: "Facts",
     description:
-      "With `query`: recall, ranked by similarity first, importance and recency breaking near-ties, filtered by `minScore` and `types`. Without: every fact, paged with `cursor` and `limit`.",
+      "With `query`: recall, relevance first; `minScore` is the relevance gate (0..1, 0 = unrelated; default: calibrated per `VECTOR_INDEX`), importance, use and recency only break near-ties within `RECALL_MARGIN`; `types` filters. Without: every fact, paged with `cursor` and `limit`.",
   },
   [`GET ${F}/{factId}`]: { operationId: "getFact", tag: "Facts", description: "One fact with its type, importance, timestamps and access stats." },
   [`PATCH ${F}/{factId}`]: {

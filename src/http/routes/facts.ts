@@ -2,8 +2,10 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { recalledView } from "../render.ts";
 import { createRouter } from "../router.ts";
 import { IdSchema, UserParams, errors, queryInt, jsonResponse, security } from "../schemas/common.ts";
-import { FACT_EXAMPLES, FactDeletedSchema, FactSchema, FactWriteSchema, FactsAnswerSchema, type FactDeleted, type FactList, type FactRecall, type FactWrite } from "../schemas/fact-responses.ts";
-import { FactTypeList, FactTypeSchema } from "../schemas/facts.ts";
+import { FACT_EXAMPLES, FACT_IMPORT_EXAMPLE, FactDeletedSchema, FactImportSchema, FactSchema, FactWriteSchema, FactsAnswerSchema, type FactDeleted, type FactImportAnswer, type FactList, type FactRecall, type FactWrite } from "../schemas/fact-responses.ts";
+import { CreatedAtSchema, FactTypeList, FactTypeSchema } from "../schemas/facts.ts";
+import { MAX_IMPORT } from "../../memory/fact-service.ts";
+import type { FactDraft } from "../../memory/facts.ts";
 import { MetadataSchema } from "../schemas/messages.ts";
 
 const MAX_FACT_CHARS = 4000;
@@ -13,10 +15,23 @@ const NewFact = z
     text: z.string().trim().min(1).max(MAX_FACT_CHARS),
     type: FactTypeSchema.optional(),
     importance: z.number().min(0).max(1).optional(),
+    createdAt: CreatedAtSchema.optional(),
     metadata: MetadataSchema.optional(),
   })
   .strict()
   .openapi("NewFact");
+const FactImport = z
+  .object({ facts: z.array(NewFact).min(1).max(MAX_IMPORT) })
+  .strict()
+  .openapi("FactImport");
+type NewFactBody = z.infer<typeof NewFact>;
+const toDraft = (body: NewFactBody): FactDraft => ({
+  text: body.text,
+  type: body.type ?? "fact",
+  importance: body.importance ?? 0.5,
+  metadata: body.metadata,
+  createdAt: body.createdAt,
+});
 const FactPatch = z
   .object({
     text: z.string().trim().min(1).max(MAX_FACT_CHARS).optional(),
@@ -41,6 +56,14 @@ const routes = {
       200: jsonResponse(FactWriteSchema, "Already known; refreshed", { ...FACT_EXAMPLES.write, created: false }),
       ...errors(400, 401, 413, 415, 503),
     },
+  }),
+  import: createRoute({
+    method: "post",
+    path: `${factsPath}/import`,
+    summary: "Import up to 100 facts with their original timestamps in one write",
+    security,
+    request: { params: UserParams, body: { content: { "application/json": { schema: FactImport } }, required: true } },
+    responses: { 200: jsonResponse(FactImportSchema, "Imported", FACT_IMPORT_EXAMPLE), ...errors(400, 401, 409, 413, 415, 503) },
   }),
   search: createRoute({
     method: "get",
@@ -78,10 +101,15 @@ export function factRoutes() {
 
   app.openapi(routes.add, async (c) => {
     const { userId } = c.req.valid("param");
-    const body = c.req.valid("json");
-    const draft = { text: body.text, type: body.type ?? "fact", importance: body.importance ?? 0.5, metadata: body.metadata };
-    const { fact, created } = await c.get("memory").facts(userId).remember(draft);
+    const { fact, created } = await c.get("memory").facts(userId).remember(toDraft(c.req.valid("json")));
     return c.json({ id: fact.id, created, fact } satisfies FactWrite, created ? 201 : 200);
+  });
+
+  app.openapi(routes.import, async (c) => {
+    const { userId } = c.req.valid("param");
+    const results = await c.get("memory").facts(userId).import(c.req.valid("json").facts.map(toDraft));
+    const created = results.filter((r) => r.created).length;
+    return c.json({ userId, ids: results.map((r) => r.fact.id), created, refreshed: results.length - created } satisfies FactImportAnswer, 200);
   });
 
   app.openapi(routes.search, async (c) => {

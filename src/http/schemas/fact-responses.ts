@@ -72,3 +72,16 @@ export const FACT_EXAMPLES = {
   recall: { userId: "xiaoming", query: "where do I live", facts: [{ ...fact, score: 0.8123, similarity: 0.7911 }] },
   deleted: { userId: "xiaoming", id: fact.id, deleted: 1 as const },
 };
+
+export const FactImportSchema = z
+  .object({
+    userId: z.string(),
+    ids: z.array(z.string()).openapi({ description: "The id of each imported fact, in the order sent (a repeated text has one id)" }),
+    created: z.number().int().openapi({ description: "Facts that were new" }),
+    refreshed: z.number().int().openapi({ description: "Facts already known, merged (their creation time kept)" }),
+  })
+  .openapi("FactImport");
+
+export type FactImportAnswer = z.infer<typeof FactImportSchema>;
+
+export const FACT_IMPORT_EXAMPLE: FactImportAnswer = { userId: "xiaoming", ids: ["f3b1c2d4e5f60718293a4b5c6", "f0a1b2c3d4e5f60718293a4b5"], created: 2, refreshed: 0 };

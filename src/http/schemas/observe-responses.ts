@@ -8,11 +8,12 @@ const TraceCandidateSchema = z.object({
   text: z.string(),
   type: FactTypeSchema,
   importance: z.number(),
-  similarity: z.number().openapi({ description: "The store's relevance, 0..1" }),
-  score: z.number().openapi({ description: "The ranking score (0 when dropped before scoring)" }),
-  gate: z.enum(["pass", "reject"]).nullable().openapi({ description: "The relevance gate's verdict" }),
+  similarity: z.number().openapi({ description: "The index's own score in its retrieval mode" }),
+  relevance: z.number().openapi({ description: "Calibrated relevance, 0..1 with 0 = unrelated: what the gate compares with minScore" }),
+  score: z.number().openapi({ description: "Relevance plus the bounded tie-break (0 when dropped before scoring)" }),
+  gate: z.enum(["pass", "reject"]).openapi({ description: "The relevance gate's verdict" }),
   kept: z.boolean(),
-  reason: z.enum(["injected", "over_budget", "beyond_k", "below_min_score", "gate_rejected", "type_filtered", "expired", "duplicate"]),
+  reason: z.enum(["injected", "over_budget", "beyond_k", "gate_rejected", "type_filtered", "expired", "duplicate"]),
 });
 
 const TracePart = { tokens: z.number().int(), cap: z.number().int() };
@@ -87,13 +88,13 @@ export const OBSERVE_EXAMPLES = {
     at,
     recall: {
       query: "where do I live?",
-      mode: "semantic",
+      mode: "hybrid",
       k: 5,
       topK: 10,
-      minScore: 0.5,
+      minScore: 0.24,
       types: null,
       candidates: [
-        { id: "f1", text: "Lives in Lisbon", type: "fact" as const, importance: 0.6, similarity: 0.82, score: 0.79, gate: "pass" as const, kept: true, reason: "injected" as const },
+        { id: "f1", text: "Lives in Lisbon", type: "fact" as const, importance: 0.6, similarity: 0.82, relevance: 0.61, score: 0.63, gate: "pass" as const, kept: true, reason: "injected" as const },
       ],
     },
     context: {

@@ -51,6 +51,11 @@ export function sealedVectorIndex(inner: VectorIndex, cipher: FieldCipher): Vect
       const results = await inner.query<M>(args, options);
       return Promise.all(results.map((r) => mapVector(r, open, tenant)));
     },
+    queryMany: async <M extends Dict>(args: Parameters<VectorIndex["queryMany"]>[0], options?: { namespace?: string | undefined }) => {
+      const tenant = tenantOf(options?.namespace);
+      const groups = await inner.queryMany<M>(args, options);
+      return Promise.all(groups.map((results) => Promise.all(results.map((r) => mapVector(r, open, tenant)))));
+    },
     fetch: async <M extends Dict>(payload: Parameters<VectorIndex["fetch"]>[0], options?: Parameters<VectorIndex["fetch"]>[1]) => {
       // Read before the call: the client deletes `namespace` from the options object it is given.
       const tenant = tenantOf(options?.namespace);
