@@ -70,9 +70,18 @@ const hybridOf = (c: StudyCandidate): number => hybridRelevance(c.dense, c.spars
 /** The variants, the product's first. */
 export const VARIANTS: readonly Variant[] = [
   { name: "mean (product) at its gate", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "relevance", fixedGate: DEFAULT_RECALL_GATES.hybrid },
+  // the ranking's ceiling: what the candidates hold when nothing is gated (abstains on nothing)
+  { name: "mean, no gate", relevance: hybridOf, floorRatio: 0, order: "relevance", fixedGate: 0 },
   { name: "mean", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "relevance" },
   { name: "mean, no floor", relevance: hybridOf, floorRatio: 0, order: "relevance" },
   { name: "(b) mean gate, rrf order", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "rrf" },
+  {
+    // Upstash recommends IDF weighting with its BM25 model; the product's sparse query has none
+    name: "mean, sparse query IDF-weighted",
+    relevance: (c) => hybridRelevance(c.dense, c.sparseIdf),
+    floorRatio: GATE_FLOOR_RATIO,
+    order: "relevance",
+  },
   {
     name: "(a) coverage",
     // sparse score / the query's maximum attainable score (every term matched at its largest weight)
