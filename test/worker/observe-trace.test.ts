@@ -8,7 +8,9 @@ interface TraceCandidate {
   id: string;
   text: string;
   similarity: number;
+  relevance: number;
   score: number;
+  gate: "pass" | "reject";
   kept: boolean;
   reason: string;
 }
