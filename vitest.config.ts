@@ -50,6 +50,8 @@ export default defineConfig({
                 UPSTASH_VECTOR_REST_TOKEN: inject("upstashToken"),
                 CONTROL_REDIS_URL: inject("redisUrl"),
                 CONTROL_VECTOR_URL: inject("vectorUrl"),
+                // A dense-only index for the files that embed in the Worker (EMBEDDINGS=openai).
+                DENSE_VECTOR_URL: inject("denseVectorUrl"),
                 OPENAI_BASE_URL: inject("openaiUrl"),
                 API_KEYS: "acme:acme-key,globex:globex-key",
               },

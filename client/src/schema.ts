@@ -716,18 +716,20 @@ export interface components {
                     /** @enum {string} */
                     type: "fact" | "preference" | "context" | "temporary" | "experience";
                     importance: number;
-                    /** @description The store's relevance, 0..1 */
+                    /** @description The index's own score in its retrieval mode */
                     similarity: number;
-                    /** @description The ranking score (0 when dropped before scoring) */
+                    /** @description Calibrated relevance, 0..1 with 0 = unrelated: what the gate compares with minScore */
+                    relevance: number;
+                    /** @description Relevance plus the bounded tie-break (0 when dropped before scoring) */
                     score: number;
                     /**
                      * @description The relevance gate's verdict
-                     * @enum {string|null}
+                     * @enum {string}
                      */
-                    gate: "pass" | "reject" | null;
+                    gate: "pass" | "reject";
                     kept: boolean;
                     /** @enum {string} */
-                    reason: "injected" | "over_budget" | "beyond_k" | "below_min_score" | "gate_rejected" | "type_filtered" | "expired" | "duplicate";
+                    reason: "injected" | "over_budget" | "beyond_k" | "gate_rejected" | "type_filtered" | "expired" | "duplicate";
                 }[];
             } | null;
             context: {
@@ -993,7 +995,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        FactImport: {
+        FactImportResult: {
             userId: string;
             /** @description The id of each imported fact, in the order sent (a repeated text has one id) */
             ids: string[];
@@ -1001,6 +1003,9 @@ export interface components {
             created: number;
             /** @description Facts already known, merged (their creation time kept) */
             refreshed: number;
+        };
+        FactImport: {
+            facts: components["schemas"]["NewFact"][];
         };
         /** @description With `query`: the recalled facts (FactRecall); without: one page of all facts (FactList) */
         FactsAnswer: components["schemas"]["FactRecall"] | components["schemas"]["FactList"];
@@ -4058,6 +4063,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "facts": [
+                 *         {
+                 *           "text": "Lives in Berlin",
+                 *           "type": "fact",
+                 *           "importance": 0.7,
+                 *           "createdAt": "2026-03-14T09:30:00Z"
+                 *         },
+                 *         {
+                 *           "text": "Prefers window seats",
+                 *           "type": "preference",
+                 *           "createdAt": 1773480600000
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["FactImport"];
             };
         };
@@ -4079,7 +4101,7 @@ export interface operations {
                      *       "refreshed": 0
                      *     }
                      */
-                    "application/json": components["schemas"]["FactImport"];
+                    "application/json": components["schemas"]["FactImportResult"];
                 };
             };
             /** @description Invalid input: nothing was stored */
@@ -5911,10 +5933,10 @@ export interface operations {
                      *       "at": 1764590400000,
                      *       "recall": {
                      *         "query": "where do I live?",
-                     *         "mode": "semantic",
+                     *         "mode": "hybrid",
                      *         "k": 5,
                      *         "topK": 10,
-                     *         "minScore": 0.5,
+                     *         "minScore": 0.24,
                      *         "types": null,
                      *         "candidates": [
                      *           {
@@ -5923,7 +5945,8 @@ export interface operations {
                      *             "type": "fact",
                      *             "importance": 0.6,
                      *             "similarity": 0.82,
-                     *             "score": 0.79,
+                     *             "relevance": 0.61,
+                     *             "score": 0.63,
                      *             "gate": "pass",
                      *             "kept": true,
                      *             "reason": "injected"

@@ -35,6 +35,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, OperationClass>> = {
   [`POST /v1/chat/completions`]: chat,
   [`GET /v1/models`]: { need: "chat", target: "none" },
   [`POST ${F}`]: userWrite,
+  [`POST ${F}/import`]: userWrite,
   [`GET ${F}`]: userRead,
   [`GET ${F}/{factId}`]: userRead,
   [`PATCH ${F}/{factId}`]: userWrite,

@@ -22,7 +22,8 @@ import { deleteByPrefix, redisVariants } from "../conformance/redis-variants.ts"
 
 const PROMPT = "你是客服小M，回答简洁友好。";
 const FACT = "我叫小明，喜欢蓝色";
-const OPTIONS = { ...DEFAULT_MEMORY_OPTIONS, window: 8, maxTokens: 300, keep: 4 };
+// The dev stack's index (hybrid: dense + BM25), read the way the Worker reads it.
+const OPTIONS = { ...DEFAULT_MEMORY_OPTIONS, retrieval: "hybrid" as const, window: 8, maxTokens: 300, keep: 4 };
 
 const variants = await redisVariants();
 
@@ -40,7 +41,7 @@ function managerOn(local: UpstashLocal, scope: { tenant: string; sessionId: stri
     counter,
     sessions,
     users: new RedisUserStore(redis),
-    facts: new VectorFactStore(index),
+    facts: new VectorFactStore(index, { retrieval: "hybrid" }),
     summarizer: new ExtractiveSummarizer(counter),
     options: OPTIONS,
   });
@@ -69,7 +70,7 @@ describe.each(variants.map((v) => [v.name, v.redisUrl] as const))("restart of up
   });
 
   it("a new MemoryManager after the restart still recalls 蓝色, with the prompt and the summary", async () => {
-    const first = await startUpstashLocal({ redisPort: 0, vectorPort: 0, dataDir, redisUrl, vector: { kind: "dense" } });
+    const first = await startUpstashLocal({ redisPort: 0, vectorPort: 0, dataDir, redisUrl, vector: { kind: "hybrid" } });
     let summaryBefore: { text: string; version: number } | null = null;
     try {
       const { mm, sessions, deps } = managerOn(first, scope);
@@ -92,7 +93,7 @@ describe.each(variants.map((v) => [v.name, v.redisUrl] as const))("restart of up
       await first.close();
     }
 
-    const second = await startUpstashLocal({ redisPort: 0, vectorPort: 0, dataDir, redisUrl, vector: { kind: "dense" } });
+    const second = await startUpstashLocal({ redisPort: 0, vectorPort: 0, dataDir, redisUrl, vector: { kind: "hybrid" } });
     try {
       const { mm, sessions, deps } = managerOn(second, scope);
       const colors = await mm.recall("用户喜欢什么颜色?");

@@ -1,6 +1,7 @@
 import type { TestProject } from "vitest/node";
 import { copyDocsAssets } from "../../scripts/docs-assets.ts";
 import { startUpstashLocal } from "../../tools/upstash-local/index.ts";
+import { startVectorEmulator } from "../../tools/upstash-local/vector/standalone.ts";
 import { startFakeOpenAI } from "./fake-openai.ts";
 import { acquireTestRedis } from "./test-redis.ts";
 import { dropWorkerdNoise } from "./workerd-noise.ts";
@@ -11,6 +12,8 @@ declare module "vitest" {
     testRedisUrl: string;
     redisUrl: string;
     vectorUrl: string;
+    /** A dense-only Vector index (384 dimensions), for the paths that embed in the Worker (EMBEDDINGS=openai). */
+    denseVectorUrl: string;
     upstashToken: string;
     openaiUrl: string;
   }
@@ -34,14 +37,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // The dev stack's index: hybrid (dense + BM25), which the Worker queries with VECTOR_INDEX=hybrid.
     vector: { kind: "hybrid" },
   });
+  const dense = await startVectorEmulator({ token: upstash.token, index: { kind: "dense" } });
   const openai = await startFakeOpenAI({ port: 0 });
   project.provide("testRedisUrl", redis.url ?? "");
   project.provide("redisUrl", upstash.redis.url);
   project.provide("vectorUrl", upstash.vector.url);
+  project.provide("denseVectorUrl", dense.url);
   project.provide("upstashToken", upstash.token);
   project.provide("openaiUrl", `${openai.url}/v1`);
   return async () => {
-    await Promise.all([upstash.close(), openai.close()]);
+    await Promise.all([upstash.close(), dense.close(), openai.close()]);
     await redis.close();
   };
 }

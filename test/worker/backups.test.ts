@@ -1,9 +1,20 @@
+import { Index } from "@upstash/vector/cloudflare";
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { call, uniqueId } from "./helpers.ts";
 import { addFact, factsPath, listAll, runScheduledOnce } from "./support-facts.ts";
 
-const bucket = (env as unknown as { BACKUPS: R2Bucket }).BACKUPS;
+const bindings = env as unknown as { BACKUPS: R2Bucket; UPSTASH_VECTOR_REST_URL: string; UPSTASH_VECTOR_REST_TOKEN: string };
+const bucket = bindings.BACKUPS;
+const rawVector = new Index({ url: bindings.UPSTASH_VECTOR_REST_URL, token: bindings.UPSTASH_VECTOR_REST_TOKEN, enableTelemetry: false });
+/** Tenants this file made: their facts are sealed under keys no other file has, and the cron sweeps every namespace. */
+const tenants: string[] = [];
+
+afterAll(async () => {
+  const namespaces = await rawVector.listNamespaces();
+  const ours = namespaces.filter((ns) => tenants.some((t) => ns.startsWith(`am.${t.length}.${t}.`)));
+  for (const ns of ours) await rawVector.deleteNamespace(ns);
+});
 const secret = (): string => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
 
 /**
@@ -12,6 +23,7 @@ const secret = (): string => btoa(String.fromCharCode(...crypto.getRandomValues(
  */
 function tenant(extra: Record<string, string> = {}) {
   const id = uniqueId("bk");
+  tenants.push(id);
   const key = `${id}-key`;
   const vars = { API_KEYS: `${id}:${key}`, BACKUP_INTERVAL_SECONDS: "60", ...extra };
   return {

@@ -7,8 +7,10 @@ import { compress, readHistory, resetLlm, setLlmMode } from "./support-llm.ts";
 import { testRedis } from "./support-redis.ts";
 import { append, readSession, sessionPath } from "./support-sessions.ts";
 
-const bindings = env as unknown as { UPSTASH_VECTOR_REST_URL: string; UPSTASH_VECTOR_REST_TOKEN: string };
-const rawVector = new Index({ url: bindings.UPSTASH_VECTOR_REST_URL, token: bindings.UPSTASH_VECTOR_REST_TOKEN, enableTelemetry: false });
+const bindings = env as unknown as { UPSTASH_VECTOR_REST_TOKEN: string; DENSE_VECTOR_URL: string };
+// The Worker embeds (EMBEDDINGS=openai), so this file uses a dense-only index of its own.
+const denseVectorUrl = bindings.DENSE_VECTOR_URL;
+const rawVector = new Index({ url: denseVectorUrl, token: bindings.UPSTASH_VECTOR_REST_TOKEN, enableTelemetry: false });
 
 // Every id this file makes, so afterAll can erase what it sealed: later files read the tenant's facts
 // (stats) without these keys, and a value sealed under a key they do not have is a clear error.
@@ -27,7 +29,13 @@ const K2 = `k2:${secret()}`;
 const sealed = (keys: string) => ({ MEMORY_ENCRYPTION_KEYS: keys, ...clear });
 // The emulator's dense index has 384 dimensions. The file's own tenant ("sealed", reached with the
 // usual test key): other files read the acme tenant's facts (stats, cron) without these keys.
-const clear = { EMBEDDINGS: "openai", OPENAI_EMBEDDING_DIMENSIONS: "384", API_KEYS: "sealed:acme-key" };
+const clear = {
+  EMBEDDINGS: "openai",
+  OPENAI_EMBEDDING_DIMENSIONS: "384",
+  API_KEYS: "sealed:acme-key",
+  UPSTASH_VECTOR_REST_URL: denseVectorUrl,
+  VECTOR_INDEX: "dense",
+};
 
 /** Everything Redis holds about a session and a user, as text, read from Redis itself (not the API). */
 async function rawRedis(sessionId: string, userId: string): Promise<string> {

@@ -101,6 +101,7 @@ describe("every answer matches the schema its route declares", () => {
     await conforming("GET", `${f}/${id}`);
     await conforming("PATCH", `${f}/${id}`, { body: { text: "Likes green and white tea" } });
     await conforming("DELETE", `${f}/${id}`);
+    await conforming("POST", `${f}/import`, { body: { facts: [{ text: "Visited Porto in May", type: "experience", createdAt: "2026-05-02T10:00:00Z" }] } });
   });
 
   it("users: session list, export, erase", async () => {

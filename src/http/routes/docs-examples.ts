@@ -34,6 +34,12 @@ const S = "/v1/sessions/{sessionId}";
 const F = "/v1/users/{userId}/facts";
 
 export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
+  [`POST ${F}/import`]: {
+    facts: [
+      { text: "Lives in Berlin", type: "fact", importance: 0.7, createdAt: "2026-03-14T09:30:00Z" },
+      { text: "Prefers window seats", type: "preference", createdAt: 1773480600000 },
+    ],
+  },
   [`POST /v1/tokens`]: { userId: "xiaoming", sessionId: "demo", scopes: ["read", "chat"], ttlSeconds: 900 },
   [`POST ${S}/messages`]: {
     userId: "xiaoming",

@@ -80,7 +80,7 @@ export const FactImportSchema = z
     created: z.number().int().openapi({ description: "Facts that were new" }),
     refreshed: z.number().int().openapi({ description: "Facts already known, merged (their creation time kept)" }),
   })
-  .openapi("FactImport");
+  .openapi("FactImportResult");
 
 export type FactImportAnswer = z.infer<typeof FactImportSchema>;
 
