@@ -27,7 +27,7 @@ export function summarySection(
   return { content: head + fitted.text, tokens: frame + fitted.tokens, truncated: true };
 }
 
-/** The groups of the facts section, in the order seed 002's context shows them, each with its header. */
+/** The groups of the facts section, each with its header: preferences, facts, experiences, then the rest. */
 export const FACT_GROUPS: readonly { header: string; types: readonly FactType[] }[] = [
   { header: "Preferences:", types: ["preference"] },
   { header: "Facts:", types: ["fact"] },

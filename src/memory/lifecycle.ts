@@ -20,7 +20,7 @@ export function lastTouched(fact: Fact): number {
 }
 
 /**
- * Current value of a fact (seed 002): importance x decay^days + min(0.3, accessCount x 0.01),
+ * Current value of a fact: importance x decay^days + min(0.3, accessCount x 0.01),
  * capped at 1. Days are fractional and counted from {@link lastTouched}.
  */
 export function factValue(fact: Fact, now: number, options: LifecycleOptions): number {

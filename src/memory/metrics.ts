@@ -124,7 +124,7 @@ export function quantile(values: readonly number[], q: number): number {
 const average = (sum: number, n: number): number => (n > 0 ? round4(sum / n) : 0);
 
 /**
- * Seed 004's signal: a script hammering the API makes the average session length jump. The last
+ * A script hammering the API makes the average session length jump. The last
  * hour's average (messages / distinct sessions) is compared with the 23 hours before it.
  */
 export function lengthJumpAlerts(lastHour: HourBucket, dayBefore: { messages: number; sessions: number }): StatsAlert[] {

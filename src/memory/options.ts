@@ -74,7 +74,7 @@ export interface MemoryOptions {
   lowImportance: number;
   /** Days for recency to halve in the recall tie-break. Default 30. */
   recencyHalfLifeDays: number;
-  /** TTL and decay per fact type. Defaults from seed 002, `experience` 90 d / 0.97. */
+  /** TTL and decay per fact type: a fact lives a year, a preference half a year, context a week, temporary an hour, `experience` 90 d. */
   factPolicies: Record<FactType, FactTypePolicy>;
   /** Facts whose value falls to this or below are dropped by the sweep. Default 0.1. */
   decayFloor: number;
