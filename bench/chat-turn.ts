@@ -12,13 +12,12 @@
  * the embedded engine). Prints figures only.
  */
 import { createHash } from "node:crypto";
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { unstable_startWorker } from "wrangler";
 import { CONFIRM_FACTS_LUA, PENDING_FACTS_LUA } from "../src/stores/lua/user-records.ts";
-import { startFakeOpenAI, type FakeOpenAI } from "../test/support/fake-openai.ts";
+import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import type { RequestLogEntry } from "../tools/upstash-local/listener.ts";
+import { startTimingProxy } from "./support/timing-proxy.ts";
 
 const UPSTREAM_DELAY_MS = 20;
 const sha1 = (source: string): string => createHash("sha1").update(source).digest("hex");
@@ -29,49 +28,6 @@ const WARMUP = 3;
 const TURNS = 30;
 const API_KEY = "bench-key";
 const REPLY = "Noted, thanks for telling me.";
-
-interface LlmCall {
-  at: number;
-  doneAt: number;
-  body: string;
-}
-
-/** Forwards to the fake LLM and records when each chat request arrived and when its answer ended. */
-async function startTimingProxy(target: FakeOpenAI): Promise<{ url: string; calls: LlmCall[]; close(): Promise<void> }> {
-  const calls: LlmCall[] = [];
-  const origin = new URL(target.url);
-  const server: Server = createServer((req, res) => {
-    const at = Date.now();
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const upstream = httpRequest(
-        { host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: { ...req.headers, host: origin.host } },
-        (up) => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-          up.on("end", () => {
-            if ((req.url ?? "").endsWith("/chat/completions")) calls.push({ at, doneAt: Date.now(), body: body.toString("utf8") });
-          });
-        },
-      );
-      upstream.on("error", () => res.destroy());
-      upstream.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    calls,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** Sequential round trips among requests: one that starts within half the upstream delay of the wave's first joins it. */
 function waves(entries: readonly RequestLogEntry[]): number {

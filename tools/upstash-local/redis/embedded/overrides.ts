@@ -1,5 +1,6 @@
 import { append, get, getdel, getex, getrange, getset, hstrlen, setrange, strlen } from "./bytes.ts";
 import { expire, expireat, pexpire, pexpireat, pttl, ttl } from "./expire.ts";
+import { pfadd, pfcount, pfmerge } from "./hyperloglog.ts";
 import { info, keys, rename, renamenx, scan, type } from "./keys.ts";
 import { lset } from "./lists.ts";
 import { decr, decrby, hincrby, hincrbyfloat, incr, incrby, incrbyfloat, mget, set } from "./strings.ts";
@@ -34,6 +35,9 @@ export const OVERRIDES: ReadonlyMap<string, CommandHandler> = new Map(
     hincrby,
     hincrbyfloat,
     lset,
+    pfadd,
+    pfcount,
+    pfmerge,
     expire,
     pexpire,
     expireat,

@@ -27,6 +27,7 @@ const TABLE = [
   "lpos:-3:r:1:1:1 lpush:-3:w:1:1:1 lpushx:-3:w:1:1:1 lrange:4:r:1:1:1 lrem:4:w:1:1:1",
   "lset:4:w:1:1:1 ltrim:4:w:1:1:1 mget:-2:r:1:-1:1 mset:-3:w:1:-1:2 msetnx:-3:w:1:-1:2",
   "persist:2:w:1:1:1 pexpire:-3:w:1:1:1 pexpireat:-3:w:1:1:1 pexpiretime:2:r:1:1:1 ping:-1:r:0:0:0",
+  "pfadd:-2:w:1:1:1 pfcount:-2:r:1:-1:1 pfmerge:-2:w:1:-1:1",
   "psetex:4:w:1:1:1 pttl:2:r:1:1:1 publish:3:r:0:0:0 randomkey:1:r:0:0:0 rename:3:w:1:2:1",
   "renamenx:3:w:1:2:1 rpop:-2:w:1:1:1 rpoplpush:3:w:1:2:1 rpush:-3:w:1:1:1 rpushx:-3:w:1:1:1",
   "sadd:-3:w:1:1:1 save:1:r:0:0:0 scan:-2:r:0:0:0 scard:2:r:1:1:1 script:-2:r:0:0:0",
