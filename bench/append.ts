@@ -10,10 +10,9 @@
  *   node --import tsx bench/append.ts
  *   REDIS_URL=redis://127.0.0.1:6379 node --import tsx bench/append.ts
  */
-import { performance } from "node:perf_hooks";
 import { MemoryManager } from "../src/memory/manager.ts";
 import type { SessionRef } from "../src/memory/types.ts";
-import { FILLED_BUDGET, SIZES, UPSTREAM_DELAY_MS, median, printRows, startBench, type Row } from "./support/long-session.ts";
+import { FILLED_BUDGET, SIZES, UPSTREAM_DELAY_MS, measureSessions, printRows, startBench, type Row } from "./support/long-session.ts";
 
 const APPENDS = 30;
 const WARMUP = 3;
@@ -24,24 +23,8 @@ const refs: SessionRef[] = [];
 for (const total of SIZES) refs.push(await bench.build(total));
 let seq = 0;
 
-async function measure(op: (manager: MemoryManager, text: string) => Promise<unknown>): Promise<Row[]> {
-  const samples = refs.map(() => ({ times: [] as number[], bytes: 0, requests: 0 }));
-  for (let i = 0; i < WARMUP + APPENDS; i++) {
-    for (const [j, ref] of refs.entries()) {
-      const text = `append ${++seq}: one more question about trams in Lisbon`;
-      bench.wire.reset();
-      const started = performance.now();
-      await op(new MemoryManager(deps, { sessionId: ref.sessionId }), text);
-      const elapsed = performance.now() - started;
-      if (i < WARMUP) continue;
-      const s = samples[j]!;
-      s.times.push(elapsed);
-      s.bytes += bench.wire.bytesIn + bench.wire.bytesOut;
-      s.requests += bench.wire.requests;
-    }
-  }
-  return samples.map((s, j) => ({ messages: SIZES[j]!, median: median(s.times), bytes: s.bytes / APPENDS, requests: s.requests / APPENDS }));
-}
+const measure = (op: (manager: MemoryManager, text: string) => Promise<unknown>): Promise<Row[]> =>
+  measureSessions(bench, refs, { warmup: WARMUP, runs: APPENDS }, (ref) => op(new MemoryManager(deps, { sessionId: ref.sessionId }), `append ${++seq}: one more question about trams in Lisbon`));
 
 const plain = await measure((m, content) => m.add([{ role: "user", content }]));
 const turn = await measure((m, content) => m.addWithContext([{ role: "user", content }], { budget: FILLED_BUDGET, countRecalls: false }, { deferCompression: true }));

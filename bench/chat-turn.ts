@@ -12,11 +12,11 @@
  * the embedded engine). Prints figures only.
  */
 import { createHash } from "node:crypto";
-import { unstable_startWorker } from "wrangler";
 import { CONFIRM_FACTS_LUA, PENDING_FACTS_LUA } from "../src/stores/lua/user-records.ts";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import type { RequestLogEntry } from "../tools/upstash-local/listener.ts";
+import { startBenchWorker } from "./support/bench-worker.ts";
 import { startTimingProxy } from "./support/timing-proxy.ts";
 
 const UPSTREAM_DELAY_MS = 20;
@@ -67,21 +67,14 @@ const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: REPLY, delayMs: LLM_DELAY_MS, chunkDelayMs: 2 });
 const proxy = await startTimingProxy(fake);
 
-const worker = await unstable_startWorker({
-  config: "wrangler.toml",
-  entrypoint: "src/index.ts",
-  bindings: {
-    ...Object.fromEntries(Object.entries(upstash.env).map(([name, value]) => [name, { type: "plain_text" as const, value }])),
-    OPENAI_BASE_URL: { type: "plain_text", value: `${proxy.url}/v1` },
-    OPENAI_API_KEY: { type: "plain_text", value: "bench" },
-    API_KEYS: { type: "plain_text", value: `bench:${API_KEY}` },
-    // No compression during the measured turns: it would add background requests to the logs.
-    MEMORY_MAX_TOKENS: { type: "plain_text", value: "1000000" },
-  },
-  dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: false, watch: false, logLevel: "error" },
+const { worker, base } = await startBenchWorker({
+  ...upstash.env,
+  OPENAI_BASE_URL: `${proxy.url}/v1`,
+  OPENAI_API_KEY: "bench",
+  API_KEYS: `bench:${API_KEY}`,
+  // No compression during the measured turns: it would add background requests to the logs.
+  MEMORY_MAX_TOKENS: "1000000",
 });
-await worker.ready;
-const base = await worker.url;
 
 async function turn(sessionId: string, userId: string, i: number, options: { persist?: boolean; stream?: boolean }): Promise<Sample> {
   const message = `turn ${i} of session ${sessionId}: what should we plan next`;

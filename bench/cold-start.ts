@@ -16,8 +16,8 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { unstable_startWorker } from "wrangler";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
+import { startBenchWorker } from "./support/bench-worker.ts";
 
 const ENCODINGS = ["cl100k_base", "o200k_base"] as const;
 const RUNS = 3;
@@ -90,20 +90,10 @@ try {
     const first = { cpu: [] as number[], wall: [] as number[] };
     const warm = { cpu: [] as number[], wall: [] as number[] };
     for (let run = 0; run < RUNS; run++) {
-      const worker = await unstable_startWorker({
-        config: "wrangler.toml",
-        entrypoint: "src/index.ts",
-        build: { define: { "globalThis.__RANK_TABLE__": JSON.stringify(encoding) } },
-        bindings: {
-          ...Object.fromEntries(Object.entries(upstash.env).map(([name, value]) => [name, { type: "plain_text" as const, value }])),
-          API_KEYS: { type: "plain_text", value: `bench:${API_KEY}` },
-          TOKENIZER: { type: "plain_text", value: encoding },
-          FACT_EXTRACTION: { type: "plain_text", value: "off" },
-        },
-        dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: false, watch: false, logLevel: "error" },
-      });
-      await worker.ready;
-      const base = await worker.url;
+      const { worker, base } = await startBenchWorker(
+        { ...upstash.env, API_KEYS: `bench:${API_KEY}`, TOKENIZER: encoding, FACT_EXTRACTION: "off" },
+        { define: { "globalThis.__RANK_TABLE__": JSON.stringify(encoding) } },
+      );
       // wrangler (re)starts workerd on the first request it proxies: a health check (no token
       // counting, no rank table) gets that out of the way, and the isolate's table still is not loaded
       const health = await fetch(new URL("/healthz", base));

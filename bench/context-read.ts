@@ -9,11 +9,10 @@
  *   node --import tsx bench/context-read.ts                (embedded Redis engine)
  *   REDIS_URL=redis://127.0.0.1:6379 node --import tsx bench/context-read.ts   (a real Redis)
  */
-import { performance } from "node:perf_hooks";
 import { MemoryManager } from "../src/memory/manager.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
 import type { SessionRef } from "../src/memory/types.ts";
-import { FILLED_BUDGET, SIZES, UPSTREAM_DELAY_MS, median, printRows, startBench, type Row } from "./support/long-session.ts";
+import { FILLED_BUDGET, SIZES, UPSTREAM_DELAY_MS, measureSessions, printRows, startBench, type Row } from "./support/long-session.ts";
 
 const READS = 40;
 const WARMUP = 5;
@@ -23,24 +22,8 @@ const deps = bench.deps();
 const refs: SessionRef[] = [];
 for (const total of SIZES) refs.push(await bench.build(total));
 
-async function measure(budget: number): Promise<Row[]> {
-  const samples = refs.map(() => ({ times: [] as number[], bytes: 0, requests: 0 }));
-  for (let i = 0; i < WARMUP + READS; i++) {
-    // interleaved, so noise falls on every size alike
-    for (const [j, ref] of refs.entries()) {
-      bench.wire.reset();
-      const started = performance.now();
-      await new MemoryManager(deps, { sessionId: ref.sessionId }).getContext({ budget });
-      const elapsed = performance.now() - started;
-      if (i < WARMUP) continue;
-      const s = samples[j]!;
-      s.times.push(elapsed);
-      s.bytes += bench.wire.bytesIn + bench.wire.bytesOut;
-      s.requests += bench.wire.requests;
-    }
-  }
-  return samples.map((s, j) => ({ messages: SIZES[j]!, median: median(s.times), bytes: s.bytes / READS, requests: s.requests / READS }));
-}
+const measure = (budget: number): Promise<Row[]> =>
+  measureSessions(bench, refs, { warmup: WARMUP, runs: READS }, (ref) => new MemoryManager(deps, { sessionId: ref.sessionId }).getContext({ budget }));
 
 const backend = process.env.REDIS_URL ? `real Redis at ${process.env.REDIS_URL} via upstash-local` : "upstash-local embedded engine";
 const filled = await measure(FILLED_BUDGET);

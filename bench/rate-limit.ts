@@ -9,9 +9,9 @@
  *
  * Run with `npx tsx bench/rate-limit.ts` (REDIS_URL=redis://... forwards to a real Redis). Prints figures only.
  */
-import { unstable_startWorker } from "wrangler";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
+import { startBenchWorker } from "./support/bench-worker.ts";
 import { startTimingProxy } from "./support/timing-proxy.ts";
 
 const UPSTREAM_DELAY_MS = Number(process.env.BENCH_UPSTREAM_DELAY_MS ?? 20);
@@ -31,23 +31,16 @@ const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: "Noted.", delayMs: LLM_DELAY_MS, chunkDelayMs: 2 });
 const proxy = await startTimingProxy(fake);
 
-async function startWorker(rateLimit: string | null) {
-  const worker = await unstable_startWorker({
-    config: "wrangler.toml",
-    entrypoint: "src/index.ts",
-    bindings: {
-      ...Object.fromEntries(Object.entries(upstash.env).map(([name, value]) => [name, { type: "plain_text" as const, value }])),
-      OPENAI_BASE_URL: { type: "plain_text", value: `${proxy.url}/v1` },
-      OPENAI_API_KEY: { type: "plain_text", value: "bench" },
-      API_KEYS: { type: "plain_text", value: `bench:${API_KEY}` },
-      MEMORY_MAX_TOKENS: { type: "plain_text", value: "1000000" },
-      FACT_EXTRACTION: { type: "plain_text", value: "off" },
-      ...(rateLimit ? { RATE_LIMIT: { type: "plain_text" as const, value: rateLimit } } : {}),
-    },
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: false, watch: false, logLevel: "error" },
+function startWorker(rateLimit: string | null) {
+  return startBenchWorker({
+    ...upstash.env,
+    OPENAI_BASE_URL: `${proxy.url}/v1`,
+    OPENAI_API_KEY: "bench",
+    API_KEYS: `bench:${API_KEY}`,
+    MEMORY_MAX_TOKENS: "1000000",
+    FACT_EXTRACTION: "off",
+    ...(rateLimit ? { RATE_LIMIT: rateLimit } : {}),
   });
-  await worker.ready;
-  return { worker, base: await worker.url };
 }
 
 interface Route {

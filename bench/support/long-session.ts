@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { Redis } from "@upstash/redis";
 import { loadTokenCounter } from "../../src/llm/tokenizer.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
@@ -71,6 +72,28 @@ export const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? Number.NaN;
 };
+
+/**
+ * Runs `op` on every session, `warmup + runs` rounds, interleaved so noise falls on every size
+ * alike, and gives per session the median time and the bytes and requests per op on the wire.
+ */
+export async function measureSessions(bench: Bench, refs: readonly SessionRef[], rounds: { warmup: number; runs: number }, op: (ref: SessionRef) => Promise<unknown>): Promise<Row[]> {
+  const samples = refs.map(() => ({ times: [] as number[], bytes: 0, requests: 0 }));
+  for (let i = 0; i < rounds.warmup + rounds.runs; i++) {
+    for (const [j, ref] of refs.entries()) {
+      bench.wire.reset();
+      const started = performance.now();
+      await op(ref);
+      const elapsed = performance.now() - started;
+      if (i < rounds.warmup) continue;
+      const s = samples[j]!;
+      s.times.push(elapsed);
+      s.bytes += bench.wire.bytesIn + bench.wire.bytesOut;
+      s.requests += bench.wire.requests;
+    }
+  }
+  return samples.map((s, j) => ({ messages: SIZES[j]!, median: median(s.times), bytes: s.bytes / rounds.runs, requests: s.requests / rounds.runs }));
+}
 
 export interface Row {
   messages: number;

@@ -1,23 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { TenantStats } from "../../src/memory/metrics.ts";
 import { call, uniqueId } from "./helpers.ts";
 import { resetLlm, setLlmMode } from "./support-llm.ts";
 import { rounds, sessionPath, type MessageInput } from "./support-sessions.ts";
 import { testRedis } from "./support-redis.ts";
 
-interface StatsView {
-  activeSessions: number;
-  messages: number;
-  tokens: number;
-  sessionLength: { average: number; p95: number; sessions: number };
-  facts: { total: number; byType: Record<string, number>; truncated: boolean } | null;
-  compressions: { count: number; averageRatio: number };
-  summarizerFailures: number;
-  recall: { contextReads: number; queries: number; hits: number; hitRate: number };
-  rateLimited: number;
-  requests: number;
-  latency: Record<string, { p50: number; p95: number; samples: number }>;
-  alerts: { kind: string; lastHourAverage: number; dayAverage: number }[];
-}
 
 const HOUR = 3_600_000;
 
@@ -36,7 +23,7 @@ function tenant() {
     },
     call: <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => call<T>(method, path, { ...as, body }),
     stats: async () => {
-      const res = await call<StatsView>("GET", "/v1/stats", as);
+      const res = await call<TenantStats>("GET", "/v1/stats", as);
       expect(res.status, res.text).toBe(200);
       return res.json;
     },
