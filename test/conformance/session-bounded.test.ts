@@ -15,7 +15,7 @@ import { RedisUserStore } from "../../src/stores/user-store.ts";
 import { startUpstashLocal, type UpstashLocal } from "../../tools/upstash-local/index.ts";
 import { testDeps } from "../support/memory-deps.ts";
 import { prng } from "../support/prng.ts";
-import { redisVariants } from "./redis-variants.ts";
+import { deleteByPrefix, redisVariants } from "./redis-variants.ts";
 
 // What a session read and an append move does not grow with the window: the scripts return the
 // newest messages a context of the budget can use, plus running totals, and the context built from
@@ -61,12 +61,7 @@ describe.each(BACKENDS)("bounded session scripts (%s)", (_name, redisUrl) => {
   });
 
   afterAll(async () => {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, { match: `am:${tenant}:*`, count: 500 });
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = String(next);
-    } while (cursor !== "0");
+    await deleteByPrefix(redis, `am:${tenant}:`);
     await local.close();
   });
 
