@@ -125,35 +125,33 @@ const DROP_REASONS: Record<DropReason, CandidateReason> = {
 export function explainRecall(outcome: RecallOutcome): TraceCandidate[] {
   const kept = new Map(outcome.facts.map((r) => [r.fact.id, r]));
   const dropped = [...outcome.dropped];
-  const raw = outcome.candidates ?? [...outcome.facts.map((r) => ({ fact: r.fact, similarity: r.similarity })), ...dropped.map(() => null)];
   const seen = new Set<string>();
   const out: TraceCandidate[] = [];
-  raw.forEach((candidate) => {
-    const fact = candidate?.fact;
-    const ranked = fact ? kept.get(fact.id) : undefined;
-    if (fact && ranked && !seen.has(fact.id)) {
+  for (const { fact, similarity } of outcome.candidates ?? []) {
+    const ranked = kept.get(fact.id);
+    if (ranked && !seen.has(fact.id)) {
       seen.add(fact.id);
-      out.push({ id: fact.id, text: fact.text, type: fact.type, importance: fact.importance, similarity: round4(ranked.similarity), relevance: round4(ranked.relevance), score: round4(ranked.score), gate: "pass", kept: true, reason: "injected" });
-      return;
+      out.push({ id: fact.id, text: fact.text, type: fact.type, importance: fact.importance, similarity: round4(similarity), relevance: round4(ranked.relevance), score: round4(ranked.score), gate: "pass", kept: true, reason: "injected" });
+      continue;
     }
-    // Dropped verdicts follow the store's order too; take the next one for this id.
-    const at = fact ? dropped.findIndex((d) => d.id === fact.id) : dropped.length > 0 ? 0 : -1;
+    seen.add(fact.id);
+    // Dropped verdicts are in the store's order too: take the next one for this id.
+    const at = dropped.findIndex((d) => d.id === fact.id);
     const verdict = at >= 0 ? dropped.splice(at, 1)[0] : undefined;
-    if (!verdict) return;
-    if (fact) seen.add(fact.id);
+    if (!verdict) continue;
     out.push({
-      id: verdict.id,
+      id: fact.id,
       text: verdict.text,
       type: verdict.type,
-      importance: fact?.importance ?? 0,
-      similarity: round4(candidate?.similarity ?? 0),
+      importance: fact.importance,
+      similarity: round4(similarity),
       relevance: round4(verdict.relevance),
       score: round4(verdict.score),
       gate: verdict.passedGate ? "pass" : "reject",
       kept: false,
       reason: verdict.reason ? DROP_REASONS[verdict.reason] : "beyond_k",
     });
-  });
+  }
   return out;
 }
 
