@@ -12,6 +12,7 @@
  * the embedded engine). Prints figures only.
  */
 import { createHash } from "node:crypto";
+import { CONTENT_LOOKUP_LUA, CONTENT_RECORD_LUA } from "../src/stores/lua/content-index.ts";
 import { CONFIRM_FACTS_LUA, PENDING_FACTS_LUA } from "../src/stores/lua/user-records.ts";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
@@ -21,8 +22,8 @@ import { startTimingProxy } from "./support/timing-proxy.ts";
 
 const UPSTREAM_DELAY_MS = 20;
 const sha1 = (source: string): string => createHash("sha1").update(source).digest("hex");
-/** Scripts only background work runs (fact delivery): never on the critical path. */
-const BACKGROUND_SCRIPTS = [sha1(PENDING_FACTS_LUA), sha1(CONFIRM_FACTS_LUA)];
+/** Scripts only background work runs (fact delivery, the content index): never on the critical path. */
+const BACKGROUND_SCRIPTS = [PENDING_FACTS_LUA, CONFIRM_FACTS_LUA, CONTENT_LOOKUP_LUA, CONTENT_RECORD_LUA].map(sha1);
 const LLM_DELAY_MS = 100;
 const WARMUP = 3;
 const TURNS = 30;

@@ -99,3 +99,8 @@ export function auditKeys(tenant: string, minute: number): { log: string; thrott
 export function eraseJobKey(tenant: string, userId: string): string {
   return `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:erase-job`;
 }
+
+/** `am:{t}:u:{u}:content` - which content ids and fact ids the user's long-term facts use (see ContentIndex). */
+export function contentIndexKey(tenant: string, userId: string): string {
+  return `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:content`;
+}

@@ -31,6 +31,7 @@ import { RedisAuditLog } from "../stores/audit-log.ts";
 import { RedisEraseJournal } from "../stores/erase-journal.ts";
 import { UpstashRateLimiter } from "../stores/rate-limiter.ts";
 import { R2BackupStore, type BackupBucket } from "../stores/backup-store.ts";
+import { ContentIndexedFactStore, RedisContentIndex } from "../stores/content-index.ts";
 import { VectorFactStore } from "../stores/facts-vector.ts";
 import { RedisMetricsStore } from "../stores/metrics-store.ts";
 import { RedisSessionStore } from "../stores/session-store.ts";
@@ -137,7 +138,7 @@ export function adaptersFor(config: Config): Adapters {
     audit: redis ? guardUpstream(new RedisAuditLog(redis, { maxEntries: config.auditMaxEntries }), "redis") : unconfigured<AuditLog>("redis", redisMissing),
     eraseJournal: redis ? guardUpstream(new RedisEraseJournal(redis), "redis") : unconfigured<EraseJournal>("redis", redisMissing),
     rateLimiter: redis && config.rateLimit ? new UpstashRateLimiter(redis, config.rateLimit) : null,
-    facts: vector ? guardUpstream(new VectorFactStore(sealedVectorIndex(vector, cipher), { embed, retrieval: config.memory.retrieval, fusion: config.memory.fusion }), "vector") : null,
+    facts: vector ? indexedFacts(guardUpstream(new VectorFactStore(sealedVectorIndex(vector, cipher), { embed, retrieval: config.memory.retrieval, fusion: config.memory.fusion }), "vector"), redis) : null,
     traces: redis ? new SealedTraceStore(guardUpstream(new RedisTraceStore(redis), "redis"), cipher) : null,
     metrics: redis ? guardUpstream(new RedisMetricsStore(redis), "redis") : null,
     cipher,
@@ -156,6 +157,11 @@ export function adaptersFor(config: Config): Adapters {
   };
   adapterCache.set(config, adapters);
   return adapters;
+}
+
+/** The fact store behind the user's content index in Redis (a new fact then costs one Vector request). */
+function indexedFacts(facts: FactStore, redis: Redis | null): FactStore {
+  return redis ? new ContentIndexedFactStore(facts, guardUpstream(new RedisContentIndex(redis), "redis")) : facts;
 }
 
 /** Background work for `ctx.waitUntil`: failures are logged, never thrown. */

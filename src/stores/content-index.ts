@@ -1,0 +1,199 @@
+import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactScope, FactStore } from "../memory/ports.ts";
+import type { RecallCandidate } from "../memory/recall.ts";
+import type { Fact } from "../memory/types.ts";
+import { InvalidStoreInput } from "./errors.ts";
+import { assertId, contentIndexKey } from "./keys.ts";
+import { CONTENT_CLEAR_LUA, CONTENT_FORGET_LUA, CONTENT_LOOKUP_LUA, CONTENT_RECORD_LUA } from "./lua/content-index.ts";
+import { asList, decodeReply } from "./reply.ts";
+import { ScriptRunner, type RedisClient } from "./scripts.ts";
+
+/** What the index knows of some content ids: whether it is complete, and per id whether a fact uses it. */
+export interface ContentLookup {
+  complete: boolean;
+  /** Where an unfinished build of the index goes on in the fact listing ("" from the start). */
+  cursor: string;
+  known: boolean[];
+}
+
+/** How a record call changes the build: done, or continued from a listing cursor. */
+export type BuildState = { complete: true } | { cursor: string };
+
+/**
+ * Which content ids (and fact ids) a user's facts use, kept beside the facts so that a write can
+ * tell a new statement from a restatement without reading the fact index. Narrow on purpose: the
+ * decorator below is its only user.
+ */
+export interface ContentIndex {
+  lookup(scope: FactScope, contentIds: string[]): Promise<ContentLookup>;
+  /** Records content id / fact id pairs, and where the index's build stands when given. */
+  record(scope: FactScope, pairs: [contentId: string, factId: string][], build?: BuildState): Promise<void>;
+  forget(scope: FactScope, factIds: string[]): Promise<void>;
+  clear(scope: FactScope): Promise<void>;
+}
+
+const keyOf = (scope: FactScope): string => contentIndexKey(scope.tenant, scope.userId);
+
+/** Longest listing cursor kept (the fact index's cursors are short offsets). */
+const MAX_CURSOR = 256;
+
+function buildArg(build: BuildState | undefined): string {
+  if (!build) return "";
+  if ("complete" in build) return "complete";
+  if (build.cursor.length === 0 || build.cursor.length > MAX_CURSOR) throw new InvalidStoreInput("listing cursor must be 1-256 characters");
+  return `cursor:${build.cursor}`;
+}
+
+/** The content index as one Redis hash per user, each operation one script (one round trip). */
+export class RedisContentIndex implements ContentIndex {
+  readonly #scripts: ScriptRunner;
+
+  constructor(redis: RedisClient) {
+    this.#scripts = new ScriptRunner(redis);
+  }
+
+  async lookup(scope: FactScope, contentIds: string[]): Promise<ContentLookup> {
+    const reply = decodeReply(await this.#scripts.run(CONTENT_LOOKUP_LUA, [keyOf(scope)], contentIds.map((c) => assertId("content id", c))), "content lookup");
+    const known = asList(reply.known);
+    const cursor = typeof reply.cursor === "string" ? reply.cursor : "";
+    return { complete: reply.complete === 1, cursor, known: contentIds.map((_, i) => known[i] === 1) };
+  }
+
+  async record(scope: FactScope, pairs: [string, string][], build?: BuildState): Promise<void> {
+    if (pairs.length === 0 && !build) return;
+    const args = pairs.map(([c, id]): [string, string] => [assertId("content id", c), assertId("fact id", id)]);
+    const state = buildArg(build);
+    // the build state goes with the last chunk: an index is complete only once every pair is in
+    for (let i = 0; i < Math.max(1, args.length); i += RECORD_CHUNK) {
+      const last = i + RECORD_CHUNK >= args.length;
+      await this.#scripts.run(CONTENT_RECORD_LUA, [keyOf(scope)], [last ? state : "", ...args.slice(i, i + RECORD_CHUNK).flat()]);
+    }
+  }
+
+  async forget(scope: FactScope, factIds: string[]): Promise<void> {
+    if (factIds.length === 0) return;
+    await this.#scripts.run(CONTENT_FORGET_LUA, [keyOf(scope)], factIds.map((id) => assertId("fact id", id)));
+  }
+
+  async clear(scope: FactScope): Promise<void> {
+    await this.#scripts.run(CONTENT_CLEAR_LUA, [keyOf(scope)], []);
+  }
+}
+
+export interface ContentIndexOptions {
+  /** Facts listed per page while a user's index is built. @default 1000 */
+  buildPage?: number;
+  /** Pages listed at most by one lookup while a user's index is built. @default 5 */
+  buildPages?: number;
+}
+
+/** Pairs recorded per script call, so one call stays short on any Redis (and on the embedded engine). */
+const RECORD_CHUNK = 500;
+
+/**
+ * A fact store whose content lookups ask the content index first, so that writing a new fact costs
+ * one fact-index request (the upsert) instead of a read and then the upsert.
+ *
+ * Invariant: once a user's index is complete, every content id and fact id the user's facts use is
+ * in it. Writers keep it so by recording before they write and forgetting after they delete, so a
+ * failure between the two leaves an extra entry, never a missing one; an extra entry only sends
+ * that lookup to the fact index. An id the complete index does not know is therefore new, and
+ * only known ids are looked up in the fact index. An incomplete index (a user whose facts predate
+ * it, or whose index was lost) answers nothing: each lookup then builds it on from a listing of
+ * the user's facts (`buildPages` pages at most per lookup) and goes to the fact index,
+ * unless that listing held all of them and answers it (a new user's first write: one listing and
+ * the upsert).
+ */
+export class ContentIndexedFactStore implements FactStore {
+  readonly #facts: FactStore;
+  readonly #index: ContentIndex;
+  readonly #page: number;
+  readonly #pages: number;
+
+  constructor(facts: FactStore, index: ContentIndex, options: ContentIndexOptions = {}) {
+    this.#facts = facts;
+    this.#index = index;
+    this.#page = options.buildPage ?? 1000;
+    this.#pages = options.buildPages ?? 5;
+  }
+
+  async findByContent(scope: FactScope, contents: ContentRef[]): Promise<ContentMatch[]> {
+    if (contents.length === 0) return [];
+    const { complete, cursor, known } = await this.#index.lookup(scope, contents.map((c) => c.contentId));
+    if (!complete) {
+      const built = await this.#build(scope, cursor);
+      return built ? contents.map((c) => matchIn(built, c.contentId)) : this.#facts.findByContent(scope, contents);
+    }
+    const ask = contents.filter((_, i) => known[i]);
+    const found = ask.length > 0 ? await this.#facts.findByContent(scope, ask) : [];
+    let next = 0;
+    return contents.map((_, i) => (known[i] ? (found[next++] ?? { holder: null, idTaken: false }) : { holder: null, idTaken: false }));
+  }
+
+  async upsert(scope: FactScope, facts: Fact[]): Promise<void> {
+    await this.#index.record(scope, pairsOf(facts));
+    await this.#facts.upsert(scope, facts);
+  }
+
+  async patch(scope: FactScope, facts: Fact[]): Promise<void> {
+    await this.#index.record(scope, pairsOf(facts));
+    await this.#facts.patch(scope, facts);
+  }
+
+  async delete(scope: FactScope, ids: string[]): Promise<number> {
+    const deleted = await this.#facts.delete(scope, ids);
+    await this.#index.forget(scope, ids);
+    return deleted;
+  }
+
+  async deleteAll(scope: FactScope): Promise<number> {
+    const deleted = await this.#facts.deleteAll(scope);
+    await this.#index.clear(scope);
+    return deleted;
+  }
+
+  query(scope: FactScope, query: FactQuery): Promise<RecallCandidate[]> {
+    return this.#facts.query(scope, query);
+  }
+
+  get(scope: FactScope, ids: string[]): Promise<(Fact | null)[]> {
+    return this.#facts.get(scope, ids);
+  }
+
+  touch(scope: FactScope, accesses: FactAccess[]): Promise<void> {
+    return this.#facts.touch(scope, accesses);
+  }
+
+  list(scope: FactScope, cursor: string, limit: number): Promise<FactPage> {
+    return this.#facts.list(scope, cursor, limit);
+  }
+
+  scopes(): Promise<FactScope[]> {
+    return this.#facts.scopes();
+  }
+
+  /**
+   * Goes on building the index from `from` in the user's fact listing, at most `buildPages`
+   * pages. Returns every fact of the user when one call listed them all from
+   * the start (they answer the lookup), otherwise null.
+   */
+  async #build(scope: FactScope, from: string): Promise<Fact[] | null> {
+    const facts: Fact[] = [];
+    let cursor = from;
+    for (let page = 0; page < this.#pages; page += 1) {
+      const listed = await this.#facts.list(scope, cursor, this.#page);
+      facts.push(...listed.facts);
+      cursor = listed.facts.length > 0 ? listed.nextCursor : "";
+      if (cursor === "") break;
+    }
+    await this.#index.record(scope, pairsOf(facts), cursor === "" ? { complete: true } : { cursor });
+    return cursor === "" && from === "" ? facts : null;
+  }
+}
+
+/** {@link FactStore.findByContent}'s answer for one content id, from all of a user's facts. */
+function matchIn(facts: readonly Fact[], contentId: string): ContentMatch {
+  const holder = facts.find((f) => (f.contentId ?? f.id) === contentId) ?? null;
+  return { holder, idTaken: facts.some((f) => f.id === contentId) };
+}
+
+const pairsOf = (facts: readonly Fact[]): [string, string][] => facts.map((f) => [f.contentId ?? f.id, f.id]);
