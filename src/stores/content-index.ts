@@ -7,12 +7,15 @@ import { CONTENT_CLEAR_LUA, CONTENT_FORGET_LUA, CONTENT_LOOKUP_LUA, CONTENT_RECO
 import { asList, decodeReply } from "./reply.ts";
 import { ScriptRunner, type RedisClient } from "./scripts.ts";
 
-/** What the index knows of some content ids: whether it is complete, and per id whether a fact uses it. */
+/** What the index knows of some content ids, in the order asked. */
 export interface ContentLookup {
   complete: boolean;
   /** Where an unfinished build of the index goes on in the fact listing ("" from the start). */
   cursor: string;
-  known: boolean[];
+  /** The fact recorded as holding each content id, or null. */
+  holders: (string | null)[];
+  /** Whether a fact uses each content id as its own id. */
+  taken: boolean[];
 }
 
 /** How a record call changes the build: done, or continued from a listing cursor. */
@@ -53,9 +56,18 @@ export class RedisContentIndex implements ContentIndex {
 
   async lookup(scope: FactScope, contentIds: string[]): Promise<ContentLookup> {
     const reply = decodeReply(await this.#scripts.run(CONTENT_LOOKUP_LUA, [keyOf(scope)], contentIds.map((c) => assertId("content id", c))), "content lookup");
-    const known = asList(reply.known);
+    const holders = asList(reply.holders);
+    const taken = asList(reply.taken);
     const cursor = typeof reply.cursor === "string" ? reply.cursor : "";
-    return { complete: reply.complete === 1, cursor, known: contentIds.map((_, i) => known[i] === 1) };
+    return {
+      complete: reply.complete === 1,
+      cursor,
+      holders: contentIds.map((_, i) => {
+        const h = holders[i];
+        return typeof h === "string" && h !== "" ? h : null;
+      }),
+      taken: contentIds.map((_, i) => taken[i] === 1),
+    };
   }
 
   async record(scope: FactScope, pairs: [string, string][], build?: BuildState): Promise<void> {
@@ -94,10 +106,11 @@ const RECORD_CHUNK = 500;
  * one fact-index request (the upsert) instead of a read and then the upsert.
  *
  * Invariant: once a user's index is complete, every content id and fact id the user's facts use is
- * in it. Writers keep it so by recording before they write and forgetting after they delete, so a
- * failure between the two leaves an extra entry, never a missing one; an extra entry only sends
- * that lookup to the fact index. An id the complete index does not know is therefore new, and
- * only known ids are looked up in the fact index. An incomplete index (a user whose facts predate
+ * in it, each content id with the fact that last recorded it. Writers keep it so by recording
+ * before they write and forgetting after they delete, so a failure between the two leaves an extra
+ * entry, never a missing one; an extra entry only costs a fetch that finds nothing. A content id
+ * the complete index does not know is therefore new (no request at all); a known one is answered
+ * by fetching the recorded holder (a restatement: one fetch, then the upsert). An incomplete index (a user whose facts predate
  * it, or whose index was lost) answers nothing: each lookup then builds it on from a listing of
  * the user's facts (`buildPages` pages at most per lookup) and goes to the fact index,
  * unless that listing held all of them and answers it (a new user's first write: one listing and
@@ -118,15 +131,15 @@ export class ContentIndexedFactStore implements FactStore {
 
   async findByContent(scope: FactScope, contents: ContentRef[]): Promise<ContentMatch[]> {
     if (contents.length === 0) return [];
-    const { complete, cursor, known } = await this.#index.lookup(scope, contents.map((c) => c.contentId));
+    const { complete, cursor, holders, taken } = await this.#index.lookup(scope, contents.map((c) => c.contentId));
     if (!complete) {
       const built = await this.#build(scope, cursor);
       return built ? contents.map((c) => matchIn(built, c.contentId)) : this.#facts.findByContent(scope, contents);
     }
-    const ask = contents.filter((_, i) => known[i]);
-    const found = ask.length > 0 ? await this.#facts.findByContent(scope, ask) : [];
-    let next = 0;
-    return contents.map((_, i) => (known[i] ? (found[next++] ?? { holder: null, idTaken: false }) : { holder: null, idTaken: false }));
+    // The recorded holders, and the facts using a content id as their id: one fetch, when any.
+    const ids = [...new Set(contents.flatMap((c, i) => [...(holders[i] ? [holders[i]] : []), ...(taken[i] ? [c.contentId] : [])]))];
+    const fetched = ids.length > 0 ? (await this.#facts.get(scope, ids)).filter((f): f is Fact => f !== null) : [];
+    return contents.map((c) => matchIn(fetched, c.contentId));
   }
 
   async upsert(scope: FactScope, facts: Fact[]): Promise<void> {

@@ -49,18 +49,20 @@ for (const variant of await redisVariants()) {
       const s = scope();
       expect(await store.findByContent(s, [ref(id(1))])).toEqual([{ holder: null, idTaken: false }]);
       expect(facts.calls).toEqual({ list: 1 });
-      expect(await index.lookup(s, [id(1)])).toEqual({ complete: true, cursor: "", known: [false] });
+      expect(await index.lookup(s, [id(1)])).toEqual({ complete: true, cursor: "", holders: [null], taken: [false] });
       await store.upsert(s, [fact(id(1), "one")]);
       expect(await store.findByContent(s, [ref(id(2))])).toEqual([{ holder: null, idTaken: false }]);
       expect(facts.calls).toEqual({ list: 1, upsert: 1 });
     });
 
-    it("asks the fact store only about known content ids, answering in the order asked", async () => {
+    it("fetches only the recorded holders of known content ids, answering in the order asked", async () => {
       const { facts, store, s } = await withCompleteIndex();
       await store.upsert(s, [fact(id(1), "one"), fact(id(2), "two")]);
       const found = await store.findByContent(s, [ref(id(3)), ref(id(2)), ref(id(4)), ref(id(1))]);
       expect(found.map((m) => m.holder?.id ?? null)).toEqual([null, id(2), null, id(1)]);
-      expect(facts.calls.findByContent).toBe(1);
+      expect(found.map((m) => m.idTaken)).toEqual([false, true, false, true]);
+      expect(facts.calls.get).toBe(1);
+      expect(facts.calls.findByContent).toBeUndefined();
     });
 
     it("knows an edited fact by its new content and by the id it keeps", async () => {
@@ -69,25 +71,25 @@ for (const variant of await redisVariants()) {
       await store.upsert(s, [fact(id(1), "edited text", id(5))]);
       const [byNew, byOldId] = await store.findByContent(s, [ref(id(5)), ref(id(1))]);
       expect(byNew).toMatchObject({ holder: { id: id(1) }, idTaken: false });
-      // the old text's content id is the fact's own id: taken, so a new statement needs a fresh id
-      expect(byOldId?.idTaken).toBe(true);
+      // the old text's content id is the fact's own id: taken (no holder), so a new statement needs a fresh id
+      expect(byOldId).toEqual({ holder: null, idTaken: true });
     });
 
     it("forgets deleted facts, and clears the user's index with all of them", async () => {
       const { store, s } = await withCompleteIndex();
       await store.upsert(s, [fact(id(1), "one"), fact(id(2), "two")]);
       await store.delete(s, [id(1)]);
-      expect((await index.lookup(s, [id(1), id(2)])).known).toEqual([false, true]);
+      expect(await index.lookup(s, [id(1), id(2)])).toMatchObject({ holders: [null, id(2)], taken: [false, true] });
       await store.deleteAll(s);
-      expect(await index.lookup(s, [id(2)])).toEqual({ complete: false, cursor: "", known: [false] });
+      expect(await index.lookup(s, [id(2)])).toEqual({ complete: false, cursor: "", holders: [null], taken: [false] });
     });
 
-    it("a write that failed after it was recorded only sends that lookup to the fact store", async () => {
+    it("a write that failed after it was recorded only costs a fetch that finds nothing", async () => {
       const { facts, store, s } = await withCompleteIndex();
       facts.failNext("upsert");
       await expect(store.upsert(s, [fact(id(1), "one")])).rejects.toThrow("upsert failed");
       expect(await store.findByContent(s, [ref(id(1))])).toEqual([{ holder: null, idTaken: false }]);
-      expect(facts.calls.findByContent).toBe(1);
+      expect(facts.calls.get).toBe(1);
     });
 
     it("finds facts written before the index, building it on over several lookups for a large user", async () => {
@@ -105,7 +107,7 @@ for (const variant of await redisVariants()) {
       expect((await store.findByContent(s, [ref(id(7))]))[0]?.holder?.id).toBe(id(7));
       expect(facts.calls.list).toBe(3);
       const done = await index.lookup(s, [id(0), id(1000), id(1001)]);
-      expect(done).toEqual({ complete: true, cursor: "", known: [true, true, false] });
+      expect(done).toEqual({ complete: true, cursor: "", holders: [id(0), id(1000), null], taken: [true, true, false] });
     });
 
     it("rejects ids that are not identifiers before they reach Lua", async () => {

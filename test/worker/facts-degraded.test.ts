@@ -55,7 +55,10 @@ describe.each([
 
     await clearLog("redis");
     expect503(await postFact(uid, { text: "the user is vegetarian" }, { env }));
-    expect(await upstreamLog("redis")).toEqual([]);
+    // Nothing but the content index, which records a fact's ids before the Vector write (an entry
+    // for a fact that was never written only makes a later write look it up in Vector).
+    const contentIndex = `:u:${uid}:content`;
+    expect((await upstreamLog("redis")).filter((r) => !r.body.includes(contentIndex))).toEqual([]);
     expect503(await call("GET", `${factsPath(uid)}?query=seat`, { env }));
     expect503(await call("GET", factsPath(uid), { env }));
 

@@ -6,20 +6,19 @@
  */
 
 /**
- * KEYS: index. ARGV: content ids. `{"complete": 0|1, "cursor": "...", "known": [0|1, ...]}`: a
- * content id is known when a fact holds it as its content or uses it as its id; `cursor` is where
- * an unfinished build goes on ("" to start).
+ * KEYS: index. ARGV: content ids. `{"complete": 0|1, "cursor": "...", "holders": [...], "taken":
+ * [0|1, ...]}`: per content id the fact id recorded for it ("" when none) and whether a fact uses
+ * it as its own id; `cursor` is where an unfinished build goes on ("" to start).
  */
 export const CONTENT_LOOKUP_LUA = `
-local known = {}
+local holders, taken = {}, {}
 for i = 1, #ARGV do
-  local c = ARGV[i]
-  local hit = redis.call('HEXISTS', KEYS[1], 'c:' .. c) == 1 or redis.call('HEXISTS', KEYS[1], 'i:' .. c) == 1
-  known[i] = hit and 1 or 0
+  holders[i] = redis.call('HGET', KEYS[1], 'c:' .. ARGV[i]) or ''
+  taken[i] = redis.call('HEXISTS', KEYS[1], 'i:' .. ARGV[i])
 end
 local complete = redis.call('HEXISTS', KEYS[1], 'complete')
 local cursor = redis.call('HGET', KEYS[1], 'build') or ''
-return cjson.encode({ complete = complete, cursor = cursor, known = known })
+return cjson.encode({ complete = complete, cursor = cursor, holders = holders, taken = taken })
 `;
 
 /**
