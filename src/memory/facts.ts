@@ -1,5 +1,5 @@
 import { sha256Hex } from "./hash.ts";
-import type { FactScope } from "./ports.ts";
+import type { FactRefresh, FactScope, KnownFact } from "./ports.ts";
 import type { Fact, FactType } from "./types.ts";
 
 export { isSalient, type Salience } from "./salience.ts";
@@ -93,6 +93,17 @@ export function mergeFact(existing: Fact, incoming: FactDraft, now: number): Fac
   if (incoming.sourceSession !== undefined) merged.sourceSession = incoming.sourceSession;
   if (incoming.sourceMessage !== undefined) merged.sourceMessage = incoming.sourceMessage;
   return merged;
+}
+
+/**
+ * A restatement as a refresh of the fact holding the same text, known without reading it: what
+ * {@link mergeFact} would change when the statement adds nothing (no higher importance, no
+ * metadata, not older than the fact) - the next version and a newer `updatedAt`. Null when it
+ * does add something: then the fact has to be read and merged.
+ */
+export function refreshOf(known: KnownFact, incoming: Fact): FactRefresh | null {
+  if (incoming.metadata !== undefined || incoming.importance > known.importance || incoming.createdAt < known.createdAt) return null;
+  return { id: known.id, version: known.version + 1, updatedAt: Math.max(known.updatedAt, incoming.updatedAt) };
 }
 
 /** A fresh fact id for a new fact whose content id is already some edited fact's id. */

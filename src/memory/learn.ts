@@ -1,8 +1,8 @@
 import type { MemoryDeps } from "./deps.ts";
 import { FactService, type LearnReport } from "./fact-service.ts";
-import { freshFactId, mergeFact } from "./facts.ts";
-import type { FactScope, FactStore, UserStore } from "./ports.ts";
-import type { StoredMessage } from "./types.ts";
+import { freshFactId, mergeFact, refreshOf } from "./facts.ts";
+import type { FactRefresh, FactScope, FactStore, UserStore } from "./ports.ts";
+import type { Fact, StoredMessage } from "./types.ts";
 
 /** Queued facts delivered per background run; the cron delivers what is left. */
 const DELIVERY_BATCH = 100;
@@ -11,11 +11,13 @@ const DELIVERY_BATCH = 100;
 const erasedSince = (erasedAt: number | null, since: number): boolean => erasedAt !== null && erasedAt >= since;
 
 /**
- * Delivers facts that appends queued for `scope` to long-term memory: merged into the stored fact
- * holding the same text (a restatement keeps its creation time, uses, history and id; an edited
- * fact is found by the content id of its current text), written in one upsert,
- * then unqueued. If the user was erased while this ran, what it wrote is deleted again, so an erase
- * always wins. A failure leaves the queue as it was for the next run (or the cron).
+ * Delivers facts that appends queued for `scope` to long-term memory. Each is folded into the
+ * stored fact holding the same text, if any (a restatement keeps its creation time, uses, history
+ * and id; an edited fact is found by the content id of its current text): a restatement that adds
+ * nothing and that the store knows unread is a refresh (next version, newer `updatedAt`), the
+ * others are read, merged and written in one upsert; then the queue entries are removed. If the
+ * user was erased while this ran, what it wrote is deleted again, so an erase always wins. A
+ * failure leaves the queue as it was for the next run (or the cron).
  */
 export async function deliverPendingFacts(
   deps: { facts: FactStore | null; users: UserStore },
@@ -25,20 +27,33 @@ export async function deliverPendingFacts(
   const facts = requireFacts(deps);
   const pending = await deps.users.pendingFacts(scope, DELIVERY_BATCH);
   if (pending.length === 0) return 0;
-  const matches = await facts.findByContent(scope, pending.map((f) => ({ contentId: f.contentId ?? f.id, text: f.text })));
-  const merged = pending.map((fact, i) => {
-    const match = matches[i];
-    if (match?.holder) return mergeFact(match.holder, fact, fact.updatedAt);
-    // Its content id is the id of a fact edited to another text since: the new fact needs its own.
-    return match?.idTaken ? { ...fact, id: freshFactId(), contentId: fact.contentId ?? fact.id } : fact;
+  const matches = await facts.findByContent(scope, pending.map((f) => ({ contentId: f.contentId ?? f.id, text: f.text })), { known: true });
+  const refreshes = pending.map((fact, i) => {
+    const known = matches[i]?.known;
+    return known ? refreshOf(known, fact) : null;
   });
-  await facts.upsert(scope, merged);
+  // A refreshed fact that turns out to be gone is written as new, like one the store does not know.
+  const gone = new Set(await facts.refresh(scope, refreshes.filter((r): r is FactRefresh => r !== null)));
+  const toRead = pending.flatMap((_, i) => (matches[i]?.known && !refreshes[i] ? [matches[i].known.id] : []));
+  const read = new Map((toRead.length > 0 ? await facts.get(scope, toRead) : []).flatMap((f) => (f ? [[f.id, f] as const] : [])));
+  const written: Fact[] = [];
+  pending.forEach((fact, i) => {
+    const match = matches[i];
+    const refresh = refreshes[i];
+    if (refresh && !gone.has(refresh.id)) return;
+    const holder = match?.holder ?? (match?.known ? read.get(match.known.id) : undefined);
+    if (holder) written.push(mergeFact(holder, fact, fact.updatedAt));
+    // Its content id is the id of a fact edited to another text since: the new fact needs its own.
+    else written.push(match?.idTaken && !gone.has(fact.id) ? { ...fact, id: freshFactId(), contentId: fact.contentId ?? fact.id } : fact);
+  });
+  if (written.length > 0) await facts.upsert(scope, written);
   const { erasedAt } = await deps.users.confirmFacts(scope, pending);
+  const ids = [...written.map((f) => f.id), ...refreshes.flatMap((r) => (r && !gone.has(r.id) ? [r.id] : []))];
   if (erasedSince(erasedAt, startedAt)) {
-    await facts.delete(scope, merged.map((f) => f.id));
+    await facts.delete(scope, ids);
     return 0;
   }
-  return merged.length;
+  return ids.length;
 }
 
 export interface LearnInput {

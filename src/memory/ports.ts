@@ -292,10 +292,28 @@ export interface ContentRef {
   text: string;
 }
 
+/** What a store knows of a fact without reading it (see {@link FactStore.findByContent}). */
+export interface KnownFact {
+  id: string;
+  version: number;
+  importance: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
 /** See {@link FactStore.findByContent}. */
 export interface ContentMatch {
   holder: Fact | null;
   idTaken: boolean;
+  /** Only when asked for (`known: true`): the holder as the store knows it unread; `holder` is then null. */
+  known?: KnownFact | undefined;
+}
+
+/** A restatement that changes nothing but a fact's version and `updatedAt` (see {@link FactStore.refresh}). */
+export interface FactRefresh {
+  id: string;
+  version: number;
+  updatedAt: number;
 }
 
 export interface FactPage {
@@ -311,9 +329,16 @@ export interface FactStore {
   get(scope: FactScope, ids: string[]): Promise<(Fact | null)[]>;
   /**
    * Per content id, in order: the fact whose current text has it (edited or not) and whether a
-   * fact uses it as its own id (then a new fact needs another id). One round trip.
+   * fact uses it as its own id (then a new fact needs another id). One round trip. With
+   * `known: true` a store that knows a holder's id, version, importance and times without reading
+   * it may answer with those (`known`) instead of the fact.
    */
-  findByContent(scope: FactScope, contents: ContentRef[]): Promise<ContentMatch[]>;
+  findByContent(scope: FactScope, contents: ContentRef[], options?: { known?: boolean }): Promise<ContentMatch[]>;
+  /**
+   * Sets version and `updatedAt` of existing facts without reading them (a metadata PATCH; nothing
+   * else changes). Returns the ids it did not find: those facts are gone and nothing was created.
+   */
+  refresh(scope: FactScope, refreshes: FactRefresh[]): Promise<string[]>;
   /** Updates metadata only (no re-embedding). */
   patch(scope: FactScope, facts: Fact[]): Promise<void>;
   /**

@@ -1,9 +1,9 @@
-import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactScope, FactStore } from "../memory/ports.ts";
+import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactRefresh, FactScope, FactStore, KnownFact } from "../memory/ports.ts";
 import type { RecallCandidate } from "../memory/recall.ts";
 import type { Fact } from "../memory/types.ts";
 import { InvalidStoreInput } from "./errors.ts";
 import { assertId, contentIndexKey } from "./keys.ts";
-import { CONTENT_CLEAR_LUA, CONTENT_FORGET_LUA, CONTENT_LOOKUP_LUA, CONTENT_RECORD_LUA } from "./lua/content-index.ts";
+import { CONTENT_CLEAR_LUA, CONTENT_FORGET_LUA, CONTENT_LOOKUP_LUA, CONTENT_RECORD_LUA, CONTENT_REFRESH_LUA } from "./lua/content-index.ts";
 import { asList, decodeReply } from "./reply.ts";
 import { ScriptRunner, type RedisClient } from "./scripts.ts";
 
@@ -12,8 +12,8 @@ export interface ContentLookup {
   complete: boolean;
   /** Where an unfinished build of the index goes on in the fact listing ("" from the start). */
   cursor: string;
-  /** The fact recorded as holding each content id, or null. */
-  holders: (string | null)[];
+  /** The fact holding each content id as its last write left it, or null. */
+  holders: (KnownFact | null)[];
   /** Whether a fact uses each content id as its own id. */
   taken: boolean[];
 }
@@ -22,14 +22,16 @@ export interface ContentLookup {
 export type BuildState = { complete: true } | { cursor: string };
 
 /**
- * Which content ids (and fact ids) a user's facts use, kept beside the facts so that a write can
- * tell a new statement from a restatement without reading the fact index. Narrow on purpose: the
- * decorator below is its only user.
+ * Which content ids and fact ids a user's facts use, with each fact's version, importance and
+ * times, kept beside the facts so that a write can tell a new statement from a restatement
+ * without reading the fact index. Narrow on purpose: the decorator below is its only user.
  */
 export interface ContentIndex {
   lookup(scope: FactScope, contentIds: string[]): Promise<ContentLookup>;
-  /** Records content id / fact id pairs, and where the index's build stands when given. */
-  record(scope: FactScope, pairs: [contentId: string, factId: string][], build?: BuildState): Promise<void>;
+  /** Records facts as about to be written, and where the index's build stands when given. */
+  record(scope: FactScope, facts: readonly Fact[], build?: BuildState): Promise<void>;
+  /** Records refreshes about to be written (only facts it knows). */
+  refresh(scope: FactScope, refreshes: readonly FactRefresh[]): Promise<void>;
   forget(scope: FactScope, factIds: string[]): Promise<void>;
   clear(scope: FactScope): Promise<void>;
 }
@@ -46,6 +48,23 @@ function buildArg(build: BuildState | undefined): string {
   return `cursor:${build.cursor}`;
 }
 
+const finite = (n: number, what: string): string => {
+  if (!Number.isFinite(n)) throw new InvalidStoreInput(`${what} must be a finite number`);
+  return String(n);
+};
+
+/** A fact's entry: `<content id>|<version>|<importance>|<createdAt>|<updatedAt>`. */
+const entryOf = (f: Fact): string =>
+  [assertId("content id", f.contentId ?? f.id), finite(f.version, "version"), finite(f.importance, "importance"), finite(f.createdAt, "createdAt"), finite(f.updatedAt, "updatedAt")].join("|");
+
+function knownFrom(id: unknown, entry: unknown): KnownFact | null {
+  if (typeof id !== "string" || id === "" || typeof entry !== "string") return null;
+  const [, version, importance, createdAt, updatedAt] = entry.split("|").map(Number);
+  const all = [version, importance, createdAt, updatedAt];
+  if (!all.every((n) => n !== undefined && Number.isFinite(n))) return null;
+  return { id, version: version ?? 0, importance: importance ?? 0, createdAt: createdAt ?? 0, updatedAt: updatedAt ?? 0 };
+}
+
 /** The content index as one Redis hash per user, each operation one script (one round trip). */
 export class RedisContentIndex implements ContentIndex {
   readonly #scripts: ScriptRunner;
@@ -57,28 +76,31 @@ export class RedisContentIndex implements ContentIndex {
   async lookup(scope: FactScope, contentIds: string[]): Promise<ContentLookup> {
     const reply = decodeReply(await this.#scripts.run(CONTENT_LOOKUP_LUA, [keyOf(scope)], contentIds.map((c) => assertId("content id", c))), "content lookup");
     const holders = asList(reply.holders);
+    const entries = asList(reply.entries);
     const taken = asList(reply.taken);
-    const cursor = typeof reply.cursor === "string" ? reply.cursor : "";
     return {
       complete: reply.complete === 1,
-      cursor,
-      holders: contentIds.map((_, i) => {
-        const h = holders[i];
-        return typeof h === "string" && h !== "" ? h : null;
-      }),
+      cursor: typeof reply.cursor === "string" ? reply.cursor : "",
+      holders: contentIds.map((_, i) => knownFrom(holders[i], entries[i])),
       taken: contentIds.map((_, i) => taken[i] === 1),
     };
   }
 
-  async record(scope: FactScope, pairs: [string, string][], build?: BuildState): Promise<void> {
-    if (pairs.length === 0 && !build) return;
-    const args = pairs.map(([c, id]): [string, string] => [assertId("content id", c), assertId("fact id", id)]);
+  async record(scope: FactScope, facts: readonly Fact[], build?: BuildState): Promise<void> {
+    if (facts.length === 0 && !build) return;
+    const args = facts.map((f): [string, string] => [assertId("fact id", f.id), entryOf(f)]);
     const state = buildArg(build);
-    // the build state goes with the last chunk: an index is complete only once every pair is in
+    // the build state goes with the last chunk: an index is complete only once every fact is in
     for (let i = 0; i < Math.max(1, args.length); i += RECORD_CHUNK) {
       const last = i + RECORD_CHUNK >= args.length;
       await this.#scripts.run(CONTENT_RECORD_LUA, [keyOf(scope)], [last ? state : "", ...args.slice(i, i + RECORD_CHUNK).flat()]);
     }
+  }
+
+  async refresh(scope: FactScope, refreshes: readonly FactRefresh[]): Promise<void> {
+    if (refreshes.length === 0) return;
+    const args = refreshes.flatMap((r) => [assertId("fact id", r.id), finite(r.version, "version"), finite(r.updatedAt, "updatedAt")]);
+    await this.#scripts.run(CONTENT_REFRESH_LUA, [keyOf(scope)], args);
   }
 
   async forget(scope: FactScope, factIds: string[]): Promise<void> {
@@ -98,23 +120,26 @@ export interface ContentIndexOptions {
   buildPages?: number;
 }
 
-/** Pairs recorded per script call, so one call stays short on any Redis (and on the embedded engine). */
+/** Facts recorded per script call, so one call stays short on any Redis (and on the embedded engine). */
 const RECORD_CHUNK = 500;
 
 /**
  * A fact store whose content lookups ask the content index first, so that writing a new fact costs
- * one fact-index request (the upsert) instead of a read and then the upsert.
+ * one fact-index request (the upsert) instead of a read and then the upsert, and a restatement
+ * that adds nothing costs one metadata update (`refresh`).
  *
  * Invariant: once a user's index is complete, every content id and fact id the user's facts use is
- * in it, each content id with the fact that last recorded it. Writers keep it so by recording
- * before they write and forgetting after they delete, so a failure between the two leaves an extra
- * entry, never a missing one; an extra entry only costs a fetch that finds nothing. A content id
- * the complete index does not know is therefore new (no request at all); a known one is answered
- * by fetching the recorded holder (a restatement: one fetch, then the upsert). An incomplete index (a user whose facts predate
- * it, or whose index was lost) answers nothing: each lookup then builds it on from a listing of
- * the user's facts (`buildPages` pages at most per lookup) and goes to the fact index,
- * unless that listing held all of them and answers it (a new user's first write: one listing and
- * the upsert).
+ * in it, each fact with its version, importance and times as its last write left them. Writers
+ * keep it so by recording before they write and forgetting after they delete, so a failure
+ * between the two leaves an extra or a newer entry, never a missing one: an extra entry only costs
+ * a fetch (or a refresh) that finds nothing, and a version taken from a newer entry still grows. A
+ * content id the complete index does not know is therefore new (no request at all); a known one is
+ * answered by fetching the recorded holder, or with what the index knows of it (`known: true`).
+ *
+ * An incomplete index (a user whose facts predate it, or whose index was lost) answers nothing:
+ * each lookup then builds it on from a listing of the user's facts (`buildPages` pages at most per
+ * lookup) and goes to the fact index, unless that listing held all of them and answers it (a new
+ * user's first write: one listing and the upsert).
  */
 export class ContentIndexedFactStore implements FactStore {
   readonly #facts: FactStore;
@@ -129,27 +154,36 @@ export class ContentIndexedFactStore implements FactStore {
     this.#pages = options.buildPages ?? 5;
   }
 
-  async findByContent(scope: FactScope, contents: ContentRef[]): Promise<ContentMatch[]> {
+  async findByContent(scope: FactScope, contents: ContentRef[], options: { known?: boolean } = {}): Promise<ContentMatch[]> {
     if (contents.length === 0) return [];
     const { complete, cursor, holders, taken } = await this.#index.lookup(scope, contents.map((c) => c.contentId));
     if (!complete) {
       const built = await this.#build(scope, cursor);
       return built ? contents.map((c) => matchIn(built, c.contentId)) : this.#facts.findByContent(scope, contents);
     }
+    // Asked for what the index knows: no request at all.
+    if (options.known) return contents.map((_, i) => ({ holder: null, idTaken: taken[i] === true, known: holders[i] ?? undefined }));
     // The recorded holders, and the facts using a content id as their id: one fetch, when any.
-    const ids = [...new Set(contents.flatMap((c, i) => [...(holders[i] ? [holders[i]] : []), ...(taken[i] ? [c.contentId] : [])]))];
+    const ids = [...new Set(contents.flatMap((c, i) => [...(holders[i] ? [holders[i].id] : []), ...(taken[i] ? [c.contentId] : [])]))];
     const fetched = ids.length > 0 ? (await this.#facts.get(scope, ids)).filter((f): f is Fact => f !== null) : [];
     return contents.map((c) => matchIn(fetched, c.contentId));
   }
 
   async upsert(scope: FactScope, facts: Fact[]): Promise<void> {
-    await this.#index.record(scope, pairsOf(facts));
+    await this.#index.record(scope, facts);
     await this.#facts.upsert(scope, facts);
   }
 
   async patch(scope: FactScope, facts: Fact[]): Promise<void> {
-    await this.#index.record(scope, pairsOf(facts));
+    await this.#index.record(scope, facts);
     await this.#facts.patch(scope, facts);
+  }
+
+  async refresh(scope: FactScope, refreshes: FactRefresh[]): Promise<string[]> {
+    await this.#index.refresh(scope, refreshes);
+    const missing = await this.#facts.refresh(scope, refreshes);
+    await this.#index.forget(scope, missing);
+    return missing;
   }
 
   async delete(scope: FactScope, ids: string[]): Promise<number> {
@@ -198,7 +232,7 @@ export class ContentIndexedFactStore implements FactStore {
       cursor = listed.facts.length > 0 ? listed.nextCursor : "";
       if (cursor === "") break;
     }
-    await this.#index.record(scope, pairsOf(facts), cursor === "" ? { complete: true } : { cursor });
+    await this.#index.record(scope, facts, cursor === "" ? { complete: true } : { cursor });
     return cursor === "" && from === "" ? facts : null;
   }
 }
@@ -208,5 +242,3 @@ function matchIn(facts: readonly Fact[], contentId: string): ContentMatch {
   const holder = facts.find((f) => (f.contentId ?? f.id) === contentId) ?? null;
   return { holder, idTaken: facts.some((f) => f.id === contentId) };
 }
-
-const pairsOf = (facts: readonly Fact[]): [string, string][] => facts.map((f) => [f.contentId ?? f.id, f.id]);

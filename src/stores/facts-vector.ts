@@ -1,5 +1,5 @@
 import { FusionAlgorithm, QueryMode, type QueryResult, type RangeResult } from "@upstash/vector";
-import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactScope, FactStore } from "../memory/ports.ts";
+import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactRefresh, FactScope, FactStore } from "../memory/ports.ts";
 import type { FusionMode, RecallCandidate, RetrievalMode } from "../memory/recall.ts";
 import { FACT_TYPES, type Fact } from "../memory/types.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";
@@ -165,6 +165,19 @@ export class VectorFactStore implements FactStore {
     await Promise.all(
       facts.map((f) => this.#index.update({ id: f.id, metadata: factToMetadata(f), metadataUpdateMode: "OVERWRITE" }, { namespace })),
     );
+  }
+
+  async refresh(scope: FactScope, refreshes: FactRefresh[]): Promise<string[]> {
+    const namespace = scopeToNamespace(scope);
+    // PATCH merges just these fields, and a missing id updates nothing (`updated: 0`).
+    const results = await Promise.all(
+      refreshes.map((r) => {
+        assertId("fact id", r.id);
+        const patch = { id: r.id, metadata: { version: r.version, updatedAt: r.updatedAt }, metadataUpdateMode: "PATCH" as const };
+        return orEmpty(() => this.#index.update(patch, { namespace }), { updated: 0 });
+      }),
+    );
+    return refreshes.filter((_, i) => (results[i]?.updated ?? 0) === 0).map((r) => r.id);
   }
 
   async touch(scope: FactScope, accesses: FactAccess[]): Promise<void> {

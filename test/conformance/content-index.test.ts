@@ -75,11 +75,33 @@ for (const variant of await redisVariants()) {
       expect(byOldId).toEqual({ holder: null, idTaken: true });
     });
 
+    it("answers what it knows of a holder unread, and refreshes it with one fact-store call", async () => {
+      const { facts, store, s } = await withCompleteIndex();
+      const stored = { ...fact(id(1), "one"), importance: 0.7, version: 3 };
+      await store.upsert(s, [stored]);
+      const [match] = await store.findByContent(s, [ref(id(1))], { known: true });
+      expect(match).toEqual({
+        holder: null,
+        idTaken: true,
+        known: { id: id(1), version: 3, importance: 0.7, createdAt: stored.createdAt, updatedAt: stored.updatedAt },
+      });
+      expect(facts.calls.get).toBeUndefined();
+      expect(await store.refresh(s, [{ id: id(1), version: 4, updatedAt: stored.updatedAt + 5 }])).toEqual([]);
+      expect(facts.all(s)[0]).toMatchObject({ version: 4, updatedAt: stored.updatedAt + 5, importance: 0.7, createdAt: stored.createdAt });
+      expect((await index.lookup(s, [id(1)])).holders[0]).toMatchObject({ version: 4, updatedAt: stored.updatedAt + 5 });
+      // a fact deleted behind the index's back: the refresh reports it and the index forgets it
+      await facts.delete(s, [id(1)]);
+      expect(await store.refresh(s, [{ id: id(1), version: 5, updatedAt: stored.updatedAt + 9 }])).toEqual([id(1)]);
+      expect(await index.lookup(s, [id(1)])).toMatchObject({ holders: [null], taken: [false] });
+    });
+
     it("forgets deleted facts, and clears the user's index with all of them", async () => {
       const { store, s } = await withCompleteIndex();
       await store.upsert(s, [fact(id(1), "one"), fact(id(2), "two")]);
       await store.delete(s, [id(1)]);
-      expect(await index.lookup(s, [id(1), id(2)])).toMatchObject({ holders: [null, id(2)], taken: [false, true] });
+      const after = await index.lookup(s, [id(1), id(2)]);
+      expect(after.holders.map((h) => h?.id ?? null)).toEqual([null, id(2)]);
+      expect(after.taken).toEqual([false, true]);
       await store.deleteAll(s);
       expect(await index.lookup(s, [id(2)])).toEqual({ complete: false, cursor: "", holders: [null], taken: [false] });
     });
@@ -107,12 +129,14 @@ for (const variant of await redisVariants()) {
       expect((await store.findByContent(s, [ref(id(7))]))[0]?.holder?.id).toBe(id(7));
       expect(facts.calls.list).toBe(3);
       const done = await index.lookup(s, [id(0), id(1000), id(1001)]);
-      expect(done).toEqual({ complete: true, cursor: "", holders: [id(0), id(1000), null], taken: [true, true, false] });
+      expect(done).toMatchObject({ complete: true, cursor: "", taken: [true, true, false] });
+      expect(done.holders.map((h) => h?.id ?? null)).toEqual([id(0), id(1000), null]);
     });
 
     it("rejects ids that are not identifiers before they reach Lua", async () => {
       await expect(index.lookup(scope(), ["bad id"])).rejects.toThrow();
-      await expect(index.record(scope(), [["f1", "x y"]])).rejects.toThrow();
+      await expect(index.record(scope(), [fact("x y", "bad id")])).rejects.toThrow();
+      await expect(index.record(scope(), [{ ...fact(id(1), "nan"), importance: Number.NaN }])).rejects.toThrow();
     });
   });
 }

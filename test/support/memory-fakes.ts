@@ -22,6 +22,7 @@ import type {
   CommitOutcome,
   CompressionCommit,
   FactAccess,
+  FactRefresh,
   FactPage,
   FactQuery,
   FactScope,
@@ -617,6 +618,17 @@ export class InMemoryFactStore implements FactStore {
   async patch(scope: FactScope, facts: Fact[]): Promise<void> {
     this.#enter("patch");
     for (const f of facts) if (this.#scope(scope).has(f.id)) this.#scope(scope).set(f.id, clone(f));
+  }
+
+  async refresh(scope: FactScope, refreshes: FactRefresh[]): Promise<string[]> {
+    this.#enter("refresh");
+    const missing: string[] = [];
+    for (const r of refreshes) {
+      const f = this.#scope(scope).get(r.id);
+      if (f) this.#scope(scope).set(r.id, { ...f, version: r.version, updatedAt: r.updatedAt });
+      else missing.push(r.id);
+    }
+    return missing;
   }
 
   async touch(scope: FactScope, accesses: FactAccess[]): Promise<void> {

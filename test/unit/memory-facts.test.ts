@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createFact, factId, isSalient, mergeFact, MAX_FACT_HISTORY, normalizeFactText, rankRecalled, scoreRecall, selectRecalled } from "../../src/memory/facts.ts";
+import { createFact, factId, isSalient, mergeFact, MAX_FACT_HISTORY, refreshOf, normalizeFactText, rankRecalled, scoreRecall, selectRecalled } from "../../src/memory/facts.ts";
 import { DEFAULT_RECALL_GATES, isFollowUp, recallQueryText, relevanceOf, turnRecallQuery } from "../../src/memory/recall.ts";
 import { FactService } from "../../src/memory/fact-service.ts";
 import { factsToPersist } from "../../src/memory/persist.ts";
@@ -67,6 +67,25 @@ describe("mergeFact", () => {
     for (let i = 0; i < MAX_FACT_HISTORY + 5; i++) current = mergeFact(current, { text: `version ${i}`, type: "fact", importance: 0.5 }, NOW + i);
     expect(current.history).toHaveLength(MAX_FACT_HISTORY);
     expect(current.history?.at(-1)?.text).toBe(`version ${MAX_FACT_HISTORY + 3}`);
+  });
+});
+
+describe("refreshOf (a restatement the store knows unread)", () => {
+  const known = { id: "f1", version: 3, importance: 0.7, createdAt: NOW, updatedAt: NOW + DAY };
+  const restated = (over: Partial<Fact> = {}): Fact => ({ ...createFact("f1", { text: "likes blue", type: "preference", importance: 0.5 }, NOW + 2 * DAY), ...over });
+
+  it("is what mergeFact changes when the statement adds nothing: next version, newer updatedAt", () => {
+    const holder = { ...fact({ importance: 0.7, version: 3, updatedAt: NOW + DAY }) };
+    const merged = mergeFact(holder, restated(), NOW + 2 * DAY);
+    expect(refreshOf(known, restated())).toEqual({ id: "f1", version: merged.version, updatedAt: merged.updatedAt });
+    // a queued statement older than the fact's last write does not move updatedAt back
+    expect(refreshOf(known, restated({ createdAt: NOW, updatedAt: NOW }))?.updatedAt).toBe(NOW + DAY);
+  });
+
+  it("is null when the statement adds something: a higher importance, metadata, or an earlier date", () => {
+    expect(refreshOf(known, restated({ importance: 0.9 }))).toBeNull();
+    expect(refreshOf(known, restated({ metadata: { source: "import" } }))).toBeNull();
+    expect(refreshOf(known, restated({ createdAt: NOW - DAY, updatedAt: NOW - DAY }))).toBeNull();
   });
 });
 

@@ -5,7 +5,8 @@ import { addFact, factsPath, listAll, postFact } from "./support-facts.ts";
 import { testRedis } from "./support-redis.ts";
 
 // Writing a fact asks the user's content index in Redis whether its text is new; a new fact then
-// costs one Vector request (the upsert), a restatement two (a fetch of the fact, the upsert).
+// costs one Vector request (the upsert), and so does a restatement that adds nothing (a metadata
+// update); only one that adds something (a higher importance) reads the fact first.
 
 const TENANT = "acme";
 const indexKey = (userId: string): string => `am:${TENANT}:u:${userId}:content`;
@@ -35,16 +36,30 @@ describe("fact writes: one Vector request for a new fact", () => {
     expect((await listAll(user)).map((f) => f.text).sort()).toEqual(["I am allergic to peanuts", "I drive a blue Volvo", "My sister lives in Oslo"]);
   });
 
-  it("a restatement fetches the stored fact and keeps its creation time", async () => {
+  it("a restatement is one metadata update: creation time kept, next version, newer updatedAt", async () => {
     const user = uniqueId("cost-restate");
     await persistTurn(user, "I work night shifts on Wednesdays");
     const [before] = await listAll(user);
-    // the index names the fact holding the text: one fetch, then the upsert
-    expect(await persistTurn(user, "I work night shifts on Wednesdays")).toEqual(["fetch", "upsert-data"]);
+    expect(await persistTurn(user, "I work night shifts on Wednesdays")).toEqual(["update"]);
     const [after] = await listAll(user);
     expect(after?.id).toBe(before?.id);
     expect(after?.createdAt).toBe(before?.createdAt);
     expect(after?.version).toBe((before?.version ?? 0) + 1);
+    expect(after?.updatedAt).toBeGreaterThan(before?.updatedAt ?? 0);
+  });
+
+  it("a restatement that raises the importance reads the fact and writes the merge", async () => {
+    const user = uniqueId("cost-raise");
+    const sid = uniqueId("cost-raise-s");
+    const persist = (id: string, importance: number) =>
+      call("POST", `/v1/sessions/${sid}/messages`, { body: { userId: user, messages: [{ id, role: "user", content: "I take insulin twice a day", persist: true, importance }] } });
+    expect((await persist("m1", 0.4)).status).toBe(201);
+    const [before] = await listAll(user);
+    await clearLog("vector");
+    expect((await persist("m2", 0.9)).status).toBe(201);
+    expect(await vectorCalls()).toEqual(["fetch", "upsert-data"]);
+    const [after] = await listAll(user);
+    expect(after).toMatchObject({ id: before?.id, importance: 0.9, createdAt: before?.createdAt, version: (before?.version ?? 0) + 1 });
   });
 
   it("the facts API writes a new fact with one Vector request and answers a restatement as one fact", async () => {
