@@ -33,7 +33,8 @@ export async function deliverPendingFacts(
     return known ? refreshOf(known, fact) : null;
   });
   // A refreshed fact that turns out to be gone is written as new, like one the store does not know.
-  const gone = new Set(await facts.refresh(scope, refreshes.filter((r): r is FactRefresh => r !== null)));
+  const toRefresh = refreshes.filter((r): r is FactRefresh => r !== null);
+  const gone = new Set(toRefresh.length > 0 ? await facts.refresh(scope, toRefresh) : []);
   const toRead = pending.flatMap((_, i) => (matches[i]?.known && !refreshes[i] ? [matches[i].known.id] : []));
   const read = new Map((toRead.length > 0 ? await facts.get(scope, toRead) : []).flatMap((f) => (f ? [[f.id, f] as const] : [])));
   const written: Fact[] = [];
