@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai.ts";
 import { freePorts, runScript, shellEnv, stopLeftovers, waitForOk } from "../dev/dev-process.ts";
 
+/** How long a poll waits for the page: the first turn of a freshly started dev stack is a cold request. */
+const UI_WAIT = { timeout: 15_000 };
+
 // The browser chat example in a real headless Chromium: `npm run dev` (with the fake LLM) and
 // `npm run example:browser` as a person starts them, no variable but the ports; one message sent.
 
@@ -63,7 +66,7 @@ describe("examples/browser-chat", () => {
     await page.clock.install();
 
     await page.goto(`${pageUrl}?say=${encodeURIComponent("Hello from Chromium")}`);
-    await expect.poll(() => page.locator(".turn.meta").allTextContents()).toEqual([
+    await expect.poll(() => page.locator(".turn.meta").allTextContents(), UI_WAIT).toEqual([
       expect.stringMatching(/^context: 0 message\(s\) stored/),
       expect.stringMatching(/^memory: \d+ fact\(s\) recalled/),
     ]);
@@ -84,7 +87,7 @@ describe("examples/browser-chat", () => {
     await page.clock.fastForward("04:10");
     await page.locator("#message").fill("Still there?");
     await page.locator("#send").click();
-    await expect.poll(() => page.locator(".turn.assistant").allTextContents()).toEqual(["Hello from Chromium", "Still there?"]);
+    await expect.poll(() => page.locator(".turn.assistant").allTextContents(), UI_WAIT).toEqual(["Hello from Chromium", "Still there?"]);
     expect(requests.filter((r) => r.url === new URL("/token", pageUrl).href)).toHaveLength(2);
     const lastChat = requests.filter((r) => r.method === "POST" && r.url.endsWith("/chat")).at(-1);
     expect(lastChat?.authorization).toMatch(/^Bearer /);

@@ -6,6 +6,9 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, freePorts, runScript, shellEnv, stopLeftovers, waitForOk, type ScriptRun } from "../dev/dev-process.ts";
 
+/** How long a poll waits for the page: the first turn of a freshly started dev stack is a cold request. */
+const UI_WAIT = { timeout: 15_000 };
+
 // The inspector in a real headless Chromium (Debian's) against `npm run dev` with seeded data:
 // the key typed in, the session picked, everything driven from the keyboard.
 
@@ -93,19 +96,19 @@ describe("/inspector", () => {
     expect(res?.status()).toBe(200);
     // Served as a static asset with a policy that allows this origin only (and no inline script).
     expect(res?.headers()["content-security-policy"]).toContain("script-src 'self'");
-    await expect.poll(() => page.locator("#key-status").textContent()).toBe("no key");
+    await expect.poll(() => page.locator("#key-status").textContent(), UI_WAIT).toBe("no key");
 
     await tabTo(page, "#api-key");
     await page.keyboard.type(KEY);
     await page.keyboard.press("Enter");
-    await expect.poll(() => page.locator("#key-status").textContent()).toBe("key set for this tab");
+    await expect.poll(() => page.locator("#key-status").textContent(), UI_WAIT).toBe("key set for this tab");
     expect(page.url()).not.toContain(KEY);
     expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([KEY]);
 
     await tabTo(page, "#user-id");
     await page.keyboard.type(USER);
     await page.keyboard.press("Enter");
-    await expect.poll(() => page.locator("#session-select option").count()).toBe(1);
+    await expect.poll(() => page.locator("#session-select option").count(), UI_WAIT).toBe(1);
     await tabTo(page, "#session-form button[type=submit]");
     await page.keyboard.press("Enter");
 
@@ -113,7 +116,7 @@ describe("/inspector", () => {
     // The window: the message appended after the compression and the kept tail, with tokens and importance.
     const windowRows = page.locator("#window tbody tr");
     expect(await windowRows.count()).toBeGreaterThanOrEqual(2);
-    await expect.poll(async () => (await windowRows.last().textContent()) ?? "").toContain("What should I pack for Porto?");
+    await expect.poll(async () => (await windowRows.last().textContent()) ?? "", UI_WAIT).toContain("What should I pack for Porto?");
     const cells = await windowRows.first().locator("td").allTextContents();
     expect(Number(cells[2])).toBeGreaterThan(0);
     expect(Number(cells[3])).toBeGreaterThan(0);
@@ -142,7 +145,7 @@ describe("/inspector", () => {
     expect(await traceButtons.count()).toBeGreaterThanOrEqual(1);
     await tabTo(page, "#traces li:last-child button", 60);
     await page.keyboard.press("Enter");
-    await expect.poll(() => page.locator("#candidates tbody tr").count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator("#candidates tbody tr").count(), UI_WAIT).toBeGreaterThan(0);
     expect(await page.locator("#trace-detail").textContent()).toContain("packing for Porto");
 
     mkdirSync(OUTPUT_DIR, { recursive: true });
