@@ -1500,7 +1500,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -1722,7 +1722,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -1899,7 +1899,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -2069,7 +2069,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -2287,7 +2287,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -2405,7 +2405,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -2532,7 +2532,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -2665,7 +2665,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -2782,7 +2782,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -2896,7 +2896,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
                 /** @description The note's key */
                 key: string;
@@ -3030,7 +3030,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
                 /** @description The note's key */
                 key: string;
@@ -3192,7 +3192,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
                 /** @description The note's key */
                 key: string;
@@ -3326,7 +3326,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -3443,7 +3443,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -3602,7 +3602,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -5341,7 +5341,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;
@@ -6120,7 +6120,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
+                /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
                 sessionId: string;
             };
             cookie?: never;

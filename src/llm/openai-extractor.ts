@@ -41,7 +41,7 @@ function stripFence(text: string): string {
 }
 
 /**
- * Extracts fact operations with an LLM in JSON mode. The answer is validated strictly: any
+ * Extracts fact operations with an LLM in JSON mode. The answer is validated strictly. Any
  * malformed operation, or an update of an id that was not offered, rejects the whole answer
  * with `LlmError("bad_output")`, so a confused model never writes half a result.
  */

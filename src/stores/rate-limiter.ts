@@ -56,7 +56,7 @@ export class UpstashRateLimiter implements RateLimiter {
   }
 }
 
-/** The decision that binds: any refusal, else the one with the fewest requests left. */
+/** The decision that binds: a refusal if there is one, else the one with the fewest requests left. */
 function tightest(decisions: RateDecision[], requests: number): RateDecision {
   const refused = decisions.filter((d) => !d.allowed).sort((a, b) => b.reset - a.reset)[0];
   if (refused) return refused;

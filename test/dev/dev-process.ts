@@ -66,7 +66,7 @@ export async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
-/** A listener that holds `port` on 127.0.0.1 (0: any free one) until closed. */
+/** A listener that holds `port` on 127.0.0.1 (0 for a free one) until closed. */
 export function listen(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer();

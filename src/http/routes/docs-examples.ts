@@ -7,7 +7,7 @@
  */
 
 export const PARAMETER_DOCS: Readonly<Record<string, string>> = {
-  "path:sessionId": "The session: any id the client chooses (1-128 characters of A-Z a-z 0-9 _ . - @ +)",
+  "path:sessionId": "The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +)",
   "path:userId": "The user whose long-term facts and sessions these are",
   "path:factId": "A fact's id, as `POST .../facts` answered it (it never changes)",
   "path:key": "The note's key",

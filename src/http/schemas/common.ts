@@ -4,7 +4,7 @@ import { ID_PATTERN, ID_RULE } from "../../memory/ids.ts";
 /** Any identifier that becomes part of a key, a namespace or a filter. */
 export const IdSchema = z.string().regex(ID_PATTERN, `must be ${ID_RULE}`);
 
-/** `Idempotency-Key`: any printable ASCII up to 256 characters; it is hashed before it is stored. */
+/** `Idempotency-Key`, up to 256 printable ASCII characters; it is hashed before it is stored. */
 export const IdempotencyKeySchema = z
   .string()
   .max(256)

@@ -8,7 +8,7 @@ import { CJK_STOP_WORDS, ENGLISH_STOP_WORDS, isCjkStopTerm } from "./stop-words.
  * - `bigrams`: every adjacent pair (a one-character run is its own term);
  * - `unigrams+bigrams`: every character and every adjacent pair;
  * - `segmenter`: dictionary words from `Intl.Segmenter` (built into Node and workerd, no package);
- * - a function: any custom segmenter (a benchmark can try one without changing the emulator).
+ * - a function, a custom segmenter (a benchmark can try one without changing the emulator).
  */
 export type CjkTerms = "bigrams" | "unigrams+bigrams" | "segmenter" | ((run: string) => string[]);
 
