@@ -57,12 +57,13 @@ const finite = (n: number, what: string): string => {
 const entryOf = (f: Fact): string =>
   [assertId("content id", f.contentId ?? f.id), finite(f.version, "version"), finite(f.importance, "importance"), finite(f.createdAt, "createdAt"), finite(f.updatedAt, "updatedAt")].join("|");
 
+/** The fact an entry describes; null for no holder or an entry that does not parse. */
 function knownFrom(id: unknown, entry: unknown): KnownFact | null {
   if (typeof id !== "string" || id === "" || typeof entry !== "string") return null;
-  const [, version, importance, createdAt, updatedAt] = entry.split("|").map(Number);
-  const all = [version, importance, createdAt, updatedAt];
-  if (!all.every((n) => n !== undefined && Number.isFinite(n))) return null;
-  return { id, version: version ?? 0, importance: importance ?? 0, createdAt: createdAt ?? 0, updatedAt: updatedAt ?? 0 };
+  const numbers = entry.split("|").slice(1).map(Number);
+  if (numbers.length !== 4 || !numbers.every(Number.isFinite)) return null;
+  const [version = 0, importance = 0, createdAt = 0, updatedAt = 0] = numbers;
+  return { id, version, importance, createdAt, updatedAt };
 }
 
 /** The content index as one Redis hash per user, each operation one script (one round trip). */
