@@ -391,6 +391,8 @@ export interface Summarizer {
 export type FactOperation =
   | { op: "add"; text: string; type: FactType; importance: number }
   | { op: "update"; id: string; text: string; type: FactType; importance: number }
+  /** `text` replaces stored fact `id`: a new fact is added and `id` stops being true (kept in history, no longer recalled). */
+  | { op: "supersede"; id: string; text: string; type: FactType; importance: number }
   | { op: "skip"; text: string };
 
 /** Turns conversation messages into fact operations against the most similar existing facts. */
