@@ -54,3 +54,16 @@ export const ROUTE_ACCESS: Readonly<Record<string, OperationClass>> = {
   [`GET ${S}/traces`]: { need: "tenant", write: false },
   [`GET /v1/stats`]: { need: "tenant", write: false },
 };
+
+/**
+ * What each tool of the MCP server at `/mcp` needs, checked like a route's row: `recall` reads
+ * the user's facts like `GET .../facts`, `remember` and `forget` write them, `get_context` reads a
+ * session. A tool missing here is closed to tokens and to read keys (see `decideAccess`).
+ */
+export const MCP_TOOL_ACCESS: Readonly<Record<string, OperationClass>> = {
+  remember: userWrite,
+  recall: userRead,
+  forget: userWrite,
+  list_memories: userRead,
+  get_context: sessionRead,
+};

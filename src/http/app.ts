@@ -4,6 +4,7 @@ import type { AppEnv, RuntimeFactory } from "./env.ts";
 import { ApiError } from "./errors.ts";
 import { accessGuard } from "./middleware/access.ts";
 import { bearerAuth } from "./middleware/auth.ts";
+import { mcpAccessGuard } from "./middleware/mcp-access.ts";
 import { configuredBodyLimit } from "./middleware/body-limit.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { corsMiddleware } from "./middleware/cors.ts";
@@ -16,6 +17,7 @@ import { completionRoutes } from "./routes/completions.ts";
 import { mountDocs } from "./routes/docs.ts";
 import { factRoutes } from "./routes/facts.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { mcpRoutes } from "./routes/mcp.ts";
 import { messageRoutes } from "./routes/messages.ts";
 import { modelRoutes } from "./routes/models.ts";
 import { observeRoutes } from "./routes/observe.ts";
@@ -36,6 +38,9 @@ export function buildApp(factory: RuntimeFactory): OpenAPIHono<AppEnv> {
   mountDocs(app);
   // Who is calling, then may they (the domain's access rules), then how often.
   app.use("/v1/*", bearerAuth(), configuredBodyLimit(), accessGuard(), rateLimit());
+  // The MCP server: the same credentials and rules, checked per tool call (see mcpAccessGuard).
+  app.use("/mcp", bearerAuth(), configuredBodyLimit(), mcpAccessGuard(), rateLimit());
+  app.route("/", mcpRoutes());
   app.route("/", messageRoutes());
   app.route("/", sessionRoutes());
   app.route("/", workingMemoryRoutes());

@@ -3,7 +3,7 @@ import { cors } from "hono/cors";
 import type { AppEnv } from "../env.ts";
 
 /** Request headers a browser frontend sends. */
-const ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "X-Memory-Session", "X-Memory-User"];
+const ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "X-Memory-Session", "X-Memory-User", "Mcp-Protocol-Version"];
 
 /** Response headers a browser frontend may read. */
 const EXPOSE_HEADERS = [
