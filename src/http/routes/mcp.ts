@@ -1,9 +1,20 @@
 /** `/mcp`: the memory tools over MCP's Streamable HTTP transport, stateless (one server per request). */
 import { Hono } from "hono";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { AppEnv } from "../env.ts";
-import { buildMcpServer } from "../mcp/server.ts";
 import { UNPARSEABLE, mcpBody, mcpCaller } from "../middleware/mcp-access.ts";
+
+/**
+ * The MCP SDK, loaded on the first `/mcp` request: its modules build hundreds of schemas when they
+ * load, CPU that every other cold start of the isolate would otherwise pay (the bundler defers a
+ * module that is only imported dynamically).
+ */
+const loadMcp = async () => {
+  const [{ buildMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+    import("../mcp/server.ts"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+  ]);
+  return { buildMcpServer, WebStandardStreamableHTTPServerTransport };
+};
 
 /**
  * POST only: a stateless server has no stream to offer on GET and no session to end on DELETE,
@@ -13,6 +24,7 @@ import { UNPARSEABLE, mcpBody, mcpCaller } from "../middleware/mcp-access.ts";
 export function mcpRoutes() {
   const app = new Hono<AppEnv>();
   app.post("/mcp", async (c) => {
+    const { buildMcpServer, WebStandardStreamableHTTPServerTransport } = await loadMcp();
     const server = buildMcpServer(c.get("memory"), mcpCaller(c), c.get("requestId"));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
