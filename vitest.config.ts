@@ -1,5 +1,9 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
+
+/** In the repository, `@agent-memory/client` resolves to its TypeScript source (client/package.json). */
+const sourceConditions = { resolve: { conditions: ["agent-memory-source", ...defaultServerConditions] } };
 
 export default defineConfig({
   test: {
@@ -11,6 +15,8 @@ export default defineConfig({
     slowTestThreshold: 300_000,
     projects: [
       {
+        ...sourceConditions,
+        ssr: sourceConditions,
         test: {
           name: "node",
           include: [

@@ -59,7 +59,7 @@ interface Finished {
 
 /** Runs an example as `node --import tsx <script>` does, feeding `input` on stdin, until it exits. */
 function runExample(script: string, env: Record<string, string>, input = ""): Promise<Finished> {
-  const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: REPO_ROOT, env: shellEnv(env), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--conditions=agent-memory-source", "--import", "tsx", script], { cwd: REPO_ROOT, env: shellEnv(env), stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
