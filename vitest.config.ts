@@ -1,9 +1,5 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
-import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
-
-/** In the repository, `@agent-memory/client` resolves to its TypeScript source (client/package.json). */
-const sourceConditions = { resolve: { conditions: ["agent-memory-source", ...defaultServerConditions] } };
 
 export default defineConfig({
   test: {
@@ -15,8 +11,9 @@ export default defineConfig({
     slowTestThreshold: 300_000,
     projects: [
       {
-        ...sourceConditions,
-        ssr: sourceConditions,
+        // In the repository, `@agent-memory/client` resolves to its TypeScript source (client/package.json);
+        // "module" stays out, as in Node: a package's `module` build may not load in Node (@opentelemetry/api's).
+        ssr: { resolve: { conditions: ["agent-memory-source", "node", "development|production"] } },
         test: {
           name: "node",
           include: [

@@ -48,7 +48,7 @@ const fake = new MockLanguageModelV3({
 const withMemory = (sessionId: string): LanguageModel => wrapLanguageModel({ model: fake, middleware: memoryMiddleware({ client, sessionId, userId }) });
 
 // First conversation: the user tells something worth remembering; the turn is stored.
-const first = await generateText({ model: withMemory(`ai-sdk-a-${run}`), prompt: "My daughter Lily is 7 and she loves drawing horses." });
+const first = await generateText({ model: withMemory(`ai-sdk-a-${run}`), prompt: "I love drawing horses with my daughter Lily, she is 7." });
 console.log("first conversation:", first.text);
 
 // The service learns facts from stored turns in the background: wait until it has.
@@ -58,7 +58,7 @@ for (let i = 0; i < 50; i++) {
 }
 
 // A new conversation, streamed: memory recalls Lily before the model is called.
-const second = streamText({ model: withMemory(`ai-sdk-b-${run}`), prompt: "What could I give my daughter Lily for her birthday?" });
+const second = streamText({ model: withMemory(`ai-sdk-b-${run}`), prompt: "What could I give my daughter Lily for her birthday? Something about drawing horses?" });
 let streamed = "";
 for await (const delta of second.textStream) streamed += delta;
 console.log("second conversation:", streamed);

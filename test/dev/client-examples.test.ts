@@ -57,7 +57,7 @@ interface Finished {
   stderr: string;
 }
 
-/** Runs an example as `node --import tsx <script>` does, feeding `input` on stdin, until it exits. */
+/** Runs an example as `npm run example:*` does (`node --import tsx <script>`, the client from its source), feeding `input` on stdin, until it exits. */
 function runExample(script: string, env: Record<string, string>, input = ""): Promise<Finished> {
   const child = spawn(process.execPath, ["--conditions=agent-memory-source", "--import", "tsx", script], { cwd: REPO_ROOT, env: shellEnv(env), stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
