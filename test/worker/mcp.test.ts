@@ -194,4 +194,30 @@ describe("MCP server at /mcp", () => {
     const globex = await connect("globex-key");
     expect((await tool(globex, "recall", { userId: user, query: "where does the user live" })).text).toMatch(/^No stored memory/);
   });
+
+  it("checks every call of a JSON-RPC batch before any runs, and answers malformed bodies as JSON-RPC errors", async () => {
+    const user = uniqueId("mcp-batch");
+    const other = uniqueId("mcp-batch-o");
+    const token = await mint({ userId: user, scopes: ["read", "write"] });
+    const headers = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+    const remember = (id: number, args: Record<string, unknown>) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "remember", arguments: args } });
+    const batch = await call<{ error: { code: string; message: string } }>("POST", "/mcp", {
+      key: token,
+      env: ENV,
+      headers,
+      body: [remember(1, { text: "The user likes kites" }), remember(2, { userId: other, text: "The other user likes kites" })],
+    });
+    expect(batch.status).toBe(403);
+    expect(batch.json.error.message).toBe("remember: this token belongs to another user");
+    // The allowed first call did not run either.
+    expect((await call<{ facts: unknown[] }>("GET", `/v1/users/${user}/facts`)).json.facts).toEqual([]);
+    expect((await call<{ facts: unknown[] }>("GET", `/v1/users/${other}/facts`)).json.facts).toEqual([]);
+
+    const broken = await call<{ jsonrpc: string; error: { code: number } }>("POST", "/mcp", { key: token, env: ENV, headers, raw: '{"jsonrpc": "2.0", "id": 1, "method": ' });
+    expect(broken.status).toBe(400);
+    expect(broken.json.error.code).toBe(-32700);
+    const bad = await call("POST", "/mcp", { key: token, env: ENV, headers: { ...headers, "x-memory-user": "a:b" }, body: remember(3, { text: "x" }) });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain("X-Memory-User".toLowerCase());
+  });
 });
