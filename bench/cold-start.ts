@@ -5,7 +5,8 @@
  * loads no rank table) runs before it, because wrangler restarts workerd on the first request it
  * proxies. Then the first API request (a session read, which counts no tokens: what any first
  * request costs), the first append (it counts tokens, so it imports and decodes the rank table),
- * and the same append to another session as the warm figure. CPU
+ * and the same append to another session as the warm figure; then the first MCP request (`tools/list`
+ * at `/mcp`: it loads the MCP SDK, which no other route imports) and a second one as warm. CPU
  * is read from the workerd process's scheduler statistics (/proc/<pid>/task/<tid>/schedstat, all
  * threads, ns), so it includes everything workerd did meanwhile (HTTP, the runtime) - an upper
  * bound of the isolate's own CPU. Linux only.
@@ -89,6 +90,8 @@ try {
     const read = { cpu: [] as number[], wall: [] as number[] };
     const first = { cpu: [] as number[], wall: [] as number[] };
     const warm = { cpu: [] as number[], wall: [] as number[] };
+    const mcpFirst = { cpu: [] as number[], wall: [] as number[] };
+    const mcpWarm = { cpu: [] as number[], wall: [] as number[] };
     for (let run = 0; run < RUNS; run++) {
       const { worker, base } = await startBenchWorker(
         { ...upstash.env, API_KEYS: `bench:${API_KEY}`, TOKENIZER: encoding, FACT_EXTRACTION: "off" },
@@ -123,18 +126,33 @@ try {
       };
       await append(first, `cold-${encoding}-${run}-${Date.now()}`);
       await append(warm, `warm-${encoding}-${run}-${Date.now()}`);
+      const listTools = async (target: { cpu: number[]; wall: number[] }) => {
+        const cpu0 = cpuNs(pids);
+        const t0 = performance.now();
+        const res = await fetch(new URL("/mcp", base), {
+          method: "POST",
+          headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        });
+        await res.text();
+        if (res.status !== 200) throw new Error(`mcp: HTTP ${res.status}`);
+        target.wall.push(performance.now() - t0);
+        target.cpu.push((cpuNs(pids) - cpu0) / 1e6);
+      };
+      await listTools(mcpFirst);
+      await listTools(mcpWarm);
       await worker.dispose();
     }
     rows.push(
-      `| ${encoding} | ${median(read.cpu).toFixed(0)} | ${median(first.cpu).toFixed(0)} | ${median(first.wall).toFixed(0)} | ${median(warm.cpu).toFixed(0)} | ${median(warm.wall).toFixed(0)} | ${bundleKiB(encoding).toFixed(0)} |`,
+      `| ${encoding} | ${median(read.cpu).toFixed(0)} | ${median(first.cpu).toFixed(0)} | ${median(first.wall).toFixed(0)} | ${median(warm.cpu).toFixed(0)} | ${median(warm.wall).toFixed(0)} | ${median(mcpFirst.cpu).toFixed(0)} | ${median(mcpWarm.cpu).toFixed(0)} | ${bundleKiB(encoding).toFixed(0)} |`,
     );
   }
 } finally {
   await upstash.close();
 }
 console.log(`Cold start in a fresh workerd isolate, median of ${RUNS} isolates, no upstream delay`);
-console.log("first API request = GET /v1/sessions/{id} (no token counting); then the first append (loads the rank table), then a warm append");
-console.log("| rank table | first API request CPU ms | first append CPU ms | first append wall ms | warm append CPU ms | warm wall ms | bundle KiB |");
-console.log("|---|---:|---:|---:|---:|---:|---:|");
+console.log("first API request = GET /v1/sessions/{id} (no token counting); then the first append (loads the rank table), a warm append, the first MCP tools/list (loads the MCP SDK) and a warm one");
+console.log("| rank table | first API request CPU ms | first append CPU ms | first append wall ms | warm append CPU ms | warm wall ms | first MCP CPU ms | warm MCP CPU ms | bundle KiB |");
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const row of rows) console.log(row);
 console.log("CPU = all workerd threads during the request (an upper bound of the isolate's own CPU).");
