@@ -11,8 +11,8 @@ export default defineConfig({
     slowTestThreshold: 300_000,
     projects: [
       {
-        // In the repository, `@agent-memory/client` resolves to its TypeScript source (client/package.json);
-        // "module" stays out, as in Node: a package's `module` build may not load in Node (@opentelemetry/api's).
+        // Vitest's own default ("node", "development|production") plus the condition under which
+        // `@agent-memory/client` resolves to its TypeScript source in the repository (client/package.json).
         ssr: { resolve: { conditions: ["agent-memory-source", "node", "development|production"] } },
         test: {
           name: "node",
