@@ -169,6 +169,17 @@ describe("MCP server at /mcp", () => {
     }
     expect((await call<{ facts: unknown[] }>("GET", `/v1/users/${other}/facts`)).json.facts).toEqual([]);
 
+    // A token bound to a session reads that session's context without naming it, and no other.
+    const sid = uniqueId("mcp-ts");
+    await call("POST", `/v1/sessions/${sid}/messages`, { body: { userId: user, messages: [{ role: "user", content: "Cello lessons start on Monday" }] } });
+    const bound = await connect(await mint({ userId: user, sessionId: sid, scopes: ["read"] }));
+    const own = await tool(bound, "get_context", {});
+    expect(own.text).toContain(`Context of session ${sid}`);
+    expect(own.text).toContain("Cello lessons start on Monday");
+    const elsewhere = await bound.callTool({ name: "get_context", arguments: { sessionId: uniqueId("s") } }).catch((err: unknown) => err);
+    expect((elsewhere as StreamableHTTPError).code).toBe(403);
+    expect(String((elsewhere as Error).message)).toContain("bound to another session");
+
     const reader = await connect(await mint({ userId: user, scopes: ["read"] }));
     const write = await reader.callTool({ name: "forget", arguments: { factId: "f_0123456789abcdef" } }).catch((err: unknown) => err);
     expect((write as StreamableHTTPError).code).toBe(403);
