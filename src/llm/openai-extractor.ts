@@ -2,7 +2,6 @@ import OpenAI from "openai";
 import { z } from "zod";
 import type { FactExtractor, FactOperation } from "../memory/ports.ts";
 import { FACT_TYPES, type Fact, type FactType, type StoredMessage } from "../memory/types.ts";
-import { completeText } from "./complete.ts";
 import { LlmError, toLlmError } from "./errors.ts";
 import { EXTRACTION_PROMPT_VERSION, EXTRACTION_SCHEMA, PLAIN_JSON_HINT, buildExtractionMessages, memoryAlias } from "./extraction-prompt.ts";
 import { toOpenAIMessages } from "./messages.ts";
@@ -102,20 +101,25 @@ export class OpenAIFactExtractor implements FactExtractor {
           : mode === "json_object"
             ? { response_format: { type: "json_object" as const } }
             : {};
+      let response: OpenAI.Chat.Completions.ChatCompletion;
       try {
-        const { content } = await completeText(this.#client, {
+        response = await this.#client.chat.completions.create({
           model: this.#options.model,
           messages: toOpenAIMessages(messages),
           ...format,
           temperature: this.#options.temperature ?? 0,
           max_tokens: this.#options.maxTokens ?? 1000,
         });
-        return content;
       } catch (err) {
+        // Read before mapping: only the SDK's error still carries the server's message.
         const next = NEXT_MODE[mode];
         if (next === null || !refusesFormat(err)) throw toLlmError(err);
         this.#mode = next;
+        continue;
       }
+      const content = Array.isArray(response?.choices) ? response.choices[0]?.message?.content : undefined;
+      if (typeof content !== "string" || content.trim() === "") throw new LlmError("bad_output", "LLM returned an empty answer");
+      return content;
     }
   }
 }
