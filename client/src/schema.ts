@@ -394,7 +394,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * OpenAI-compatible chat completions with memory (session from X-Memory-Session or `user`); every field passes through
+         * OpenAI-compatible chat completions with memory (`user` names the memory user; session from X-Memory-Session, else the user); every field passes through
          * @description OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The session comes from the `X-Memory-Session` header (or the `user` field), the user from `X-Memory-User`; earlier messages already in memory are not stored twice.
          */
         post: operations["createChatCompletion"];
@@ -980,6 +980,13 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description When the fact stopped being true: a newer statement superseded it (kept in lists and exports, never recalled)
+             * @example 1764590400000
+             */
+            supersededAt?: number;
+            /** @description The fact that superseded it */
+            supersededBy?: string;
         };
         NewFact: {
             text: string;
@@ -1055,6 +1062,13 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description When the fact stopped being true: a newer statement superseded it (kept in lists and exports, never recalled)
+             * @example 1764590400000
+             */
+            supersededAt?: number;
+            /** @description The fact that superseded it */
+            supersededBy?: string;
             /** @description Ranking score: similarity, importance and recency */
             score: number;
             /** @description Raw similarity from the vector index, 0..1 */
@@ -1292,6 +1306,8 @@ export interface components {
                 annotations?: unknown[];
                 audio?: null;
                 function_call?: null;
+                /** @description On the last user message: keep it as a long-term fact as sent (like `X-Memory-Persist: true`) */
+                persist?: boolean;
             } & {
                 [key: string]: unknown;
             })[];
@@ -5570,6 +5586,8 @@ export interface operations {
                 "x-memory-user"?: string;
                 /** @description A retry with the same key answers with the recorded reply and never calls the LLM again */
                 "idempotency-key"?: string;
+                /** @description `true` keeps the last user message as a long-term fact, as sent */
+                "x-memory-persist"?: "true" | "false";
                 /** @description `1` returns the turn's trace inline (`trace` field of the completion) */
                 "x-memory-trace"?: "0" | "1";
             };
