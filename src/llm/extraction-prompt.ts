@@ -8,11 +8,11 @@ import type { Fact, StoredMessage } from "../memory/types.ts";
  *
  * Why one call and not two (extract, then decide, as some memory layers do): the decision needs
  * the new messages anyway to tell a correction from an addition, so a second call would repeat
- * the transcript and a second set of instructions and double the calls. Measured with
- * `npx tsx bench/learning-llm.ts` on its scripted 36-line conversation: the single call costs one
- * request per non-filler turn and about 700 prompt tokens; the split design costs two requests per
- * turn and about 1.7x the prompt tokens (see the bench's output), with no information the single
- * call lacks.
+ * the instructions and double the calls. Measured with `npx tsx bench/learning-llm.ts` (36 user
+ * lines, 23 of them not filler, 8 stored memories offered): one call per non-filler turn at a
+ * median of ~840 prompt tokens; the split design, estimated from the same prompts, takes 2 calls
+ * per turn and ~1.76x the prompt tokens, and its second call would not see the words the user
+ * used, which is what tells a correction ("I moved to ...") from an addition.
  *
  * Stored memories are shown under short aliases (m1, m2, ...), never their ids: a model copies a
  * short alias reliably and cannot invent a plausible id of another fact.

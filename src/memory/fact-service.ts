@@ -25,7 +25,7 @@ export interface FactChanges {
 }
 
 /** How many of the user's most similar current facts learning offers the extractor. */
-export const LEARN_SIMILAR = 5;
+export const LEARN_SIMILAR = 8;
 
 /** Most facts one import may carry (one Vector upsert). */
 export const MAX_IMPORT = 100;
