@@ -395,7 +395,7 @@ export interface paths {
         put?: never;
         /**
          * OpenAI-compatible chat completions with memory (`user` names the memory user; session from X-Memory-Session, else the user); every field passes through
-         * @description OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The session comes from the `X-Memory-Session` header (or the `user` field), the user from `X-Memory-User`; earlier messages already in memory are not stored twice.
+         * @description OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The `user` field (OpenAI's end-user id) names the memory user (`X-Memory-User` overrides it), the session comes from `X-Memory-Session` (default: the `user` value); `X-Memory-Persist: true` or `persist` on the last user message keeps it as a fact; earlier messages already in memory are not stored twice, nor is a message an SDK retries after a failure.
          */
         post: operations["createChatCompletion"];
         delete?: never;
@@ -5580,9 +5580,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The memory session of this conversation (else the `user` field names it) */
+                /** @description The memory session of this conversation; without it, the `user` field's value (one continuing conversation per end user) */
                 "x-memory-session"?: string;
-                /** @description The user whose long-term facts are recalled and learned (else the `user` field) */
+                /** @description The user whose long-term facts are recalled and learned; default: the `user` field (OpenAI's end-user id) */
                 "x-memory-user"?: string;
                 /** @description A retry with the same key answers with the recorded reply and never calls the LLM again */
                 "idempotency-key"?: string;
