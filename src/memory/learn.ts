@@ -1,4 +1,5 @@
 import type { MemoryDeps } from "./deps.ts";
+import { LlmError } from "./errors.ts";
 import { FactService, type LearnReport } from "./fact-service.ts";
 import { freshFactId, mergeFact, refreshOf, reinstated } from "./facts.ts";
 import type { FactRefresh, FactScope, FactStore, UserStore } from "./ports.ts";
@@ -81,7 +82,13 @@ export async function learnFromMessages(deps: MemoryDeps, input: LearnInput): Pr
   if (!extractor) return null;
   if (erasedSince(await users.erasedAt(input.scope), input.scheduledAt)) return null;
   const service = new FactService({ facts, scope: input.scope, options: deps.options, now: deps.now });
-  const report = await service.learn(extractor, input.messages, input.sessionId);
+  const report = await service.learn(extractor, input.messages, input.sessionId).catch((error: unknown) => {
+    // Only the extraction call can fail this way, before anything was applied.
+    const fallback = deps.fallbackExtractor;
+    if (!fallback || !(error instanceof LlmError) || error.kind === "bad_output" || error.kind === "aborted") throw error;
+    logger.warn("fact extraction failed upstream; the offline learner takes this turn", { session: input.sessionId, error: error.message });
+    return service.learn(fallback, input.messages, input.sessionId);
+  });
   // Superseded facts were written too (marked): an erase meanwhile must not find them again.
   const written = [...report.added, ...report.updated, ...report.superseded];
   if (written.length > 0 && erasedSince(await users.erasedAt(input.scope), input.scheduledAt)) {

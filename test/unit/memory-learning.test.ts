@@ -4,6 +4,8 @@ import { loadTokenCounter } from "../../src/llm/tokenizer.ts";
 import { FactService } from "../../src/memory/fact-service.ts";
 import { factId } from "../../src/memory/facts.ts";
 import { MemoryManager } from "../../src/memory/manager.ts";
+import { learnFromMessages } from "../../src/memory/learn.ts";
+import { LlmError } from "../../src/memory/errors.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../src/memory/options.ts";
 import type { FactExtractor, FactOperation, TokenCounter } from "../../src/memory/ports.ts";
 import type { Fact, StoredMessage } from "../../src/memory/types.ts";
@@ -109,6 +111,32 @@ describe("supersession", () => {
     const [fact] = store.all(scope);
     expect(fact).toMatchObject({ id: stored[0]!.id, version: 2, text: "The user's sister Mia lives in Lisbon and works as an architect", history: [{ text: "The user's sister Mia lives in Lisbon" }] });
     expect(fact!.supersededAt).toBeUndefined();
+  });
+});
+
+describe("the fallback learner", () => {
+  let counter: TokenCounter;
+  beforeAll(async () => {
+    counter = await loadTokenCounter();
+  });
+  const failing = (error: Error): FactExtractor => ({ version: "llm/1", extract: async () => Promise.reject(error) });
+  const offline = (): ScriptedExtractor => new ScriptedExtractor([() => [{ op: "add", text: "The user is allergic to peanuts", type: "fact", importance: 0.9 }]]);
+
+  it("takes the turn when the extractor fails upstream or times out", async () => {
+    for (const error of [new LlmError("upstream", "HTTP 503", { status: 503 }), new LlmError("timeout", "timed out")]) {
+      const fallback = offline();
+      const deps = testDeps({ counter, extractor: failing(error), fallbackExtractor: fallback, facts: new InMemoryFactStore() });
+      const report = await learnFromMessages(deps, { scope, sessionId: "s1", messages: [userMessage("I'm allergic to peanuts")], scheduledAt: NOW });
+      expect(report?.added).toHaveLength(1);
+      expect(fallback.calls).toHaveLength(1);
+    }
+  });
+
+  it("does not for a malformed answer: that one is dropped, nothing learned", async () => {
+    const fallback = offline();
+    const deps = testDeps({ counter, extractor: failing(new LlmError("bad_output", "not JSON")), fallbackExtractor: fallback, facts: new InMemoryFactStore() });
+    await expect(learnFromMessages(deps, { scope, sessionId: "s1", messages: [userMessage("I'm allergic to peanuts")], scheduledAt: NOW })).rejects.toThrow("not JSON");
+    expect(fallback.calls).toHaveLength(0);
   });
 });
 

@@ -117,6 +117,19 @@ describe("learning through the proxy with FACT_EXTRACTION=llm", () => {
     expect(exported.get("The user lives in Berlin.")?.supersededAt).toBeUndefined();
   });
 
+  it("an LLM failing upstream does not stop learning: the offline learner takes the turn", async () => {
+    const uid = uniqueId("fallback");
+    // The Worker's client tries twice; both extraction attempts fail.
+    await scriptLlm(MARKER, [{ status: 503, message: "overloaded" }, { status: 503, message: "overloaded" }]);
+    const { openai, drain } = memoryClient(uniqueId("conv"), uid, { env: LLM });
+    await openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "记住，我对花生过敏" }] });
+    await drain();
+    expect(await extractionCalls()).toHaveLength(2);
+    const facts = await listAll(uid);
+    expect(facts.some((f) => f.text.includes("花生过敏"))).toBe(true);
+    for (const f of facts) expect(f.metadata?.learnedBy).not.toBe(VERSION);
+  });
+
   it("malformed extractor output changes nothing: asked twice, then dropped whole", async () => {
     const uid = uniqueId("malformed");
     await addFact(uid, { text: "The user's dog is called Rex.", type: "fact" });
