@@ -86,14 +86,18 @@ export function promptTime(ms: number): string {
 /** The alias a stored memory is shown under, by its position in `existing`. */
 export const memoryAlias = (index: number): string => `m${index + 1}`;
 
-const clip = (text: string): string => (text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text);
+/** Clipped, and without the tags that frame the data: a message cannot close its block and speak outside it. */
+const clip = (text: string): string => {
+  const framed = text.replace(/<\/?(?:messages|memories)>/giu, "");
+  return framed.length > MAX_MESSAGE_CHARS ? `${framed.slice(0, MAX_MESSAGE_CHARS)}…` : framed;
+};
 
 /**
  * The extraction request: instructions, then the stored memories (aliases, types, texts), then the
  * new messages with their times, oldest first (an assistant message before them is marked as context).
  */
 export function buildExtractionMessages(messages: readonly StoredMessage[], existing: readonly Fact[]): ChatMessage[] {
-  const memories = existing.length > 0 ? existing.map((f, i) => `${memoryAlias(i)} (${f.type}): ${f.text}`).join("\n") : "(none)";
+  const memories = existing.length > 0 ? existing.map((f, i) => `${memoryAlias(i)} (${f.type}): ${clip(f.text)}`).join("\n") : "(none)";
   const lines = messages
     .filter((m) => (m.role === "user" || m.role === "assistant") && m.content.trim() !== "")
     .map((m) => `[${promptTime(m.ts)}] ${m.role === "user" ? "user" : "assistant (context only)"}: ${clip(m.content.trim())}`);
