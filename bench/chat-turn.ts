@@ -75,6 +75,11 @@ const { worker, base } = await startBenchWorker({
   API_KEYS: `bench:${API_KEY}`,
   // No compression during the measured turns: it would add background requests to the logs.
   MEMORY_MAX_TOKENS: "1000000",
+  // The index above is dense. Learning is off: every non-filler message reaches the learner, whose
+  // background requests start next to the LLM call and would be counted before it
+  // (`bench/learning-llm.ts` measures learning).
+  VECTOR_INDEX: "dense",
+  FACT_EXTRACTION: "off",
 });
 
 async function turn(sessionId: string, userId: string, i: number, options: { persist?: boolean; stream?: boolean }): Promise<Sample> {

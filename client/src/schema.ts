@@ -394,8 +394,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * OpenAI-compatible chat completions with memory (session from X-Memory-Session or `user`); every field passes through
-         * @description OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The session comes from the `X-Memory-Session` header (or the `user` field), the user from `X-Memory-User`; earlier messages already in memory are not stored twice.
+         * OpenAI-compatible chat completions with memory (`user` names the memory user; session from X-Memory-Session, else the user); every field passes through
+         * @description OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The `user` field (OpenAI's end-user id) names the memory user (`X-Memory-User` overrides it), the session comes from `X-Memory-Session` (default: the `user` value); `X-Memory-Persist: true` or `persist` on the last user message keeps it as a fact; earlier messages already in memory are not stored twice, nor is a message an SDK retries after a failure.
          */
         post: operations["createChatCompletion"];
         delete?: never;
@@ -980,6 +980,13 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description When the fact stopped being true: a newer statement superseded it (kept in lists and exports, never recalled)
+             * @example 1764590400000
+             */
+            supersededAt?: number;
+            /** @description The fact that superseded it */
+            supersededBy?: string;
         };
         NewFact: {
             text: string;
@@ -1055,6 +1062,13 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description When the fact stopped being true: a newer statement superseded it (kept in lists and exports, never recalled)
+             * @example 1764590400000
+             */
+            supersededAt?: number;
+            /** @description The fact that superseded it */
+            supersededBy?: string;
             /** @description Ranking score: similarity, importance and recency */
             score: number;
             /** @description Raw similarity from the vector index, 0..1 */
@@ -1292,6 +1306,8 @@ export interface components {
                 annotations?: unknown[];
                 audio?: null;
                 function_call?: null;
+                /** @description On the last user message: keep it as a long-term fact as sent (like `X-Memory-Persist: true`) */
+                persist?: boolean;
             } & {
                 [key: string]: unknown;
             })[];
@@ -5564,12 +5580,14 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The memory session of this conversation (else the `user` field names it) */
+                /** @description The memory session of this conversation; without it, the `user` field's value (one continuing conversation per end user) */
                 "x-memory-session"?: string;
-                /** @description The user whose long-term facts are recalled and learned (else the `user` field) */
+                /** @description The user whose long-term facts are recalled and learned; default: the `user` field (OpenAI's end-user id) */
                 "x-memory-user"?: string;
                 /** @description A retry with the same key answers with the recorded reply and never calls the LLM again */
                 "idempotency-key"?: string;
+                /** @description `true` keeps the last user message as a long-term fact, as sent */
+                "x-memory-persist"?: "true" | "false";
                 /** @description `1` returns the turn's trace inline (`trace` field of the completion) */
                 "x-memory-trace"?: "0" | "1";
             };

@@ -32,6 +32,11 @@ export interface ProxiedTurn {
   query: string;
   /** Everything but `messages` and `stream`, for the model as the client sent it. */
   fields: JsonObject;
+  /**
+   * A hash of the request's messages and fields: an SDK's automatic retry of a failed request
+   * sends the same body, so it has the same tag (see `AppendOptions.retryTag`).
+   */
+  retryTag: string;
 }
 
 const hasCalls = (m: IncomingMessage): boolean => m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0;
@@ -43,7 +48,7 @@ const hasCalls = (m: IncomingMessage): boolean => m.role === "assistant" && (m.t
  * carry their call ids, so an exchange memory already holds (the reply of the previous turn) is
  * not stored twice. Earlier messages are in memory already and are not stored again.
  */
-export async function proxiedTurn(body: CompletionRequest): Promise<ProxiedTurn> {
+export async function proxiedTurn(body: CompletionRequest, options: { persist?: boolean | undefined } = {}): Promise<ProxiedTurn> {
   const all = body.messages.map(toIncoming);
   const last = all.at(-1);
   if (!last || (last.role !== "user" && last.role !== "tool")) {
@@ -51,7 +56,8 @@ export async function proxiedTurn(body: CompletionRequest): Promise<ProxiedTurn>
   }
   const tail: IncomingMessage[] = [];
   let i = all.length - 1;
-  if (last.role === "user") tail.unshift(all[i--]!);
+  // Kept as a fact as sent: the header marks the last user message, or the message marks itself.
+  if (last.role === "user") tail.unshift(options.persist || body.messages.at(-1)?.persist === true ? { ...all[i--]!, persist: true } : all[i--]!);
   for (; i >= 0; i--) {
     const m = all[i]!;
     if (m.role === "tool" || hasCalls(m)) tail.unshift(m);
@@ -65,7 +71,8 @@ export async function proxiedTurn(body: CompletionRequest): Promise<ProxiedTurn>
   const lastUser = all.findLastIndex((m) => m.role === "user");
   // A short follow-up ("and her birthday?") is searched together with the turns before it.
   const query = lastUser < 0 ? "" : turnRecallQuery(all[lastUser]!.content, all.slice(0, lastUser));
-  return { messages: [...system, ...tail], query, fields };
+  const retryTag = await sha256Hex(`proxy\u0000${JSON.stringify(body)}\u0000${options.persist === true}`, 16);
+  return { messages: [...system, ...tail], query, fields, retryTag };
 }
 
 /** The assistant message of a recorded reply, as OpenAI writes it (`content: null` beside tool calls). */

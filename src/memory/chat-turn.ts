@@ -27,6 +27,8 @@ export interface TurnInput {
   key?: string | undefined;
   /** The model request's fields (model, temperature, tools, ...), passed to the model unchanged. */
   fields: JsonObject;
+  /** Names the client request (see `AppendOptions.retryTag`): its automatic retry after a failure is the same turn. */
+  retryTag?: string | undefined;
 }
 
 /** What a frontend may show or debug: what memory put into the prompt. */
@@ -98,7 +100,7 @@ export class ChatTurn {
     const { add, context } = await manager.addWithContext(
       messages,
       { query: input.query, countRecalls: false, followUpFromWindow: input.followUpFromWindow },
-      { replaceSystem: input.replaceSystem, deferCompression: true, turn: key === undefined ? undefined : { key } },
+      { replaceSystem: input.replaceSystem, deferCompression: true, turn: key === undefined ? undefined : { key }, retryTag: input.retryTag },
     );
     const anchor = [...messages].reverse().find((m) => m.role === "user")?.id;
     const memory: TurnMemory = {

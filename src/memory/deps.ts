@@ -49,6 +49,12 @@ export interface MemoryDeps {
   fallbackSummarizer: Summarizer;
   /** Null when fact extraction is off. */
   extractor: FactExtractor | null;
+  /**
+   * Learns instead of `extractor` when that one fails upstream (an LLM unreachable, timing out or
+   * answering 5xx/429): the offline learner behind the LLM. A malformed answer is not a failure of
+   * this kind: it is dropped. Default: none.
+   */
+  fallbackExtractor?: FactExtractor | null | undefined;
   /** Null when no LLM is configured. */
   chat: ChatModel | null;
   /** The token counter, loaded on first use (building it costs CPU, so only requests that count pay). */

@@ -1,5 +1,5 @@
 import { MemoryError } from "./errors.ts";
-import { MAX_FACT_HISTORY, createFact, factId, freshFactId, mergeFact, normalizeFactText, type FactDraft } from "./facts.ts";
+import { MAX_FACT_HISTORY, createFact, factId, freshFactId, mergeFact, normalizeFactText, reinstated, supersededFact, type FactDraft } from "./facts.ts";
 import type { MemoryOptions } from "./options.ts";
 import { recallFrom, type RecallOutcome } from "./recall.ts";
 import { isFiller } from "./salience.ts";
@@ -24,12 +24,17 @@ export interface FactChanges {
   metadata?: Record<string, unknown> | undefined;
 }
 
+/** How many of the user's most similar current facts learning offers the extractor. */
+export const LEARN_SIMILAR = 8;
+
 /** Most facts one import may carry (one Vector upsert). */
 export const MAX_IMPORT = 100;
 
 export interface LearnReport {
   added: string[];
   updated: string[];
+  /** Facts that stopped being true (marked superseded; their replacements are in `added`). */
+  superseded: string[];
   skipped: number;
 }
 
@@ -70,9 +75,27 @@ export class FactService {
     const [match] = await facts.findByContent(scope, [{ contentId, text: draft.text }]);
     const now = this.#now();
     const holder = match?.holder ?? null;
-    const fact = holder ? mergeFact(holder, draft, now) : createFact(match?.idTaken ? freshFactId() : contentId, draft, now, contentId);
+    const fact = holder ? reinstated(mergeFact(holder, draft, now)) : createFact(match?.idTaken ? freshFactId() : contentId, draft, now, contentId);
     await facts.upsert(scope, [fact]);
     return { fact, created: !holder };
+  }
+
+  /**
+   * `draft` replaces `old`, which stops being true now: the new statement becomes (or refreshes)
+   * the fact holding its text, `old` is marked superseded, and both are written in one upsert, so
+   * the change is applied whole or not at all. Null when the draft restates `old` itself.
+   */
+  async #supersede(old: Fact, draft: FactDraft): Promise<{ fact: Fact; superseded: Fact } | null> {
+    const { facts, scope } = this.#d;
+    const contentId = await factId(scope, draft.text);
+    const [match] = await facts.findByContent(scope, [{ contentId, text: draft.text }]);
+    const holder = match?.holder ?? null;
+    if (holder?.id === old.id || normalizeFactText(draft.text) === normalizeFactText(old.text)) return null;
+    const now = this.#now();
+    const fact = holder ? reinstated(mergeFact(holder, draft, now)) : createFact(match?.idTaken ? freshFactId() : contentId, draft, now, contentId);
+    const superseded = supersededFact(old, fact.id, now);
+    await facts.upsert(scope, [fact, superseded]);
+    return { fact, superseded };
   }
 
   /**
@@ -187,38 +210,51 @@ export class FactService {
   }
 
   /**
-   * Extracts facts from new messages and applies them: add, update (latest wins, the old text goes
-   * to history) or skip. The most similar existing facts are given to the extractor so it can tell
-   * an update from a new fact.
+   * Extracts facts from new messages and applies them: add, update (a new version of the fact, the
+   * old text goes to history), supersede (the old fact stops being true: kept, marked, no longer
+   * recalled; the new statement is its own fact) or skip. The user's most similar current facts
+   * are given to the extractor so it can tell these apart; an operation naming a fact it was not
+   * given is skipped. Facts it writes record the extractor's version (`metadata.learnedBy`).
    */
   async learn(extractor: FactExtractor, messages: StoredMessage[], sourceSession: string): Promise<LearnReport> {
     const { facts, scope } = this.#d;
-    const report: LearnReport = { added: [], updated: [], skipped: 0 };
+    const report: LearnReport = { added: [], updated: [], superseded: [], skipped: 0 };
     const userText = messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
     if (userText.trim() === "") return report;
-    const similar = await facts.query(scope, { text: userText.slice(0, 2000), topK: 5 });
-    const existing = similar.map((s) => s.fact);
+    const similar = await facts.query(scope, { text: userText.slice(0, 2000), topK: LEARN_SIMILAR });
+    const existing = similar.map((s) => s.fact).filter((f) => f.supersededAt === undefined);
     const operations = await extractor.extract({ messages, existing });
     const lastUser = [...messages].reverse().find((m) => m.role === "user");
+    const metadata = extractor.version === undefined ? undefined : { learnedBy: extractor.version };
     for (const op of operations) {
       // Whatever the extractor says, filler ("Remember that.", "ok") never becomes a memory.
       if (op.op === "skip" || isFiller(op.text)) {
         report.skipped += 1;
         continue;
       }
-      const draft: FactDraft = { text: op.text, type: op.type, importance: op.importance, sourceSession, sourceMessage: lastUser?.id };
-      if (op.op === "update") {
-        const current = existing.find((f) => f.id === op.id);
-        if (!current) {
-          report.skipped += 1;
-          continue;
-        }
-        const moved = await this.#restate(current, draft);
-        report.updated.push(moved.id);
-      } else {
+      const draft: FactDraft = { text: op.text, type: op.type, importance: op.importance, sourceSession, sourceMessage: lastUser?.id, ...(metadata ? { metadata } : {}) };
+      if (op.op === "add") {
         const { fact } = await this.remember(draft);
         report.added.push(fact.id);
+        continue;
       }
+      const current = existing.find((f) => f.id === op.id);
+      if (!current) {
+        report.skipped += 1;
+        continue;
+      }
+      if (op.op === "update") {
+        const moved = await this.#restate(current, draft);
+        report.updated.push(moved.id);
+        continue;
+      }
+      const replaced = await this.#supersede(current, draft);
+      if (!replaced) {
+        report.skipped += 1;
+        continue;
+      }
+      report.added.push(replaced.fact.id);
+      report.superseded.push(replaced.superseded.id);
     }
     return report;
   }

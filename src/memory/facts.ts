@@ -106,6 +106,24 @@ export function refreshOf(known: KnownFact, incoming: Fact): FactRefresh | null 
   return { id: known.id, version: known.version + 1, updatedAt: Math.max(known.updatedAt, incoming.updatedAt) };
 }
 
+/**
+ * A fact stated again: true from now on, so a superseded one is current again (a user who moved
+ * back to Paris). Only a new statement does this; an edit of a superseded fact keeps it superseded.
+ */
+export function reinstated(fact: Fact): Fact {
+  if (fact.supersededAt === undefined && fact.supersededBy === undefined) return fact;
+  const { supersededAt: _at, supersededBy: _by, ...current } = fact;
+  return current;
+}
+
+/**
+ * `old` stops being true at `at` because `by` replaced it: marked, never deleted, so history and
+ * export keep it with its validity (`createdAt` .. `supersededAt`). The next version.
+ */
+export function supersededFact(old: Fact, by: string, at: number): Fact {
+  return { ...old, version: old.version + 1, supersededAt: at, supersededBy: by };
+}
+
 /** A fresh fact id for a new fact whose content id is already some edited fact's id. */
 export function freshFactId(): string {
   return `f${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;

@@ -1,6 +1,7 @@
 import type { MemoryDeps } from "./deps.ts";
+import { LlmError } from "./errors.ts";
 import { FactService, type LearnReport } from "./fact-service.ts";
-import { freshFactId, mergeFact, refreshOf } from "./facts.ts";
+import { freshFactId, mergeFact, refreshOf, reinstated } from "./facts.ts";
 import type { FactRefresh, FactScope, FactStore, UserStore } from "./ports.ts";
 import type { Fact, StoredMessage } from "./types.ts";
 
@@ -43,7 +44,7 @@ export async function deliverPendingFacts(
     const refresh = refreshes[i];
     if (refresh && !gone.has(refresh.id)) return;
     const holder = match?.holder ?? (match?.known ? read.get(match.known.id) : undefined);
-    if (holder) written.push(mergeFact(holder, fact, fact.updatedAt));
+    if (holder) written.push(reinstated(mergeFact(holder, fact, fact.updatedAt)));
     // Its content id is the id of a fact edited to another text since: the new fact needs its own.
     else written.push(match?.idTaken && !gone.has(fact.id) ? { ...fact, id: freshFactId(), contentId: fact.contentId ?? fact.id } : fact);
   });
@@ -60,7 +61,11 @@ export async function deliverPendingFacts(
 export interface LearnInput {
   scope: FactScope;
   sessionId: string;
-  /** New salient user messages, as stored. */
+  /**
+   * As stored: the assistant message before the new user messages when there is one (context only,
+   * so "yes, that one" can be resolved), then the new user messages that are not filler and not
+   * persisted. One learning call per append: the extractor sees them all at once.
+   */
   messages: StoredMessage[];
   /** When the append that scheduled this ran; an erase after it cancels the learning. */
   scheduledAt: number;
@@ -77,8 +82,15 @@ export async function learnFromMessages(deps: MemoryDeps, input: LearnInput): Pr
   if (!extractor) return null;
   if (erasedSince(await users.erasedAt(input.scope), input.scheduledAt)) return null;
   const service = new FactService({ facts, scope: input.scope, options: deps.options, now: deps.now });
-  const report = await service.learn(extractor, input.messages, input.sessionId);
-  const written = [...report.added, ...report.updated];
+  const report = await service.learn(extractor, input.messages, input.sessionId).catch((error: unknown) => {
+    // Only the extraction call can fail this way, before anything was applied.
+    const fallback = deps.fallbackExtractor;
+    if (!fallback || !(error instanceof LlmError) || error.kind === "bad_output" || error.kind === "aborted") throw error;
+    logger.warn("fact extraction failed upstream; the offline learner takes this turn", { session: input.sessionId, error: error.message });
+    return service.learn(fallback, input.messages, input.sessionId);
+  });
+  // Superseded facts were written too (marked): an erase meanwhile must not find them again.
+  const written = [...report.added, ...report.updated, ...report.superseded];
   if (written.length > 0 && erasedSince(await users.erasedAt(input.scope), input.scheduledAt)) {
     await facts.delete(input.scope, written);
     return null;

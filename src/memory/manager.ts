@@ -10,7 +10,7 @@ import { factsToPersist } from "./persist.ts";
 import { planBudget } from "./budget.ts";
 import type { AppendOptions, AppendResult, FactScope, HeadLimits, WindowBound } from "./ports.ts";
 import { produceSummary } from "./rolling-summary.ts";
-import { isSalient } from "./salience.ts";
+import { isFiller } from "./salience.ts";
 import { sessionTitle } from "./session-list.ts";
 import type { FactType, IncomingMessage, RecalledFact, SessionRef, SessionSnapshot, SessionTotals, StoredMessage } from "./types.ts";
 import { NO_METRICS, type MetricsRecorder } from "./metrics.ts";
@@ -33,6 +33,21 @@ function compressionDueFor(totals: SessionTotals, options: { maxTokens: number }
   return totals.windowTokens > options.maxTokens && totals.windowCount > 1;
 }
 
+/**
+ * The assistant message right before `first` (the first new user message), for the learner's
+ * context: from the batch, else from the window the append returned (a chat turn's). Undefined when
+ * neither holds one (a plain append reads nothing more for it).
+ */
+function assistantBefore(first: StoredMessage, batch: readonly StoredMessage[], snapshot: SessionSnapshot | undefined): StoredMessage | undefined {
+  const before = (list: readonly StoredMessage[]): StoredMessage | undefined => {
+    const at = list.findIndex((m) => m.id === first.id);
+    if (at <= 0) return undefined;
+    const previous = list.slice(0, at).filter((m) => m.role !== "system").at(-1);
+    return previous?.role === "assistant" && previous.content.trim() !== "" ? previous : undefined;
+  };
+  return before(batch) ?? (snapshot ? before(snapshot.window) : undefined);
+}
+
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Options of one append. */
@@ -49,6 +64,8 @@ export interface AddOptions {
   turn?: AppendOptions["turn"];
   /** See `AppendOptions.unlessErasedSince`. */
   unlessErasedSince?: number | undefined;
+  /** See `AppendOptions.retryTag`: a client's automatic retry of a failed request stores nothing twice. */
+  retryTag?: string | undefined;
 }
 
 /**
@@ -138,6 +155,7 @@ export class MemoryManager {
       recalled: scope ? options.recalled : undefined,
       turn: options.turn,
       title: sessionTitle(messages),
+      retryTag: options.retryTag,
       unlessErasedSince: this.#userId === undefined ? undefined : options.unlessErasedSince,
     }));
     const fresh = appended.added.filter((a) => !a.duplicate);
@@ -145,7 +163,7 @@ export class MemoryManager {
     this.#metrics.count("tokens", fresh.reduce((sum, a) => sum + a.tokens, 0));
     const compressionDue = compressionDueFor(appended.totals, resolveSessionOptions(defaults, appended.settings));
     const result = { added: appended.added, compressionDue, facts: facts.map((f) => f.id), ...(options.turn ? { outcome: appended.outcome ?? null } : {}) };
-    this.#afterAppend(messages, stored, result, persistAll, options.deferCompression === true, now);
+    this.#afterAppend(messages, stored, result, persistAll, options.deferCompression === true, now, appended.snapshot);
     return { appended, result };
   }
 
@@ -157,6 +175,7 @@ export class MemoryManager {
     persistAll: boolean,
     deferCompression: boolean,
     now: number,
+    snapshot: SessionSnapshot | undefined,
   ): void {
     const { background, logger } = this.#d;
     const session = this.#ref.sessionId;
@@ -166,14 +185,18 @@ export class MemoryManager {
       background(this.maybeCompress().then((outcome) => logger.debug("background compression", { session, ...outcome })));
     }
     if (!scope || !this.#d.extractor) return;
-    // Persisted messages are facts already; duplicates were learned from the first time. The
-    // salience gate keeps small talk from costing a Vector query or an LLM call.
+    // Every user message reaches the learner, which decides what is worth keeping, except filler
+    // (a greeting, an acknowledgement, an emoji: never a memory, so not worth a Vector query or an
+    // LLM call), persisted messages (facts already, as sent) and duplicates (learned the first time).
     const fresh = stored.filter((m, i) => {
       const sent = incoming[i];
       const added = result.added[i];
-      return m.role === "user" && sent && !sent.persist && !persistAll && added && !added.duplicate && isSalient(m.content).salient;
+      return m.role === "user" && sent && !sent.persist && !persistAll && added && !added.duplicate && !isFiller(m.content);
     });
-    if (fresh.length > 0) background(learnFromMessages(this.#d, { scope, sessionId: session, messages: fresh, scheduledAt: now }));
+    if (fresh.length === 0) return;
+    const context = assistantBefore(fresh[0]!, stored, snapshot);
+    const messages = context ? [context, ...fresh] : fresh;
+    background(learnFromMessages(this.#d, { scope, sessionId: session, messages, scheduledAt: now }));
   }
 
   /**

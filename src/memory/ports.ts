@@ -47,6 +47,13 @@ export interface AppendOptions {
    * Outcomes live as long as the session, the newest {@link TURN_OUTCOMES_KEPT} of them.
    */
   turn?: { key: string; outcome?: TurnOutcome | undefined } | undefined;
+  /**
+   * What names the client request this batch comes from (a hash of it; 16-64 hex digits). When the
+   * session's last write that stored something was a batch with the same tag (no reply stored
+   * since), this batch is the client's automatic retry of a request that failed (an SDK retries a
+   * 5xx with the same body): nothing is stored again and its messages are reported as duplicates.
+   */
+  retryTag?: string | undefined;
   /** The session's title, kept from the first write that names one (a session list shows it). */
   title?: string | undefined;
   /**
@@ -397,6 +404,8 @@ export type FactOperation =
 
 /** Turns conversation messages into fact operations against the most similar existing facts. */
 export interface FactExtractor {
+  /** What produced the operations, with its version (e.g. the prompt's); recorded on each fact written as `metadata.learnedBy`. */
+  readonly version?: string | undefined;
   extract(request: { messages: StoredMessage[]; existing: Fact[] }): Promise<FactOperation[]>;
 }
 

@@ -244,7 +244,9 @@ export async function recallFrom(
   request: { k: number; types?: FactType[] | undefined; minScore?: number | undefined; now: number; options: RecallOptions },
 ): Promise<RecallOutcome> {
   const { k, options } = request;
-  const candidates = await store.query(scope, { text: recallQueryText(query), topK: candidateDepth(k), types: request.types });
+  const found = await store.query(scope, { text: recallQueryText(query), topK: candidateDepth(k), types: request.types });
+  // The store filters superseded facts out; a fact that stopped being true is never recalled.
+  const candidates = found.filter((c) => c.fact.supersededAt === undefined);
   const outcome = selectRecalled(candidates, {
     k,
     minScore: request.minScore ?? options.minRecallScore,

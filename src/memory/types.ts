@@ -147,6 +147,13 @@ export interface Fact {
   /** Earlier texts this fact superseded (latest wins on contradiction). */
   history?: { text: string; updatedAt: number }[] | undefined;
   metadata?: Record<string, unknown> | undefined;
+  /**
+   * When this fact stopped being true (ms): a newer statement superseded it. It stays stored (get,
+   * list, export show it) and is never recalled.
+   */
+  supersededAt?: number | undefined;
+  /** The id of the fact that superseded it. */
+  supersededBy?: string | undefined;
 }
 
 /** A fact found by recall, with its scores. */

@@ -25,3 +25,16 @@ export function contentIdFilter(contentIds: readonly string[]): string {
   if (contentIds.length === 0 || !contentIds.every((id) => CONTENT_ID.test(id))) throw new InvalidStoreInput("invalid content id");
   return `contentId IN (${[...new Set(contentIds)].map((id) => `'${id}'`).join(", ")})`;
 }
+
+/**
+ * Recall never sees a superseded fact: the field is set only when a newer statement replaced the
+ * fact, so "no such field" is "still true" (facts stored before supersession existed included).
+ */
+export const CURRENT_FACTS_FILTER = "HAS NOT FIELD supersededAt";
+
+/** `a AND b` of the clauses given (undefined ones left out); undefined when none is left. */
+export function allOf(...clauses: (string | undefined)[]): string | undefined {
+  const present = clauses.filter((c): c is string => c !== undefined && c !== "");
+  if (present.length === 0) return undefined;
+  return present.length === 1 ? present[0] : present.map((c) => `(${c})`).join(" AND ");
+}

@@ -20,6 +20,8 @@ export function factToMetadata(fact: Fact): FactMetadata {
   if (fact.sourceMessage !== undefined) md.sourceMessage = fact.sourceMessage;
   if (fact.history !== undefined) md.history = fact.history;
   if (fact.metadata !== undefined) md.metadata = fact.metadata;
+  if (fact.supersededAt !== undefined) md.supersededAt = fact.supersededAt;
+  if (fact.supersededBy !== undefined) md.supersededBy = fact.supersededBy;
   return md;
 }
 
@@ -53,5 +55,7 @@ export function factFromMetadata(id: string | number, md: unknown): Fact | null 
   const history = parseHistory(md.history);
   if (history) fact.history = history;
   if (isRecord(md.metadata)) fact.metadata = md.metadata;
+  if (typeof md.supersededAt === "number" && Number.isFinite(md.supersededAt)) fact.supersededAt = md.supersededAt;
+  if (typeof md.supersededBy === "string") fact.supersededBy = md.supersededBy;
   return fact;
 }

@@ -76,13 +76,18 @@ function messageKind(m: StoredMessage): string {
   return `${m.role === "tool" ? "t" : "a"} ${ids.join(" ")}`;
 }
 
-/** The append script's last three ARGV: turn key, outcome JSON and title ('' = none each). */
-function turnArgs(options: AppendOptions): [string, string, string] {
+/** A retry tag as the proxy makes it: a hash, nothing a client typed. */
+const RETRY_TAG = /^[0-9a-f]{16,64}$/;
+
+/** The append script's last four ARGV: turn key, outcome JSON, title and retry tag ('' = none each). */
+function turnArgs(options: AppendOptions): [string, string, string, string] {
   const key = options.turn ? assertId("turn key", options.turn.key) : "";
   const outcome = options.turn?.outcome ? serializeOutcome(options.turn.outcome) : "";
   const title = options.title ?? "";
   if (title.length > MAX_STORED_TITLE_CHARS) throw new InvalidStoreInput(`a session title holds at most ${MAX_TITLE_CHARS} characters`);
-  return [key, outcome, title];
+  const tag = options.retryTag ?? "";
+  if (tag !== "" && !RETRY_TAG.test(tag)) throw new InvalidStoreInput("a retry tag is 16-64 lower-case hex digits");
+  return [key, outcome, title, tag];
 }
 
 export function serializeOutcome(outcome: TurnOutcome): string {

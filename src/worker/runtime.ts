@@ -100,7 +100,7 @@ export interface Adapters {
   cipher: FieldCipher;
   summarizer: Summarizer;
   fallbackSummarizer: Summarizer;
-  deps: Pick<MemoryDeps, "extractor" | "chat">;
+  deps: Pick<MemoryDeps, "extractor" | "fallbackExtractor" | "chat">;
   counter(): Promise<TokenCounter>;
 }
 
@@ -152,6 +152,8 @@ export function adaptersFor(config: Config): Adapters {
           : config.factExtraction === "llm" && openai
             ? new OpenAIFactExtractor(openai, { model })
             : new HeuristicFactExtractor(),
+      // Behind the LLM learner: an LLM failing upstream does not stop learning.
+      fallbackExtractor: config.factExtraction === "llm" && openai ? new HeuristicFactExtractor() : null,
     },
     counter,
   };

@@ -238,6 +238,24 @@ describe.each(variants)("session store contract: $name", ({ make }) => {
     expect(listed.ids.sort()).toEqual([refs[0]!.sessionId, refs[2]!.sessionId].sort());
   });
 
+  it("stores nothing of a batch whose retry tag the last stored batch had; a write that stores something in between clears the tag", async () => {
+    const ref = nextRef(nextTenant());
+    const tag = "0123456789abcdef0123456789abcdef";
+    const first = await h.sessions.append(ref, [msg("sys", "system", "Be brief."), msg("u1", "user", "book it")], { ttlSeconds: TTL, retryTag: tag });
+    expect(first.added.map((a) => a.duplicate)).toEqual([false, false]);
+    // The client's retry: new ids, the same request - nothing stored, nothing queued.
+    const fact: Fact = { id: "f000000000000000000000001", text: "book it", type: "fact", importance: 0.5, createdAt: clock, updatedAt: clock, lastAccessedAt: clock, accessCount: 0, version: 1 };
+    const retry = await h.sessions.append(ref, [msg("u1-retry", "user", "book it")], { ttlSeconds: TTL, userId: "rita", retryTag: tag, facts: [fact], withSnapshot: true });
+    expect(retry.added.map((a) => a.duplicate)).toEqual([true]);
+    expect(retry.snapshot?.window.map((m) => m.id)).toEqual(["u1"]);
+    expect(await h.users.pendingFacts({ tenant: ref.tenant, userId: "rita" }, 10)).toEqual([]);
+    // The reply clears it: the same request again is a new turn.
+    await h.sessions.append(ref, [msg("u1.reply", "assistant", "booked")], { ttlSeconds: TTL });
+    const again = await h.sessions.append(ref, [msg("u2", "user", "book it")], { ttlSeconds: TTL, retryTag: tag });
+    expect(again.added.map((a) => a.duplicate)).toEqual([false]);
+    expect((await h.sessions.read(ref)).window.map((m) => m.id)).toEqual(["u1", "u1.reply", "u2"]);
+  });
+
   it("records a turn's outcome once per key and answers a retry with it without storing anything", async () => {
     const ref = nextRef(nextTenant());
     const start = await h.sessions.append(ref, [msg("u1", "user", "hi")], { ttlSeconds: TTL, turn: { key: "k1" } });

@@ -59,6 +59,20 @@ describe("VectorFactStore (index embeds the text)", () => {
     expect(page.facts.map((f) => [f.id, f.type, f.version])).toEqual([["same", "preference", 2]]);
   });
 
+  it("never returns a superseded fact from a query (with or without a type filter), but keeps it for get and list; a refresh makes it current again", async () => {
+    const s = scope("u-superseded");
+    const paris = fact("f-paris", "The user lives in Paris", "fact", { supersededAt: 2000, supersededBy: "f-berlin" });
+    await store.upsert(s, [paris, fact("f-berlin", "The user lives in Berlin")]);
+    expect((await store.query(s, { text: "The user lives in Paris", topK: 10 })).map((h) => h.fact.id)).toEqual(["f-berlin"]);
+    expect((await store.query(s, { text: "lives in Paris", topK: 10, types: ["fact"] })).map((h) => h.fact.id)).toEqual(["f-berlin"]);
+    expect(await store.get(s, ["f-paris"])).toEqual([paris]);
+    expect((await store.list(s, "", 10)).facts.find((f) => f.id === "f-paris")).toEqual(paris);
+    expect(await store.refresh(s, [{ id: "f-paris", version: 2, updatedAt: 3000 }])).toEqual([]);
+    const [current] = await store.get(s, ["f-paris"]);
+    expect(current).toEqual({ ...fact("f-paris", "The user lives in Paris"), version: 2, updatedAt: 3000 });
+    expect((await store.query(s, { text: "lives in Paris", topK: 10 })).map((h) => h.fact.id).sort()).toEqual(["f-berlin", "f-paris"]);
+  });
+
   it("filters by type", async () => {
     const s = scope("u3");
     await store.upsert(s, [fact("p1", "prefers window seats", "preference"), fact("f1", "works as a nurse"), fact("c1", "is planning a trip", "context")]);

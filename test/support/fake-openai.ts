@@ -8,7 +8,10 @@
  * Control API over plain HTTP, usable from inside workerd tests too:
  * - `POST /__control/mode` with a {@link FakeModeOptions} JSON body; `GET` returns the current mode;
  * - `GET /__control/requests` returns every API request received (`[{method, path, body}]`),
- *   `DELETE` clears them; `POST /__control/reset` does both (mode back to `echo`).
+ *   `DELETE` clears them; `POST /__control/reset` does both (mode back to `echo`, script cleared);
+ * - `POST /__control/script` with a {@link FakeScript} JSON body: chat requests whose prompt
+ *   contains `match` are answered from `answers`, in order, before the mode applies (`GET` returns
+ *   the answers left).
  *
  * CLI: `npx tsx test/support/fake-openai.ts [port]` starts it and prints its URL.
  */
@@ -48,6 +51,19 @@ export interface FakeModeOptions {
   chunkDelayMs?: number | undefined;
 }
 
+/** One scripted answer: a completion with `text`, or an OpenAI-style error with `status` and `message`. */
+export interface ScriptedAnswer {
+  text?: string | undefined;
+  status?: number | undefined;
+  message?: string | undefined;
+}
+
+/** Answers for chat requests whose prompt (any message's text) contains `match` ("" = every chat request). */
+export interface FakeScript {
+  match: string;
+  answers: ScriptedAnswer[];
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -63,6 +79,8 @@ export interface FakeOpenAI {
   requests(): RecordedRequest[];
   clearRequests(): void;
   setMode(options: FakeModeOptions): void;
+  /** Replaces the script (see {@link FakeScript}); an empty `answers` clears it. */
+  script(script: FakeScript): void;
 }
 
 const MODES: readonly FakeMode[] = ["echo", "summary", "fixed", "error", "timeout", "empty", "garbage", "tools"];
@@ -275,11 +293,35 @@ function parseMode(body: unknown): FakeModeOptions | null {
   };
 }
 
+function parseScript(body: unknown): FakeScript | null {
+  if (!isObject(body) || !Array.isArray(body.answers)) return null;
+  const answers: ScriptedAnswer[] = [];
+  for (const a of body.answers) {
+    if (!isObject(a)) return null;
+    answers.push({
+      text: typeof a.text === "string" ? a.text : undefined,
+      status: typeof a.status === "number" ? a.status : undefined,
+      message: typeof a.message === "string" ? a.message : undefined,
+    });
+  }
+  return { match: typeof body.match === "string" ? body.match : "", answers };
+}
+
 /** Starts the server on 127.0.0.1 (`port` 0, the default, picks a free one). */
 export async function startFakeOpenAI(options: { port?: number } = {}): Promise<FakeOpenAI> {
   let mode: FakeModeOptions = { mode: "echo" };
   let once: { mode: FakeModeOptions; left: number } | null = null;
   let recorded: RecordedRequest[] = [];
+  let scripted: FakeScript = { match: "", answers: [] };
+  const setScript = (next: FakeScript): void => {
+    scripted = { match: next.match, answers: [...next.answers] };
+  };
+  /** The next scripted answer for a chat request, if the script covers it. */
+  const scriptedFor = (body: unknown): ScriptedAnswer | undefined => {
+    if (scripted.answers.length === 0 || !isObject(body)) return undefined;
+    if (scripted.match !== "" && !messagesOf(body).some((m) => m.text.includes(scripted.match))) return undefined;
+    return scripted.answers.shift();
+  };
   const setMode = (next: FakeModeOptions): void => {
     if (next.count !== undefined && next.count > 0) once = { mode: next, left: next.count };
     else [mode, once] = [next, null];
@@ -314,8 +356,16 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
         recorded = [];
         return sendJson(res, 200, { cleared });
       }
+      if (path === "/__control/script" && method === "POST") {
+        const next = parseScript(body);
+        if (!next) return sendJson(res, 400, { error: "script must be {match: string, answers: [{text} | {status, message}]}" });
+        setScript(next);
+        return sendJson(res, 200, { ok: true, answers: next.answers.length });
+      }
+      if (path === "/__control/script" && method === "GET") return sendJson(res, 200, scripted);
       if (path === "/__control/reset" && method === "POST") {
         [mode, once, recorded] = [{ mode: "echo" }, null, []];
+        scripted = { match: "", answers: [] };
         return sendJson(res, 200, { ok: true });
       }
       return sendJson(res, 404, { error: "unknown control endpoint" });
@@ -326,6 +376,11 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
     const known = method === "POST" && (path === "/chat/completions" || path === "/embeddings");
     if (!known) return sendJson(res, 404, apiError(`Unknown request URL: ${method} ${path}`, "invalid_request_error", "unknown_url"));
     recorded.push({ method, path, body });
+    const planned = path === "/chat/completions" ? scriptedFor(body) : undefined;
+    if (planned) {
+      if (planned.status !== undefined) return sendJson(res, planned.status, apiError(planned.message ?? "The fake server was told to fail.", "invalid_request_error", null));
+      return chat(res, { mode: "fixed", text: planned.text ?? "", chunkDelayMs: 0 }, isObject(body) ? body : {});
+    }
     const current = take();
     await sleep(current.delayMs ?? (current.mode === "timeout" ? 60_000 : 0), res);
     if (res.destroyed) return;
@@ -356,6 +411,7 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
       recorded = [];
     },
     setMode,
+    script: setScript,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -66,6 +66,8 @@ interface SessionState {
   /** Call ids of the newest assistant tool call still open for results. */
   calls: string[];
   title: string | null;
+  /** Retry tag of the last batch that stored something (see `AppendOptions.retryTag`). */
+  tail?: string | undefined;
 }
 
 /** The tool-call ids a message makes (`a`) or answers (`t`), as the append script reads its kind. */
@@ -179,8 +181,9 @@ export class InMemorySessionStore implements SessionStore {
     // Like the script: the recorded outcome and the tool-call pairing are checked before any write.
     const key = options.turn?.key;
     const prior = key === undefined ? undefined : existing?.turns.get(key);
+    const retried = prior === undefined && options.retryTag !== undefined && existing?.tail === options.retryTag;
     let open = existing?.calls ?? [];
-    if (!prior) {
+    if (!prior && !retried) {
       const seen = new Set<string>();
       messages.forEach((m, i) => {
         if (!seen.has(m.id) && !existing?.ids.has(m.id)) {
@@ -204,7 +207,7 @@ export class InMemorySessionStore implements SessionStore {
       owners.set(ref.sessionId, options.userId);
       this.#map(this.#userIndex, userKey(ref.tenant, options.userId)).set(ref.sessionId, now);
     }
-    if (options.facts && options.facts.length > 0 && options.userId !== undefined) {
+    if (!retried && options.facts && options.facts.length > 0 && options.userId !== undefined) {
       this.users?.queue({ tenant: ref.tenant, userId: options.userId }, options.facts);
     }
     if (options.recalled && options.recalled.length > 0 && options.userId !== undefined) {
@@ -217,7 +220,7 @@ export class InMemorySessionStore implements SessionStore {
       state.system.length = 0;
     }
     const added = messages.map((m) => {
-      const duplicate = prior !== undefined || state.ids.has(m.id);
+      const duplicate = prior !== undefined || retried || state.ids.has(m.id);
       if (!duplicate) {
         state.ids.add(m.id);
         (m.role === "system" ? state.system : state.window).push(clone(m));
@@ -227,6 +230,7 @@ export class InMemorySessionStore implements SessionStore {
     let outcome = prior ?? null;
     if (added.some((a) => !a.duplicate)) {
       state.calls = open;
+      state.tail = options.retryTag;
       if (options.title !== undefined && options.title !== "") state.title ??= options.title;
       if (key !== undefined && options.turn?.outcome) {
         state.turns.set(key, clone(options.turn.outcome));
@@ -596,6 +600,8 @@ export class InMemoryFactStore implements FactStore {
     this.#enter("query");
     return [...this.#scope(scope).values()]
       .filter((f) => !query.types || query.types.length === 0 || query.types.includes(f.type))
+      // Like the Vector store's filter: a superseded fact is never a candidate.
+      .filter((f) => f.supersededAt === undefined)
       .map((f) => ({ fact: clone(f), similarity: this.similarity(query.text, f.text) }))
       .sort((a, b) => b.similarity - a.similarity)
       .slice(0, query.topK);
@@ -625,7 +631,10 @@ export class InMemoryFactStore implements FactStore {
     const missing: string[] = [];
     for (const r of refreshes) {
       const f = this.#scope(scope).get(r.id);
-      if (f) this.#scope(scope).set(r.id, { ...f, version: r.version, updatedAt: r.updatedAt });
+      if (f) {
+        const { supersededAt: _at, supersededBy: _by, ...current } = f;
+        this.#scope(scope).set(r.id, { ...current, version: r.version, updatedAt: r.updatedAt });
+      }
       else missing.push(r.id);
     }
     return missing;

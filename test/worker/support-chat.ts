@@ -226,7 +226,7 @@ export async function streamChatAndLeave(sessionId: string, body: ChatInput): Pr
 }
 
 /** A `fetch` for SDK clients that serves each request from the Worker in-process; `drain()` awaits their background work. */
-export function inProcessFetch(): { fetch: typeof fetch; drain: () => Promise<void>; served: () => number } {
+export function inProcessFetch(overrides: Env = {}): { fetch: typeof fetch; drain: () => Promise<void>; served: () => number } {
   const contexts: ExecutionContext[] = [];
   let served = 0;
   const routed = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -234,7 +234,7 @@ export function inProcessFetch(): { fetch: typeof fetch; drain: () => Promise<vo
     served += 1;
     const ctx = createExecutionContext();
     contexts.push(ctx);
-    return fetchWorker(request, ctx);
+    return fetchWorker(request, ctx, overrides);
   };
   return {
     fetch: routed as typeof fetch,

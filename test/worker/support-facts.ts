@@ -22,6 +22,8 @@ export interface FactView {
   sourceMessage?: string;
   history?: { text: string; updatedAt: number }[];
   metadata?: Record<string, unknown>;
+  supersededAt?: number;
+  supersededBy?: string;
 }
 
 export interface AddFactResponse {

@@ -50,6 +50,18 @@ export async function setLlmMode(options: FakeModeOptions): Promise<void> {
   await control("POST", "/mode", options);
 }
 
+/** One scripted answer of the fake LLM: a completion with `text`, or an error with `status` and `message`. */
+export interface ScriptedAnswer {
+  text?: string;
+  status?: number;
+  message?: string;
+}
+
+/** Chat requests whose prompt contains `match` get `answers` in order, before the mode applies (`[]` clears). */
+export async function scriptLlm(match: string, answers: ScriptedAnswer[]): Promise<void> {
+  await control("POST", "/script", { match, answers });
+}
+
 /** Mode back to `echo` without delay, request log cleared. */
 export async function resetLlm(): Promise<void> {
   await control("POST", "/reset");

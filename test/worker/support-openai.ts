@@ -3,16 +3,24 @@ import { KEY_A } from "./helpers.ts";
 import { inProcessFetch } from "./support-chat.ts";
 
 /** The official `openai` client, pointed at the Worker (served in-process) as the service's own API. */
-export function memoryClient(sessionId: string, userId: string, options: { key?: string } = {}) {
-  const routed = inProcessFetch();
+export function memoryClient(
+  sessionId: string | null,
+  userId: string | null,
+  options: { key?: string; env?: Partial<Record<string, string | undefined>>; maxRetries?: number } = {},
+) {
+  const routed = inProcessFetch(options.env);
+  // null leaves the header out (the request's `user` field names the user, or the session)
+  const headers: Record<string, string> = {};
+  if (sessionId !== null) headers["X-Memory-Session"] = sessionId;
+  if (userId !== null) headers["X-Memory-User"] = userId;
   const openai = new OpenAI({
     baseURL: "http://agent-memory.test/v1",
     apiKey: options.key ?? KEY_A,
     organization: null,
     project: null,
-    maxRetries: 0,
+    maxRetries: options.maxRetries ?? 0,
     fetch: routed.fetch,
-    defaultHeaders: { "X-Memory-Session": sessionId, "X-Memory-User": userId },
+    defaultHeaders: headers,
   });
   return { openai, drain: routed.drain, served: routed.served };
 }

@@ -13,10 +13,11 @@ import { IdSchema, IdempotencyKeySchema, errors, security } from "../schemas/com
 const route = createRoute({
   method: "post",
   path: "/v1/chat/completions",
-  summary: "OpenAI-compatible chat completions with memory (session from X-Memory-Session or `user`); every field passes through",
+  summary: "OpenAI-compatible chat completions with memory (`user` names the memory user; session from X-Memory-Session, else the user); every field passes through",
   security,
   request: {
     headers: z.object({ "x-memory-session": IdSchema.optional(), "x-memory-user": IdSchema.optional(), "idempotency-key": IdempotencyKeySchema.optional(),
+      "x-memory-persist": z.enum(["true", "false"]).optional().openapi({ description: "`true` keeps the last user message as a long-term fact, as sent" }),
       "x-memory-trace": z.enum(["0", "1"]).optional().openapi({ description: "`1` returns the turn's trace inline (`trace` field of the completion)" }),
     }),
     body: { content: { "application/json": { schema: CompletionBody } }, required: true },
@@ -61,7 +62,7 @@ export function completionRoutes() {
     const token = c.get("principal").kind === "token";
     const userId = actingUser(c, headers["x-memory-user"] ?? (token ? undefined : fromUserField(body.user, "X-Memory-User")));
     beginTrace(c, "proxy", { sessionId, userId }, headers["x-memory-trace"] === "1");
-    const proxied = await proxiedTurn(body);
+    const proxied = await proxiedTurn(body, { persist: headers["x-memory-persist"] === "true" });
     const turn = await c.get("memory").startTurn({ sessionId, userId, replaceSystem: true, key: headers["idempotency-key"], ...proxied });
     await admit(c);
     // The route's text/event-stream answer: a plain Response.

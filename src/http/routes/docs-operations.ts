@@ -81,7 +81,7 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     operationId: "createChatCompletion",
     tag: "Chat",
     description:
-      "OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The session comes from the `X-Memory-Session` header (or the `user` field), the user from `X-Memory-User`; earlier messages already in memory are not stored twice.",
+      "OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The `user` field (OpenAI's end-user id) names the memory user (`X-Memory-User` overrides it), the session comes from `X-Memory-Session` (default: the `user` value); `X-Memory-Persist: true` or `persist` on the last user message keeps it as a fact; earlier messages already in memory are not stored twice, nor is a message an SDK retries after a failure.",
   },
   [`POST ${F}`]: {
     operationId: "addFact",

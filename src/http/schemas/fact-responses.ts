@@ -20,6 +20,8 @@ const factFields = {
   version: z.number().int(),
   history: z.array(z.object({ text: z.string(), updatedAt: Ms })).optional().openapi({ description: "Earlier texts this fact superseded" }),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  supersededAt: Ms.optional().openapi({ description: "When the fact stopped being true: a newer statement superseded it (kept in lists and exports, never recalled)" }),
+  supersededBy: z.string().optional().openapi({ description: "The fact that superseded it" }),
 };
 
 export const FactSchema = z.object(factFields).openapi("Fact");

@@ -93,8 +93,14 @@ export const MessageInputSchema = z
   .superRefine(checkShape)
   .openapi("MessageInput");
 
-/** A message of a proxied request: the OpenAI fields; anything else a client adds is ignored. */
-export const ProxyMessageSchema = z.object(openAIFields).passthrough().superRefine(checkShape);
+/** A message of a proxied request: the OpenAI fields and `persist`; anything else a client adds is ignored. */
+export const ProxyMessageSchema = z
+  .object({
+    ...openAIFields,
+    persist: z.boolean().optional().openapi({ description: "On the last user message: keep it as a long-term fact as sent (like `X-Memory-Persist: true`)" }),
+  })
+  .passthrough()
+  .superRefine(checkShape);
 
 /** The domain's message: text content, `developer` as `system`, response-only fields dropped. */
 export function toIncoming(m: z.infer<typeof ProxyMessageSchema>): IncomingMessage {

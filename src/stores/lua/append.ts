@@ -9,13 +9,17 @@ import { LUA_EXTEND, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
  *       allowance limit threshold (the snapshot's bound, see WindowBound),
  *       then per fact: id json, then the recalled fact ids,
  *       then per message: id kind tokens json,
- *       then turnKey outcome title ('' = none each)
+ *       then turnKey outcome title retryTag ('' = none each)
  *
  * kind: 's' system, 'w' window, 'a <call ids>' an assistant message calling tools, 't <call id>' a
  * tool result. Turn outcomes and tool-call pairing (see TURN_LUA below): when the turn key already
  * has an outcome nothing is stored and the reply carries it; a new tool result must answer a call
  * of the assistant message right before it (in the batch, or the window's newest, kept as
- * meta.calls), else nothing is stored and the reply is err 'orphan_tool'.
+ * meta.calls), else nothing is stored and the reply is err 'orphan_tool'. A retry tag names the
+ * request a batch came from: a batch that stores something records it as meta.tail (any other
+ * write that stores something clears it), and a batch with the tag meta.tail holds is a client's
+ * retry of a request whose reply never came - nothing of it is stored again (its messages are
+ * reported as duplicates).
  *
  * The reply always carries the totals the stats need (counts, tokens, importance sums, meta); the
  * window's are running totals in meta ('wtok', 'wimp'), so no append reads the window.
@@ -29,12 +33,13 @@ import { LUA_EXTEND, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
  */
 /** Before any write: the turn's recorded outcome, and the pairing of new tool results with calls. */
 const TURN_CHECK_LUA = `
-local msg_end = #ARGV - 3
-local tkey, tout, title = ARGV[#ARGV - 2], ARGV[#ARGV - 1], ARGV[#ARGV]
+local msg_end = #ARGV - 4
+local tkey, tout, title, rtag = ARGV[#ARGV - 3], ARGV[#ARGV - 2], ARGV[#ARGV - 1], ARGV[#ARGV]
 local prior = false
 if tkey ~= '' then prior = redis.call('HGET', KEYS[13], 'k:' .. tkey) end
+local retried = (not prior) and rtag ~= '' and redis.call('HGET', KEYS[4], 'tail') == rtag
 local open = redis.call('HGET', KEYS[4], 'calls') or ''
-if not prior then
+if not prior and not retried then
   local seen = {}
   for i = first, msg_end, 4 do
     local id, kind = ARGV[i], ARGV[i + 1]
@@ -61,6 +66,7 @@ local stored = false
 for _, a in ipairs(added) do if a == 1 then stored = true end end
 if stored then
   redis.call('HSET', KEYS[4], 'calls', open)
+  if rtag ~= '' then redis.call('HSET', KEYS[4], 'tail', rtag) else redis.call('HDEL', KEYS[4], 'tail') end
   if title ~= '' then redis.call('HSETNX', KEYS[4], 'title', title) end
   if tkey ~= '' and tout ~= '' then
     local n = redis.call('HINCRBY', KEYS[13], '#', 1)
@@ -93,7 +99,7 @@ end
 local nfacts, nrecalls = tonumber(ARGV[8]), tonumber(ARGV[9])
 local first = 13 + 2 * nfacts + nrecalls
 ${TURN_CHECK_LUA}
-if not prior and string.find(ARGV[4], 'r', 1, true) then
+if not prior and not retried and string.find(ARGV[4], 'r', 1, true) then
   local wanted = {}
   for i = first, msg_end, 4 do
     if ARGV[i + 1] == 's' then wanted[#wanted + 1] = ARGV[i] end
@@ -117,7 +123,7 @@ if not prior and redis.call('HEXISTS', KEYS[4], 'wimp') == 0 then
 end
 local added = {}
 for i = first, msg_end, 4 do
-  if not prior and redis.call('SADD', KEYS[6], ARGV[i]) == 1 then
+  if not prior and not retried and redis.call('SADD', KEYS[6], ARGV[i]) == 1 then
     if ARGV[i + 1] == 's' then
       redis.call('RPUSH', KEYS[1], ARGV[i + 3])
     else
@@ -142,8 +148,10 @@ if uid ~= '' and not owner then
   redis.call('HSET', KEYS[8], sid, uid)
   owner = uid
 end
-for i = 13, 12 + 2 * nfacts, 2 do redis.call('HSET', KEYS[9], ARGV[i], ARGV[i + 1]) end
-if nfacts > 0 then redis.call('SADD', KEYS[10], owner) end
+if not retried then
+  for i = 13, 12 + 2 * nfacts, 2 do redis.call('HSET', KEYS[9], ARGV[i], ARGV[i + 1]) end
+  if nfacts > 0 then redis.call('SADD', KEYS[10], owner) end
+end
 for i = 13 + 2 * nfacts, 12 + 2 * nfacts + nrecalls do
   redis.call('HINCRBY', KEYS[11], ARGV[i], 1)
   local last = tonumber(redis.call('HGET', KEYS[11], '@' .. ARGV[i]) or '0')

@@ -1,0 +1,263 @@
+/**
+ * LLM learning through the proxy (`FACT_EXTRACTION=llm`), in the real Worker (local workerd) on
+ * upstash-local, with a scripted OpenAI-compatible server in place of the model: chat calls get a
+ * fixed reply, extraction calls the scripted decisions for the user line they carry.
+ *
+ * A 36-line conversation of one user over two sessions (English and Chinese; filler, facts,
+ * questions to the assistant, refinements and contradictions) goes through `/v1/chat/completions`
+ * with the official `openai` client. Prints:
+ * - the share of non-filler user lines that reached an extraction call, and how many calls each got;
+ * - filler lines that reached one (should be none);
+ * - extraction calls per turn, prompt tokens per call, and the cost of a two-call design estimated
+ *   from the same prompts;
+ * - decisions applied exactly once: the stored facts compared with the scripted decisions;
+ * - beside it, the baseline: how many of the non-filler lines the previous cue-word gate
+ *   (`isSalient`) would have let through to the extractor.
+ *
+ * Run with `npx tsx bench/learning-llm.ts`. Prints figures only.
+ */
+import OpenAI from "openai";
+import { EXTRACTION_INSTRUCTIONS } from "../src/llm/extraction-prompt.ts";
+import { loadTokenCounter } from "../src/llm/tokenizer.ts";
+import { isFiller, isSalient } from "../src/memory/salience.ts";
+import { startUpstashLocal } from "../tools/upstash-local/index.ts";
+import { startBenchWorker } from "./support/bench-worker.ts";
+import { startScriptedLlm, type Decision, type ExtractionCall } from "./support/scripted-llm.ts";
+
+const API_KEY = "bench-key";
+const REPLY = "Got it.";
+const MARKER = EXTRACTION_INSTRUCTIONS.slice(0, 40);
+
+type Line = { text: string; filler?: true; decisions?: Decision[] };
+
+const add = (text: string, type = "fact", importance = 0.8): Decision => ({ op: "add", text, type, importance });
+const update = (target: string, text: string, type = "fact", importance = 0.8): Decision => ({ op: "update", target, text, type, importance });
+const supersede = (target: string, text: string, type = "fact", importance = 0.8): Decision => ({ op: "supersede", target, text, type, importance });
+const NONE: Decision[] = [{ op: "none" }];
+const filler = (text: string): Line => ({ text, filler: true });
+
+const F = {
+  name: "The user's name is Ada Park.",
+  nurse: "The user works as a nurse.",
+  mia: "The user's sister Mia lives in Lisbon and works as an architect.",
+  miaLead: "The user's sister Mia lives in Lisbon and is now a lead architect.",
+  biscuit: "The user adopted a rescue greyhound called Biscuit in October 2026.",
+  biscuitStorms: "The user's rescue greyhound Biscuit, adopted in October 2026, is afraid of thunderstorms.",
+  dentist: "用户的丈夫是牙医。",
+  karim: "The user's husband Karim is a paramedic who works nights.",
+  leeds: "The user lives in Leeds, near the university.",
+  manchester: "The user lives in Manchester (moved in late November 2026).",
+  veg: "The user is vegetarian.",
+  fish: "The user is pescatarian: no meat, but eats fish.",
+  cat: "用户家的猫叫团子，三岁。",
+  fastapi: "The user's team switched its backend from Django to FastAPI.",
+  shenzhen: "用户的妹妹在深圳当小学老师。",
+  penicillin: "The user is allergic to penicillin.",
+  tokyo: "The user flies to Tokyo on 14 March 2027.",
+  tokyo21: "The user flies to Tokyo on 21 March 2027.",
+  cello: "The user started learning the cello in December 2026.",
+  anniversary: "The user and Karim celebrate their tenth wedding anniversary in June 2027.",
+};
+
+const SESSIONS: Line[][] = [
+  [
+    filler("Hi!"),
+    { text: "My name is Ada Park and I work as a nurse.", decisions: [add(F.name, "fact", 0.9), add(F.nurse, "fact", 0.8)] },
+    filler("ok"),
+    { text: "My sister Mia lives in Lisbon and works as an architect.", decisions: [add(F.mia, "fact", 0.9)] },
+    filler("thanks!"),
+    { text: "We adopted a rescue greyhound called Biscuit last month.", decisions: [add(F.biscuit, "fact", 0.8)] },
+    { text: "Can you recommend a podcast about history?", decisions: NONE },
+    filler("👍"),
+    { text: "我老公是做牙医的。", decisions: [add(F.dentist, "fact", 0.9)] },
+    { text: "I live in Leeds, near the university.", decisions: [add(F.leeds, "fact", 0.9)] },
+    filler("好的"),
+    { text: "Mia just got promoted to lead architect.", decisions: [update(F.mia, F.miaLead, "fact", 0.9)] },
+    { text: "What's a good name for a sourdough starter?", decisions: NONE },
+    filler("cool"),
+    { text: "I'm vegetarian.", decisions: [add(F.veg, "preference", 0.8)] },
+    { text: "我们家的猫叫团子，三岁了。", decisions: [add(F.cat, "fact", 0.8)] },
+    { text: "Our team switched the backend from Django to FastAPI.", decisions: [add(F.fastapi, "context", 0.5)] },
+    filler("thank you"),
+  ],
+  [
+    filler("hello"),
+    { text: "I moved to Manchester last week.", decisions: [supersede(F.leeds, F.manchester, "fact", 0.9)] },
+    filler("ok thanks"),
+    { text: "I'm not vegetarian anymore, I eat fish now.", decisions: [supersede(F.veg, F.fish, "preference", 0.8)] },
+    { text: "我妹妹在深圳当小学老师。", decisions: [add(F.shenzhen, "fact", 0.9)] },
+    filler("🙂"),
+    { text: "I'm allergic to penicillin.", decisions: [add(F.penicillin, "fact", 0.9)] },
+    { text: "How long should I boil an egg?", decisions: NONE },
+    { text: "Biscuit is afraid of thunderstorms.", decisions: [update(F.biscuit, F.biscuitStorms, "fact", 0.8)] },
+    filler("sure"),
+    { text: "My husband Karim works nights as a paramedic.", decisions: [supersede(F.dentist, F.karim, "fact", 0.9)] },
+    { text: "We're flying to Tokyo on 14 March.", decisions: [add(F.tokyo, "temporary", 0.6)] },
+    filler("great"),
+    { text: "I started learning the cello.", decisions: [add(F.cello, "experience", 0.6)] },
+    { text: "Remind me what a Dutch oven is?", decisions: NONE },
+    filler("bye!"),
+    { text: "Our Tokyo trip moved to 21 March.", decisions: [update(F.tokyo, F.tokyo21, "temporary", 0.6)] },
+    { text: "Karim and I are celebrating our tenth anniversary in June.", decisions: [add(F.anniversary, "experience", 0.7)] },
+  ],
+];
+
+const script = new Map(SESSIONS.flat().flatMap((l) => (l.decisions ? [[l.text, l.decisions] as const] : [])));
+const upstash = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "hybrid" } });
+const llm = await startScriptedLlm({ marker: MARKER, script, reply: REPLY });
+const { worker, base } = await startBenchWorker({
+  ...upstash.env,
+  OPENAI_BASE_URL: llm.baseURL,
+  OPENAI_API_KEY: "bench",
+  API_KEYS: `bench:${API_KEY}`,
+  FACT_EXTRACTION: "llm",
+  MEMORY_MAX_TOKENS: "1000000",
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const userId = `ada-${Date.now().toString(36)}`;
+
+interface StoredFact {
+  id: string;
+  text: string;
+  version: number;
+  history?: { text: string }[];
+  supersededAt?: number;
+  supersededBy?: string;
+  metadata?: Record<string, unknown>;
+}
+
+async function listFacts(): Promise<StoredFact[]> {
+  const out: StoredFact[] = [];
+  let cursor = "";
+  do {
+    const res = await fetch(new URL(`/v1/users/${userId}/facts?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, base), { headers: { authorization: `Bearer ${API_KEY}` } });
+    const page = (await res.json()) as { facts: StoredFact[]; nextCursor: string };
+    out.push(...page.facts);
+    cursor = page.nextCursor;
+  } while (cursor !== "");
+  return out;
+}
+
+/** Waits until the extraction call for `line` has been answered and its writes are visible (the fact count settles). */
+async function settle(line: Line): Promise<void> {
+  const until = Date.now() + 8000;
+  if (!line.filler) {
+    while (!llm.calls.some((c) => c.lines.includes(line.text)) && Date.now() < until) await sleep(20);
+  }
+  let previous = -1;
+  for (;;) {
+    await sleep(line.filler ? 30 : 120);
+    const count = JSON.stringify(await listFacts()).length;
+    if (count === previous || Date.now() > until) return;
+    previous = count;
+  }
+}
+
+let turns = 0;
+for (const [s, lines] of SESSIONS.entries()) {
+  const openai = new OpenAI({
+    baseURL: new URL("/v1", base).toString(),
+    apiKey: API_KEY,
+    maxRetries: 0,
+    defaultHeaders: { "X-Memory-Session": `${userId}-s${s}`, "X-Memory-User": userId },
+  });
+  for (const line of lines) {
+    await openai.chat.completions.create({ model: "bench-model", messages: [{ role: "user", content: line.text }] });
+    turns += 1;
+    await settle(line);
+  }
+}
+
+// --- what reached the extractor
+const all = SESSIONS.flat();
+const nonFiller = all.filter((l) => !l.filler);
+const fillers = all.filter((l) => l.filler);
+const callsFor = (l: Line): number => llm.calls.filter((c) => c.lines.includes(l.text)).length;
+const reached = nonFiller.filter((l) => callsFor(l) >= 1).length;
+const exactlyOnce = nonFiller.filter((l) => callsFor(l) === 1).length;
+const fillerReached = fillers.filter((l) => callsFor(l) > 0).length;
+const classifierDisagrees = all.filter((l) => isFiller(l.text) !== (l.filler === true)).map((l) => l.text);
+const cueGate = nonFiller.filter((l) => isSalient(l.text).salient).length;
+const pct = (a: number, b: number) => (b === 0 ? "n/a" : `${((100 * a) / b).toFixed(1)}%`);
+
+// --- cost
+const counter = await loadTokenCounter();
+const tokens = (c: ExtractionCall) => counter.count(c.prompt);
+const perCall = llm.calls.map(tokens);
+const total = perCall.reduce((a, b) => a + b, 0);
+// Two calls per turn, as some memory layers do: (1) instructions + messages -> facts, (2) instructions +
+// stored memories + the extracted facts -> decisions. Each call keeps the full instructions (both
+// halves of the task need the rules on what a memory is and its types) - an estimate from these prompts.
+const twoCall = llm.calls.map((c) => {
+  const facts = c.answered.flatMap((a) => ("text" in a.decision ? [a.decision.text] : [])).join("\n");
+  return counter.count(c.system) * 2 + counter.count(c.messages) + counter.count(c.memories) + counter.count(facts);
+});
+const twoCallTotal = twoCall.reduce((a, b) => a + b, 0);
+
+// --- decisions applied exactly once: replay the scripted decisions on a model, compare with what is stored
+interface Expected {
+  current: boolean;
+  history: string[];
+}
+const expected = new Map<string, Expected>();
+const issued = llm.calls.flatMap((c) => c.answered);
+let notIssuable = 0;
+let decisions = 0;
+for (const { decision, alias } of issued) {
+  if (decision.op === "none") continue;
+  decisions += 1;
+  if (decision.op === "add") expected.set(decision.text, { current: true, history: [] });
+  else if (alias === "") notIssuable += 1;
+  else if (decision.op === "update") {
+    const old = expected.get(decision.target);
+    expected.delete(decision.target);
+    expected.set(decision.text, { current: true, history: [...(old?.history ?? []), decision.target] });
+  } else {
+    const old = expected.get(decision.target);
+    expected.set(decision.target, { current: false, history: old?.history ?? [] });
+    expected.set(decision.text, { current: true, history: [] });
+  }
+}
+const stored = await listFacts();
+let applied = 0;
+const problems: string[] = [];
+for (const { decision, alias } of issued) {
+  if (decision.op === "none" || (decision.op !== "add" && alias === "")) continue;
+  // The fact a decision wrote holds its text, or, when a later update changed it, keeps it in history.
+  const holders = stored.filter((f) => f.text === decision.text || (f.history ?? []).some((h) => h.text === decision.text));
+  let ok = holders.length === 1 && holders[0]!.metadata?.learnedBy !== undefined;
+  const holder = holders[0];
+  if (ok && holder && decision.op === "update") ok = (holder.history ?? []).some((h) => h.text === decision.target) && stored.every((f) => f.text !== decision.target);
+  if (ok && holder && decision.op === "supersede") {
+    const old = stored.filter((f) => f.text === decision.target);
+    ok = old.length === 1 && old[0]!.supersededAt !== undefined && old[0]!.supersededBy === holder.id;
+  }
+  // a fact that is expected current is not superseded, and the other way round
+  if (ok && holder) ok = expected.get(holder.text)?.current === (holder.supersededAt === undefined);
+  if (ok) applied += 1;
+  else problems.push(`${decision.op}: ${decision.text}`);
+}
+const unexpected = stored.filter((f) => !expected.has(f.text)).map((f) => f.text);
+const wrongState = stored.filter((f) => expected.has(f.text) && expected.get(f.text)!.current !== (f.supersededAt === undefined)).map((f) => f.text);
+const formats = [...new Set(llm.calls.map((c) => c.format ?? "none"))];
+
+console.log(`learning-llm: ${all.length} user lines in ${SESSIONS.length} sessions (${nonFiller.length} non-filler, ${fillers.length} filler), ${turns} proxy turns, FACT_EXTRACTION=llm`);
+console.log(`  non-filler lines that reached an extraction call: ${reached}/${nonFiller.length} (${pct(reached, nonFiller.length)}); exactly one call each: ${exactlyOnce}/${nonFiller.length}`);
+console.log(`  filler lines that reached an extraction call: ${fillerReached}/${fillers.length}`);
+console.log(`  baseline, the previous cue-word gate (isSalient): ${cueGate}/${nonFiller.length} non-filler lines would have reached the extractor (${pct(cueGate, nonFiller.length)})`);
+if (classifierDisagrees.length > 0) console.log(`  lines isFiller classifies otherwise than the script: ${classifierDisagrees.join(" | ")}`);
+console.log(`  extraction calls: ${llm.calls.length} for ${turns} turns (${(llm.calls.length / turns).toFixed(2)} per turn, at most one per turn: ${llm.calls.length <= turns}); chat calls: ${llm.chatCalls()}; response_format: ${formats.join(", ")}`);
+console.log(`  prompt tokens per extraction call: median ${perCall.sort((a, b) => a - b)[Math.floor(perCall.length / 2)]}, total ${total}`);
+console.log(`  two-call design, estimated from the same prompts: ${llm.calls.length * 2} calls, ${twoCallTotal} prompt tokens (${(twoCallTotal / Math.max(1, total)).toFixed(2)}x)`);
+console.log(`  decisions (add/update/supersede) scripted: ${decisions}; not issuable (target not among the offered memories): ${notIssuable}`);
+console.log(`  decisions applied exactly once: ${applied}/${decisions - notIssuable} (${pct(applied, decisions - notIssuable)})`);
+console.log(`  stored facts: ${stored.length} (${stored.filter((f) => f.supersededAt !== undefined).length} superseded); unexpected: ${unexpected.length}; wrong current/superseded state: ${wrongState.length}`);
+for (const { decision, alias } of issued) {
+  if ((decision.op === "update" || decision.op === "supersede") && alias === "") console.log(`    not issuable: ${decision.op} of "${decision.target}" (not among the memories offered for "${llm.calls.find((c) => c.answered.some((a) => a.decision === decision))?.lines.join(" / ")}")`);
+}
+for (const p of [...problems, ...unexpected.map((t) => `unexpected: ${t}`), ...wrongState.map((t) => `wrong state: ${t}`)]) console.log(`    ${p}`);
+
+await worker.dispose();
+await llm.close();
+await upstash.close();
