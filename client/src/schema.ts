@@ -221,7 +221,7 @@ export interface paths {
         };
         /**
          * Recall with ?query= (ranked by similarity, importance, recency), or list with a cursor
-         * @description With `query`: recall, relevance first; `minScore` is the relevance gate (0..1, 0 = unrelated; default: calibrated per `VECTOR_INDEX`), importance, use and recency only break near-ties within `RECALL_MARGIN`; `types` filters. Without: every fact, paged with `cursor` and `limit`.
+         * @description Both take filters, combined with AND: `types`, `agentId`, `createdAfter`, `createdBefore` and `metadata.<key>=<value>` (equality on a scalar metadata value; up to 8 keys). A list filters each page after reading it, so a page may hold fewer than `limit` facts while `nextCursor` leads on. Unknown parameters, a raw `filter` string included, answer 400.
          */
         get: operations["searchFacts"];
         put?: never;
@@ -965,6 +965,8 @@ export interface components {
              */
             lastAccessedAt: number;
             accessCount: number;
+            /** @description The agent that wrote the fact and alone sees it; absent: shared by all agents of the user */
+            agentId?: string;
             sourceSession?: string;
             sourceMessage?: string;
             version: number;
@@ -994,6 +996,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description The agent writing the fact: only that agent sees it (with the shared facts) when it lists or recalls with `agentId`. Default: shared by all agents of the user
+             * @example planner
+             */
+            agentId?: string;
         };
         FactImportResult: {
             userId: string;
@@ -1040,6 +1047,8 @@ export interface components {
              */
             lastAccessedAt: number;
             accessCount: number;
+            /** @description The agent that wrote the fact and alone sees it; absent: shared by all agents of the user */
+            agentId?: string;
             sourceSession?: string;
             sourceMessage?: string;
             version: number;
@@ -1063,8 +1072,8 @@ export interface components {
         FactList: {
             userId: string;
             facts: components["schemas"]["Fact"][];
-            /** @description Pass as `cursor` for the next page; empty at the end */
-            nextCursor: string;
+            /** @description Pass as `cursor` for the next page; null at the end */
+            nextCursor: string | null;
         };
         FactDeleted: {
             userId: string;
@@ -3728,6 +3737,12 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size */
                 limit?: string;
+                /** @description Only what this agent sees: its own facts and the shared ones (written without an agent) */
+                agentId?: string;
+                /** @description Only facts created at or after this time (epoch ms or ISO 8601) */
+                createdAfter?: string;
+                /** @description Only facts created before this time (epoch ms or ISO 8601) */
+                createdBefore?: string;
             };
             header?: never;
             path: {

@@ -1,3 +1,4 @@
+import type { FactFilter } from "./fact-filter.ts";
 import type { MetricsBatch, StoredMetrics } from "./metrics.ts";
 import type { Trace } from "./trace.ts";
 import type { AuditEntry } from "./audit.ts";
@@ -284,6 +285,8 @@ export interface FactQuery {
   text: string;
   topK: number;
   types?: FactType[] | undefined;
+  /** Agent, time and metadata; the store applies it in its query (see `FactFilter`). */
+  filter?: FactFilter | undefined;
 }
 
 /** A text and its content id (see `factId`). */

@@ -2,6 +2,7 @@ import { factValue, lastTouched, shouldRetain } from "./lifecycle.ts";
 import type { MemoryOptions } from "./options.ts";
 import type { FactScope, FactStore } from "./ports.ts";
 import type { Fact, FactType, RecalledFact } from "./types.ts";
+import { isEmptyFilter, type FactFilter } from "./fact-filter.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -241,10 +242,11 @@ export async function recallFrom(
   store: FactStore,
   scope: FactScope,
   query: string,
-  request: { k: number; types?: FactType[] | undefined; minScore?: number | undefined; now: number; options: RecallOptions },
+  request: { k: number; types?: FactType[] | undefined; filter?: FactFilter | undefined; minScore?: number | undefined; now: number; options: RecallOptions },
 ): Promise<RecallOutcome> {
   const { k, options } = request;
-  const candidates = await store.query(scope, { text: recallQueryText(query), topK: candidateDepth(k), types: request.types });
+  const filter = request.filter && !isEmptyFilter(request.filter) ? { filter: request.filter } : {};
+  const candidates = await store.query(scope, { text: recallQueryText(query), topK: candidateDepth(k), types: request.types, ...filter });
   const outcome = selectRecalled(candidates, {
     k,
     minScore: request.minScore ?? options.minRecallScore,

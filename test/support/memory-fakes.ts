@@ -7,6 +7,7 @@
  */
 import type { AuditEntry } from "../../src/memory/audit.ts";
 import { MemoryError } from "../../src/memory/errors.ts";
+import { matchesFilter } from "../../src/memory/fact-filter.ts";
 import { orphanToolMessage } from "../../src/memory/message-rules.ts";
 import { TURN_OUTCOMES_KEPT } from "../../src/memory/ports.ts";
 import { snapshotTotals } from "../../src/memory/window.ts";
@@ -596,6 +597,7 @@ export class InMemoryFactStore implements FactStore {
     this.#enter("query");
     return [...this.#scope(scope).values()]
       .filter((f) => !query.types || query.types.length === 0 || query.types.includes(f.type))
+      .filter((f) => matchesFilter(f, query.filter))
       .map((f) => ({ fact: clone(f), similarity: this.similarity(query.text, f.text) }))
       .sort((a, b) => b.similarity - a.similarity)
       .slice(0, query.topK);
