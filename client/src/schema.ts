@@ -221,7 +221,7 @@ export interface paths {
         };
         /**
          * Recall with ?query= (ranked by similarity, importance, recency), or list with a cursor
-         * @description Both take filters, combined with AND: `types`, `agentId`, `createdAfter`, `createdBefore` and `metadata.<key>=<value>` (equality on a scalar metadata value; up to 8 keys). A list filters each page after reading it, so a page may hold fewer than `limit` facts while `nextCursor` leads on. Unknown parameters, a raw `filter` string included, answer 400.
+         * @description With `query`: recall, relevance first; `minScore` is the relevance gate (0..1, 0 = unrelated; default: calibrated per `VECTOR_INDEX`), importance, use and recency only break near-ties within `RECALL_MARGIN`. Without: every fact, paged with `cursor` and `limit` (`nextCursor` is null on the last page). Both take filters, combined with AND: `types`, `agentId` (that agent's facts and the shared ones), `createdAfter` (inclusive), `createdBefore` (exclusive) and `metadata.<key>=<value>` (equality on a scalar metadata value, up to 8 keys; `3` and `true` also match the number and the boolean). A list filters each page after reading it, so a page may hold fewer than `limit` facts while `nextCursor` leads on. Unknown parameters, a raw `filter` string included, answer 400.
          */
         get: operations["searchFacts"];
         put?: never;
