@@ -1726,6 +1726,8 @@ export interface operations {
                 budget?: string;
                 /** @description Only these fact types, comma-separated: fact, preference, context, temporary, experience */
                 types?: string;
+                /** @description Recall only what this agent sees: its own facts and the shared ones */
+                agentId?: string;
                 /** @description `true` returns the turn's trace inline (`trace` field) */
                 trace?: "0" | "1" | "true" | "false";
             };

@@ -1,3 +1,4 @@
+import type { FactFilter } from "./fact-filter.ts";
 import { planCompression } from "./compress.ts";
 import { assembleContext } from "./context.ts";
 import type { MemoryDeps } from "./deps.ts";
@@ -196,7 +197,7 @@ export class MemoryManager {
     // the read, so that recall follows it (a second round trip, only for requests without userId).
     const ownerRecall = async (): Promise<RecallOutcome> => {
       const owner = snapshotOf(await roundTrip).meta?.userId;
-      return owner ? this.recallOutcome(query, k, request.types, owner) : emptyRecall(options);
+      return owner ? this.recallOutcome(query, k, request.types, owner, request.filter) : emptyRecall(options);
     };
     // A follow-up asked in /chat: its earlier turns come with the session, so the recall follows it.
     const followUpRecall = async (): Promise<RecallOutcome> => {
@@ -204,14 +205,14 @@ export class MemoryManager {
       const window = snapshot.window;
       const earlier = window.at(-1)?.content === query ? window.slice(0, -1) : window;
       const user = this.#userId ?? snapshot.meta?.userId;
-      return user ? this.recallOutcome(turnRecallQuery(query, earlier), k, request.types, user) : emptyRecall(options);
+      return user ? this.recallOutcome(turnRecallQuery(query, earlier), k, request.types, user, request.filter) : emptyRecall(options);
     };
     const recalling = !wanted
       ? Promise.resolve(emptyRecall(options))
       : request.followUpFromWindow && isFollowUp(query)
         ? followUpRecall()
         : this.#userId
-          ? this.recallOutcome(query, k, request.types)
+          ? this.recallOutcome(query, k, request.types, undefined, request.filter)
           : ownerRecall();
     const [session, recalled, counter] = await Promise.allSettled([roundTrip, recalling, this.#d.counter()]);
     if (session.status === "rejected") throw session.reason;
@@ -258,12 +259,12 @@ export class MemoryManager {
   }
 
   /** {@link recall} with every dropped candidate and its verdict (for traces). */
-  async recallOutcome(query: string, k = this.#d.options.recallK, types?: FactType[], userId?: string): Promise<RecallOutcome> {
+  async recallOutcome(query: string, k = this.#d.options.recallK, types?: FactType[], userId?: string, filter?: FactFilter): Promise<RecallOutcome> {
     const facts = this.#d.facts;
     const scope = userId !== undefined && facts ? { tenant: this.#d.tenant, userId } : this.#scope;
     const { options } = this.#d;
     if (!scope || !facts || k <= 0) return emptyRecall(options);
-    const outcome = await timed(this.#trace, "vector.query", this.#d.now, recallFrom(facts, scope, query, { k, types, now: this.#d.now(), options }));
+    const outcome = await timed(this.#trace, "vector.query", this.#d.now, recallFrom(facts, scope, query, { k, types, filter, now: this.#d.now(), options }));
     this.#trace.recall({ query, k, topK: candidateDepth(k), types, outcome });
     return outcome;
   }

@@ -52,6 +52,22 @@ describe("agent scope", () => {
     expect(asPlanner[0]?.id).toBe(f.planner?.id);
   });
 
+  it("scopes the recall of a context read to the agent", async () => {
+    const sid = uniqueId("scope-ctx");
+    const text = (agentId?: string) =>
+      call<{ messages: { role: string; content: string }[] }>(
+        "GET",
+        `/v1/sessions/${sid}/context?userId=${user}&query=${enc("prefers trains to planes when travelling")}${agentId ? `&agentId=${agentId}` : ""}`,
+      ).then((res) => {
+        expect(res.status, res.text).toBe(200);
+        return res.json.messages.map((m) => m.content).join("\n");
+      });
+    expect(await text()).toContain("Prefers trains to planes");
+    expect(await text("planner")).toContain("Prefers trains to planes");
+    expect(await text("coach")).not.toContain("Prefers trains to planes");
+    expectJsonError(await call("GET", `/v1/sessions/${sid}/context?userId=${user}&query=x&agentId=${enc("a' OR '1'='1")}`), 400);
+  });
+
   it("refuses an invalid agent id before any upstream request", async () => {
     for (const bad of ["a' OR '1'='1", "x) OR (1=1", "*", "a b", "x".repeat(129)]) {
       await clearLog("vector");
