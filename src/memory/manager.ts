@@ -1,4 +1,5 @@
 import type { FactFilter } from "./fact-filter.ts";
+import { UpstreamUnavailable } from "./errors.ts";
 import { planCompression } from "./compress.ts";
 import { assembleContext } from "./context.ts";
 import type { MemoryDeps } from "./deps.ts";
@@ -110,6 +111,7 @@ export class MemoryManager {
       if (!r.appended.snapshot) throw new Error("the session store returned no snapshot");
       return r.appended.snapshot;
     };
+    await this.#factsReady(request);
     const [appended, context] = await this.#withRecall(this.#append(messages, options, bound), snapshotOf, request);
     return { add: { ...appended.result, stats: context.stats }, context, snapshot: snapshotOf(appended) };
   }
@@ -182,9 +184,20 @@ export class MemoryManager {
    * facts go into the returned messages only. A failed fact query still answers, flagged `degraded`.
    */
   async getContext(request: ContextRequest = {}): Promise<ContextResult> {
+    await this.#factsReady(request);
     const read = timed(this.#trace, "redis.read", this.#d.now, this.#d.sessions.read(this.#ref, this.#bound(request.budget)));
     const [, context] = await this.#withRecall(read, (snapshot) => snapshot, request);
     return context;
+  }
+
+  /**
+   * Before a request that recalls: a fact store that does not fit the deployment refuses it (503
+   * naming what to fix) before anything is written, instead of answering degraded. Instant once
+   * the store is known to fit.
+   */
+  async #factsReady(request: ContextRequest): Promise<void> {
+    if ((request.query?.trim() ?? "") === "" || (request.k ?? this.#d.options.recallK) <= 0) return;
+    await this.#d.facts?.ready?.();
   }
 
   /** Runs a session round trip and the fact recall in parallel, then assembles the context. */
@@ -218,6 +231,8 @@ export class MemoryManager {
     if (session.status === "rejected") throw session.reason;
     if (counter.status === "rejected") throw counter.reason;
     const degraded: Degraded[] = [];
+    // A store that does not fit the deployment is not an outage to answer around: say what to fix.
+    if (recalled.status === "rejected" && recalled.reason instanceof UpstreamUnavailable && recalled.reason.reason === "not_configured") throw recalled.reason;
     if (recalled.status === "rejected") {
       degraded.push("facts");
       this.#d.logger.warn("fact recall failed; answering without facts", { session: this.#ref.sessionId, error: errorText(recalled.reason) });

@@ -327,6 +327,12 @@ export interface FactPage {
 
 /** Long-term facts (Upstash Vector in production). */
 export interface FactStore {
+  /**
+   * Resolves once the store is known to fit the deployment's configuration (one check per
+   * process); rejects with `UpstreamUnavailable` (`not_configured`) naming what to fix. Optional:
+   * a store without such a check is always ready.
+   */
+  ready?(): Promise<void>;
   upsert(scope: FactScope, facts: Fact[]): Promise<void>;
   query(scope: FactScope, query: FactQuery): Promise<RecallCandidate[]>;
   get(scope: FactScope, ids: string[]): Promise<(Fact | null)[]>;
