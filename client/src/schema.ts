@@ -529,12 +529,18 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Health: {
-            /** @description Redis answers and Vector answers (or is not configured) */
+            /** @description Redis answers and Vector answers and fits the configuration (or is not configured) */
             ok: boolean;
-            /** @enum {string} */
-            redis: "ok" | "down" | "not_configured";
-            /** @enum {string} */
-            vector: "ok" | "down" | "not_configured";
+            /**
+             * @description `misconfigured`: the Vector index answers but does not fit the configuration (`errors.vector` names the variable to set)
+             * @enum {string}
+             */
+            redis: "ok" | "down" | "not_configured" | "misconfigured";
+            /**
+             * @description `misconfigured`: the Vector index answers but does not fit the configuration (`errors.vector` names the variable to set)
+             * @enum {string}
+             */
+            vector: "ok" | "down" | "not_configured" | "misconfigured";
             /** @enum {string} */
             llm: "configured" | "not_configured";
             /**
@@ -6394,7 +6400,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "userId": "xiaoming",
-                 *       "sessionId": "demo",
+                 *       "sessionId": "reference-demo",
                  *       "scopes": [
                  *         "read",
                  *         "chat"
