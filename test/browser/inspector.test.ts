@@ -208,4 +208,9 @@ describe("/inspector", () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it("serves the API reference with the dev key filled in for try it (the dev stack only)", async () => {
+    const html = await (await fetch(`${base}/docs`)).text();
+    expect(html).toContain('"token": "dev-key"');
+  });
 });
