@@ -37,7 +37,7 @@ export class FactsClient {
   }
 
   /** One page of every fact; pass the answer's `nextCursor` back as `cursor` for the next page. */
-  async list(options: Pick<SearchQuery, "cursor" | "limit" | "types"> = {}): Promise<FactList> {
+  async list(options: Pick<SearchQuery, "cursor" | "limit" | "types" | "agentId" | "createdAfter" | "createdBefore"> = {}): Promise<FactList> {
     const page = await unwrap(this.api.GET("/v1/users/{userId}/facts", { params: { path: this.path, query: toQuery(options) } }));
     return expected(page, (p): p is FactList => !isRecall(p), "a page of facts");
   }

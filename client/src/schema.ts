@@ -221,7 +221,7 @@ export interface paths {
         };
         /**
          * Recall with ?query= (ranked by similarity, importance, recency), or list with a cursor
-         * @description With `query`: recall, relevance first; `minScore` is the relevance gate (0..1, 0 = unrelated; default: calibrated per `VECTOR_INDEX`), importance, use and recency only break near-ties within `RECALL_MARGIN`; `types` filters. Without: every fact, paged with `cursor` and `limit`.
+         * @description With `query`: recall, relevance first; `minScore` is the relevance gate (0..1, 0 = unrelated; default: calibrated per `VECTOR_INDEX`), importance, use and recency only break near-ties within `RECALL_MARGIN`. Without: every fact, paged with `cursor` and `limit` (`nextCursor` is null on the last page). Both take filters, combined with AND: `types`, `agentId` (that agent's facts and the shared ones), `createdAfter` (inclusive), `createdBefore` (exclusive) and `metadata.<key>=<value>` (equality on a scalar metadata value, up to 8 keys; `3` and `true` also match the number and the boolean). A list filters each page after reading it, so a page may hold fewer than `limit` facts while `nextCursor` leads on. Unknown parameters, a raw `filter` string included, answer 400.
          */
         get: operations["searchFacts"];
         put?: never;
@@ -529,12 +529,18 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Health: {
-            /** @description Redis answers and Vector answers (or is not configured) */
+            /** @description Redis answers and Vector answers and fits the configuration (or is not configured) */
             ok: boolean;
-            /** @enum {string} */
-            redis: "ok" | "down" | "not_configured";
-            /** @enum {string} */
-            vector: "ok" | "down" | "not_configured";
+            /**
+             * @description `misconfigured`: the Vector index answers but does not fit the configuration (`errors.vector` names the variable to set)
+             * @enum {string}
+             */
+            redis: "ok" | "down" | "not_configured" | "misconfigured";
+            /**
+             * @description `misconfigured`: the Vector index answers but does not fit the configuration (`errors.vector` names the variable to set)
+             * @enum {string}
+             */
+            vector: "ok" | "down" | "not_configured" | "misconfigured";
             /** @enum {string} */
             llm: "configured" | "not_configured";
             /**
@@ -965,6 +971,8 @@ export interface components {
              */
             lastAccessedAt: number;
             accessCount: number;
+            /** @description The agent that wrote the fact and alone sees it; absent: shared by all agents of the user */
+            agentId?: string;
             sourceSession?: string;
             sourceMessage?: string;
             version: number;
@@ -1001,6 +1009,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description The agent writing the fact: only that agent sees it (with the shared facts) when it lists or recalls with `agentId`. Default: shared by all agents of the user
+             * @example planner
+             */
+            agentId?: string;
         };
         FactImportResult: {
             userId: string;
@@ -1047,6 +1060,8 @@ export interface components {
              */
             lastAccessedAt: number;
             accessCount: number;
+            /** @description The agent that wrote the fact and alone sees it; absent: shared by all agents of the user */
+            agentId?: string;
             sourceSession?: string;
             sourceMessage?: string;
             version: number;
@@ -1077,8 +1092,8 @@ export interface components {
         FactList: {
             userId: string;
             facts: components["schemas"]["Fact"][];
-            /** @description Pass as `cursor` for the next page; empty at the end */
-            nextCursor: string;
+            /** @description Pass as `cursor` for the next page; null at the end */
+            nextCursor: string | null;
         };
         FactDeleted: {
             userId: string;
@@ -1733,6 +1748,8 @@ export interface operations {
                 budget?: string;
                 /** @description Only these fact types, comma-separated: fact, preference, context, temporary, experience */
                 types?: string;
+                /** @description Recall only what this agent sees: its own facts and the shared ones */
+                agentId?: string;
                 /** @description `true` returns the turn's trace inline (`trace` field) */
                 trace?: "0" | "1" | "true" | "false";
             };
@@ -3744,6 +3761,12 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size */
                 limit?: string;
+                /** @description Only what this agent sees: its own facts and the shared ones (written without an agent) */
+                agentId?: string;
+                /** @description Only facts created at or after this time (epoch ms or ISO 8601) */
+                createdAfter?: string;
+                /** @description Only facts created before this time (epoch ms or ISO 8601) */
+                createdBefore?: string;
             };
             header?: never;
             path: {
@@ -6395,7 +6418,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "userId": "xiaoming",
-                 *       "sessionId": "demo",
+                 *       "sessionId": "reference-demo",
                  *       "scopes": [
                  *         "read",
                  *         "chat"

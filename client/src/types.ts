@@ -52,6 +52,6 @@ export type RecalledFact = components["schemas"]["RecalledFact"];
 export type FactsPage = Success<"searchFacts">;
 /** `searchFacts` with `query`: the recalled facts, best first, with their scores. */
 export type FactRecall = components["schemas"]["FactRecall"];
-/** `searchFacts` without `query`: one page of all facts; `nextCursor` is empty at the end. */
+/** `searchFacts` without `query`: one page of all facts; `nextCursor` is null at the end. */
 export type FactList = components["schemas"]["FactList"];
 export type FactResult = Success<"getFact">;

@@ -4,7 +4,11 @@
 const KEY_STORE = "agent-memory.inspector.key";
 const $ = (id) => document.getElementById(id);
 
-const state = { userId: "", sessionId: "" };
+const state = { userId: "", sessionId: "", traces: [], tracesShown: 0 };
+
+/** Turns listed per page; the server keeps a session's latest 20. */
+const TRACE_PAGE = 10;
+const TRACES_KEPT = 20;
 
 function apiKey() {
   return sessionStorage.getItem(KEY_STORE) ?? "";
@@ -99,16 +103,26 @@ $("user-form").addEventListener("submit", async (event) => {
   }
 });
 
-$("session-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
+async function openSession(sessionId) {
   showError("");
-  state.sessionId = $("session-id").value.trim() || $("session-select").value;
+  state.sessionId = sessionId;
   if (!state.sessionId) return showError("pick a session");
   try {
     await inspect();
   } catch (err) {
     showError(err);
   }
+}
+
+$("session-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  openSession($("session-id").value.trim() || $("session-select").value);
+});
+
+// Picking a session in the list opens it (the id field is for sessions not listed).
+$("session-select").addEventListener("change", () => {
+  $("session-id").value = "";
+  openSession($("session-select").value);
 });
 
 $("query-form").addEventListener("submit", async (event) => {
@@ -161,16 +175,25 @@ function renderSummary(summary) {
   $("summary-text").textContent = summary.text;
 }
 
+/** What a message says: its text, the tools an assistant message calls, the call a tool result answers. */
+function messageText(m) {
+  const parts = [];
+  if (m.role === "tool") parts.push(`result of ${m.tool_call_id ?? "a tool call"}${m.name ? ` (${m.name})` : ""}:`);
+  if (m.content) parts.push(m.content);
+  for (const call of m.tool_calls ?? []) parts.push(`calls ${call.function.name}(${clip(call.function.arguments, 200)}) [${call.id}]`);
+  return parts.join(" ");
+}
+
 function renderWindow(window) {
   fillTable(
     "window",
-    window.map((m, i) => row([[i + 1, "num"], [m.role], [m.tokens, "num"], [m.importance, "num"], [clip(m.content), "text"]])),
+    window.map((m, i) => row([[i + 1, "num"], [m.role], [m.tokens, "num"], [m.importance, "num"], [clip(messageText(m)), "text"]])),
   );
   $("window-h").textContent = `Window (${window.length} messages, ${window.reduce((s, m) => s + m.tokens, 0)} tokens)`;
 }
 
 function renderArchive(archived) {
-  fillTable("archive", archived.map((m) => row([[m.role], [m.tokens, "num"], [clip(m.content), "text"]])));
+  fillTable("archive", archived.map((m) => row([[m.role], [m.tokens, "num"], [clip(messageText(m)), "text"]])));
   $("archive-h").textContent = `Archived originals (${archived.length})`;
 }
 
@@ -221,18 +244,39 @@ function renderBudget(context) {
   );
 }
 
+/** The session's latest turns, newest first: the first page now, earlier ones on "Earlier turns". */
 async function loadTraces() {
-  const { traces } = await api(`/v1/sessions/${encodeURIComponent(state.sessionId)}/traces?limit=10`);
+  const { traces } = await api(`/v1/sessions/${encodeURIComponent(state.sessionId)}/traces?limit=${TRACES_KEPT}`);
+  state.traces = traces;
+  state.tracesShown = 0;
+  $("traces").replaceChildren();
+  if (traces.length === 0) $("traces").replaceChildren(el("li", "no traces yet", "dropped"));
+  await showMoreTraces();
+}
+
+/** What a turn was about: its recall query (the user's message for a chat turn). */
+function traceLabel(ref, trace) {
+  const when = new Date(ref.at).toLocaleTimeString();
+  const query = trace?.recall?.query;
+  return `${ref.kind} · ${when} · ${query ? `“${clip(query, 80)}”` : "no query"}`;
+}
+
+async function showMoreTraces() {
   const list = $("traces");
-  list.replaceChildren(
-    ...traces.map((t) => {
+  list.querySelector("li.more")?.remove();
+  const page = state.traces.slice(state.tracesShown, state.tracesShown + TRACE_PAGE);
+  state.tracesShown += page.length;
+  // Each trace is read once here, for its query; opening it shows what was read.
+  const details = await Promise.all(page.map((t) => api(`/v1/traces/${encodeURIComponent(t.traceId)}`).catch(() => null)));
+  list.append(
+    ...page.map((t, i) => {
       const li = el("li");
-      const button = el("button", `${t.kind} · ${new Date(t.at).toLocaleTimeString()}`);
+      const button = el("button", traceLabel(t, details[i]));
       button.type = "button";
       button.dataset.traceId = t.traceId;
       button.addEventListener("click", async () => {
         try {
-          renderTrace(await api(`/v1/traces/${encodeURIComponent(t.traceId)}`));
+          renderTrace(details[i] ?? (await api(`/v1/traces/${encodeURIComponent(t.traceId)}`)));
         } catch (err) {
           showError(err);
         }
@@ -241,7 +285,16 @@ async function loadTraces() {
       return li;
     }),
   );
-  if (traces.length === 0) list.replaceChildren(el("li", "no traces yet", "dropped"));
+  if (state.tracesShown < state.traces.length) {
+    const li = el("li", undefined, "more");
+    const more = el("button", `Earlier turns (${state.traces.length - state.tracesShown} more)`);
+    more.type = "button";
+    more.id = "traces-more";
+    more.addEventListener("click", () => showMoreTraces().catch(showError));
+    li.append(more);
+    list.append(li);
+  }
+  $("traces-h").textContent = `Latest turns (${state.tracesShown} of ${state.traces.length})`;
 }
 
 function renderTrace(trace) {

@@ -1,4 +1,4 @@
-import { OpenAPIHono, type z } from "@hono/zod-openapi";
+import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "./env.ts";
 import { ApiError } from "./errors.ts";
 
@@ -45,6 +45,10 @@ export function issueProblem(issue: Issue): string {
   }
 }
 
+/** An unknown query key is a parameter, not a field. */
+const problemIn = (target: string, issue: Issue): string =>
+  target === "query" && issue.code === "unrecognized_keys" ? (issue.keys.length === 1 ? "is not a known parameter" : "are not known parameters") : issueProblem(issue);
+
 /** Where an issue is: `messages.0.content`; an unknown key names itself. */
 function issuePath(issue: Issue): string {
   const path = issue.path.map(String);
@@ -52,15 +56,38 @@ function issuePath(issue: Issue): string {
   return path.join(".");
 }
 
+type Route = Parameters<OpenAPIHono<AppEnv>["openapi"]>[0];
+
+/**
+ * The route with a query schema that refuses parameters it does not name: a misspelt or
+ * unsupported parameter (`?filter=`, `?limt=`) is a 400 instead of being silently ignored. A route
+ * without a query schema takes no parameters; a schema with its own `catchall` decides itself
+ * which extra names it accepts (`metadata.<key>`).
+ */
+export function withStrictQuery<R extends Route>(route: R): R {
+  const query = route.request?.query;
+  if (query === undefined) return { ...route, request: { ...route.request, query: z.object({}).strict() } };
+  if (query instanceof z.ZodObject && query.def.catchall === undefined) return { ...route, request: { ...route.request, query: query.strict() } };
+  return route;
+}
+
 /**
  * A route group whose zod schemas validate input and also describe it in `/openapi.json`. Invalid
- * input becomes one 400 `invalid <target>: <field> <problem>` with every issue in `details`.
+ * input becomes one 400 `invalid <target>: <field> <problem>` with every issue in `details`;
+ * unknown query parameters are invalid input on every route (see {@link withStrictQuery}).
  */
 export function createRouter(): OpenAPIHono<AppEnv> {
+  const app = newRouter();
+  const openapi = app.openapi.bind(app);
+  app.openapi = ((route: Route, ...rest: unknown[]) => (openapi as (...args: unknown[]) => unknown)(withStrictQuery(route), ...rest)) as typeof app.openapi;
+  return app;
+}
+
+function newRouter(): OpenAPIHono<AppEnv> {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        const issues = result.error.issues.map((issue) => ({ path: issuePath(issue), message: issueProblem(issue) }));
+        const issues = result.error.issues.map((issue) => ({ path: issuePath(issue), message: problemIn(result.target, issue) }));
         const first = issues[0];
         const where = TARGET_NAMES[result.target] ?? result.target;
         const text = first ? `${first.path === "" ? "" : `${first.path} `}${first.message}` : "is invalid";

@@ -1,4 +1,5 @@
 import { MemoryError } from "./errors.ts";
+import { isEmptyFilter, matchesFilter, type FactFilter } from "./fact-filter.ts";
 import { MAX_FACT_HISTORY, createFact, factId, freshFactId, mergeFact, normalizeFactText, reinstated, supersededFact, type FactDraft } from "./facts.ts";
 import type { MemoryOptions } from "./options.ts";
 import { recallFrom, type RecallOutcome } from "./recall.ts";
@@ -26,6 +27,15 @@ export interface FactChanges {
 
 /** How many of the user's most similar current facts learning offers the extractor. */
 export const LEARN_SIMILAR = 8;
+
+/** What a recall asks for besides its query. */
+export interface FactRecallOptions {
+  k: number;
+  types?: FactType[] | undefined;
+  minScore?: number | undefined;
+  /** Agent, time and metadata; applied by the vector store's query (see {@link FactFilter}). */
+  filter?: FactFilter | undefined;
+}
 
 /** Most facts one import may carry (one Vector upsert). */
 export const MAX_IMPORT = 100;
@@ -55,10 +65,15 @@ export class FactService {
     return fact;
   }
 
-  /** A page of the user's facts in storage order, optionally of some types only. */
-  async list(cursor: string, limit: number, types?: readonly FactType[]): Promise<FactPage> {
+  /**
+   * A page of the user's facts in storage order, optionally of some types only and within a filter.
+   * The page is read first and filtered after, so a filtered page may hold fewer than `limit`
+   * facts (even none) while `nextCursor` still leads on.
+   */
+  async list(cursor: string, limit: number, types?: readonly FactType[], filter?: FactFilter): Promise<FactPage> {
     const page = await this.#d.facts.list(this.#d.scope, cursor, limit);
-    return types && types.length > 0 ? { ...page, facts: page.facts.filter((f) => types.includes(f.type)) } : page;
+    const typed = types && types.length > 0 ? page.facts.filter((f) => types.includes(f.type)) : page.facts;
+    return { ...page, facts: isEmptyFilter(filter) ? typed : typed.filter((f) => matchesFilter(f, filter)) };
   }
 
   /** Deletes one fact; `not_found` when there was none. */
@@ -71,7 +86,7 @@ export class FactService {
   /** Same text, same fact: a second write refreshes the fact holding that text (edited or not). */
   async remember(draft: FactDraft): Promise<{ fact: Fact; created: boolean }> {
     const { facts, scope } = this.#d;
-    const contentId = await factId(scope, draft.text);
+    const contentId = await factId(scope, draft.text, draft.agentId);
     const [match] = await facts.findByContent(scope, [{ contentId, text: draft.text }]);
     const now = this.#now();
     const holder = match?.holder ?? null;
@@ -107,7 +122,7 @@ export class FactService {
     const { facts, scope } = this.#d;
     if (drafts.length === 0) return [];
     if (drafts.length > MAX_IMPORT) throw new MemoryError("invalid", `at most ${MAX_IMPORT} facts per import`);
-    const contentIds = await Promise.all(drafts.map((d) => factId(scope, d.text)));
+    const contentIds = await Promise.all(drafts.map((d) => factId(scope, d.text, d.agentId)));
     const firstOf = new Map<string, number>();
     contentIds.forEach((cid, i) => firstOf.has(cid) || firstOf.set(cid, i));
     const unique = [...firstOf.entries()];
@@ -167,7 +182,7 @@ export class FactService {
    */
   async #retext(fact: Fact): Promise<{ fact: Fact; holder: Fact | null }> {
     const { facts, scope } = this.#d;
-    const contentId = await factId(scope, fact.text);
+    const contentId = await factId(scope, fact.text, fact.agentId);
     const [match] = await facts.findByContent(scope, [{ contentId, text: fact.text }]);
     const holder = match?.holder && match.holder.id !== fact.id ? match.holder : null;
     if (holder) return { fact, holder };
@@ -199,12 +214,12 @@ export class FactService {
     return folded;
   }
 
-  async recall(query: string, options: { k: number; types?: FactType[] | undefined; minScore?: number | undefined }): Promise<RecalledFact[]> {
+  async recall(query: string, options: FactRecallOptions): Promise<RecalledFact[]> {
     return (await this.recallOutcome(query, options)).facts;
   }
 
   /** {@link recall} with the dropped candidates and the gate (for traces). */
-  async recallOutcome(query: string, options: { k: number; types?: FactType[] | undefined; minScore?: number | undefined }): Promise<RecallOutcome> {
+  async recallOutcome(query: string, options: FactRecallOptions): Promise<RecallOutcome> {
     const { facts, scope } = this.#d;
     return recallFrom(facts, scope, query, { ...options, now: this.#now(), options: this.#d.options });
   }

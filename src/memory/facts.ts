@@ -21,11 +21,14 @@ export function normalizeFactText(text: string): string {
 /**
  * Content id of a text within (tenant, user): "f" + 24 hex digits of SHA-256 over
  * `tenant \0 user \0 normalized text`. The same statement always gets the same content id, in any
- * process, so writing it twice is one fact. A new fact takes it as its id, and keeps that id
+ * process, so writing it twice is one fact. A fact written by an agent (`agentId`) hashes with it:
+ * the same text is one fact per agent and one shared fact. A new fact takes it as its id, and keeps that id
  * through edits; `Fact.contentId` follows the current text.
  */
-export async function factId(scope: FactScope, text: string): Promise<string> {
-  return `f${await sha256Hex(`${scope.tenant}\u0000${scope.userId}\u0000${normalizeFactText(text)}`, 12)}`;
+export async function factId(scope: FactScope, text: string, agentId?: string): Promise<string> {
+  // An agent's own facts hash with its id; shared facts keep the identity they always had.
+  const agent = agentId === undefined ? "" : `agent:${agentId}\u0000`;
+  return `f${await sha256Hex(`${scope.tenant}\u0000${scope.userId}\u0000${agent}${normalizeFactText(text)}`, 12)}`;
 }
 
 /** A fact as a writer proposes it; the timestamps and counters are the domain's business. */
@@ -34,6 +37,8 @@ export interface FactDraft {
   type: FactType;
   /** 0..1. */
   importance: number;
+  /** The agent writing it; absent: a fact shared by all agents of the user (see `Fact.agentId`). */
+  agentId?: string | undefined;
   sourceSession?: string | undefined;
   sourceMessage?: string | undefined;
   metadata?: Record<string, unknown> | undefined;
@@ -62,6 +67,7 @@ export function createFact(id: string, draft: FactDraft, now: number, contentId:
     // Field order as the stores read facts back, so queued copies compare equal as JSON.
     contentId,
   };
+  if (draft.agentId !== undefined) fact.agentId = draft.agentId;
   if (draft.sourceSession !== undefined) fact.sourceSession = draft.sourceSession;
   if (draft.sourceMessage !== undefined) fact.sourceMessage = draft.sourceMessage;
   if (draft.metadata !== undefined) fact.metadata = draft.metadata;

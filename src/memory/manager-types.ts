@@ -1,3 +1,4 @@
+import type { FactFilter } from "./fact-filter.ts";
 import type { RecallOutcome } from "./recall.ts";
 import type { AssembledContext } from "./context.ts";
 import type { AppendResult } from "./ports.ts";
@@ -24,6 +25,8 @@ export interface ContextRequest {
   /** Facts to recall. Default `options.recallK`. */
   k?: number | undefined;
   types?: FactType[] | undefined;
+  /** Agent, time and metadata of the recalled facts (see `FactFilter`). */
+  filter?: FactFilter | undefined;
   /**
    * Count the recalls in a background Redis request. Default true; a chat turn passes false and
    * counts them in the append that stores its reply instead.

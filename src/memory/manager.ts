@@ -1,3 +1,5 @@
+import type { FactFilter } from "./fact-filter.ts";
+import { UpstreamUnavailable } from "./errors.ts";
 import { planCompression } from "./compress.ts";
 import { assembleContext } from "./context.ts";
 import type { MemoryDeps } from "./deps.ts";
@@ -126,6 +128,7 @@ export class MemoryManager {
       if (!r.appended.snapshot) throw new Error("the session store returned no snapshot");
       return r.appended.snapshot;
     };
+    await this.#factsReady(request);
     const [appended, context] = await this.#withRecall(this.#append(messages, options, bound), snapshotOf, request);
     return { add: { ...appended.result, stats: context.stats }, context, snapshot: snapshotOf(appended) };
   }
@@ -204,9 +207,20 @@ export class MemoryManager {
    * facts go into the returned messages only. A failed fact query still answers, flagged `degraded`.
    */
   async getContext(request: ContextRequest = {}): Promise<ContextResult> {
+    await this.#factsReady(request);
     const read = timed(this.#trace, "redis.read", this.#d.now, this.#d.sessions.read(this.#ref, this.#bound(request.budget)));
     const [, context] = await this.#withRecall(read, (snapshot) => snapshot, request);
     return context;
+  }
+
+  /**
+   * Before a request that recalls: a fact store that does not fit the deployment refuses it (503
+   * naming what to fix) before anything is written, instead of answering degraded. Instant once
+   * the store is known to fit.
+   */
+  async #factsReady(request: ContextRequest): Promise<void> {
+    if ((request.query?.trim() ?? "") === "" || (request.k ?? this.#d.options.recallK) <= 0) return;
+    await this.#d.facts?.ready?.();
   }
 
   /** Runs a session round trip and the fact recall in parallel, then assembles the context. */
@@ -219,7 +233,7 @@ export class MemoryManager {
     // the read, so that recall follows it (a second round trip, only for requests without userId).
     const ownerRecall = async (): Promise<RecallOutcome> => {
       const owner = snapshotOf(await roundTrip).meta?.userId;
-      return owner ? this.recallOutcome(query, k, request.types, owner) : emptyRecall(options);
+      return owner ? this.recallOutcome(query, k, request.types, owner, request.filter) : emptyRecall(options);
     };
     // A follow-up asked in /chat: its earlier turns come with the session, so the recall follows it.
     const followUpRecall = async (): Promise<RecallOutcome> => {
@@ -227,19 +241,21 @@ export class MemoryManager {
       const window = snapshot.window;
       const earlier = window.at(-1)?.content === query ? window.slice(0, -1) : window;
       const user = this.#userId ?? snapshot.meta?.userId;
-      return user ? this.recallOutcome(turnRecallQuery(query, earlier), k, request.types, user) : emptyRecall(options);
+      return user ? this.recallOutcome(turnRecallQuery(query, earlier), k, request.types, user, request.filter) : emptyRecall(options);
     };
     const recalling = !wanted
       ? Promise.resolve(emptyRecall(options))
       : request.followUpFromWindow && isFollowUp(query)
         ? followUpRecall()
         : this.#userId
-          ? this.recallOutcome(query, k, request.types)
+          ? this.recallOutcome(query, k, request.types, undefined, request.filter)
           : ownerRecall();
     const [session, recalled, counter] = await Promise.allSettled([roundTrip, recalling, this.#d.counter()]);
     if (session.status === "rejected") throw session.reason;
     if (counter.status === "rejected") throw counter.reason;
     const degraded: Degraded[] = [];
+    // A store that does not fit the deployment is not an outage to answer around: say what to fix.
+    if (recalled.status === "rejected" && recalled.reason instanceof UpstreamUnavailable && recalled.reason.reason === "not_configured") throw recalled.reason;
     if (recalled.status === "rejected") {
       degraded.push("facts");
       this.#d.logger.warn("fact recall failed; answering without facts", { session: this.#ref.sessionId, error: errorText(recalled.reason) });
@@ -281,12 +297,12 @@ export class MemoryManager {
   }
 
   /** {@link recall} with every dropped candidate and its verdict (for traces). */
-  async recallOutcome(query: string, k = this.#d.options.recallK, types?: FactType[], userId?: string): Promise<RecallOutcome> {
+  async recallOutcome(query: string, k = this.#d.options.recallK, types?: FactType[], userId?: string, filter?: FactFilter): Promise<RecallOutcome> {
     const facts = this.#d.facts;
     const scope = userId !== undefined && facts ? { tenant: this.#d.tenant, userId } : this.#scope;
     const { options } = this.#d;
     if (!scope || !facts || k <= 0) return emptyRecall(options);
-    const outcome = await timed(this.#trace, "vector.query", this.#d.now, recallFrom(facts, scope, query, { k, types, now: this.#d.now(), options }));
+    const outcome = await timed(this.#trace, "vector.query", this.#d.now, recallFrom(facts, scope, query, { k, types, filter, now: this.#d.now(), options }));
     this.#trace.recall({ query, k, topK: candidateDepth(k), types, outcome });
     return outcome;
   }

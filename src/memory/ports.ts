@@ -1,3 +1,4 @@
+import type { FactFilter } from "./fact-filter.ts";
 import type { MetricsBatch, StoredMetrics } from "./metrics.ts";
 import type { Trace } from "./trace.ts";
 import type { AuditEntry } from "./audit.ts";
@@ -291,6 +292,8 @@ export interface FactQuery {
   text: string;
   topK: number;
   types?: FactType[] | undefined;
+  /** Agent, time and metadata; the store applies it in its query (see `FactFilter`). */
+  filter?: FactFilter | undefined;
 }
 
 /** A text and its content id (see `factId`). */
@@ -331,6 +334,12 @@ export interface FactPage {
 
 /** Long-term facts (Upstash Vector in production). */
 export interface FactStore {
+  /**
+   * Resolves once the store is known to fit the deployment's configuration (one check per
+   * process); rejects with `UpstreamUnavailable` (`not_configured`) naming what to fix. Optional:
+   * a store without such a check is always ready.
+   */
+  ready?(): Promise<void>;
   upsert(scope: FactScope, facts: Fact[]): Promise<void>;
   query(scope: FactScope, query: FactQuery): Promise<RecallCandidate[]>;
   get(scope: FactScope, ids: string[]): Promise<(Fact | null)[]>;

@@ -2,6 +2,7 @@ import { factValue, lastTouched, shouldRetain } from "./lifecycle.ts";
 import type { MemoryOptions } from "./options.ts";
 import type { FactScope, FactStore } from "./ports.ts";
 import type { Fact, FactType, RecalledFact } from "./types.ts";
+import { isEmptyFilter, type FactFilter } from "./fact-filter.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -241,10 +242,11 @@ export async function recallFrom(
   store: FactStore,
   scope: FactScope,
   query: string,
-  request: { k: number; types?: FactType[] | undefined; minScore?: number | undefined; now: number; options: RecallOptions },
+  request: { k: number; types?: FactType[] | undefined; filter?: FactFilter | undefined; minScore?: number | undefined; now: number; options: RecallOptions },
 ): Promise<RecallOutcome> {
   const { k, options } = request;
-  const found = await store.query(scope, { text: recallQueryText(query), topK: candidateDepth(k), types: request.types });
+  const filter = request.filter && !isEmptyFilter(request.filter) ? { filter: request.filter } : {};
+  const found = await store.query(scope, { text: recallQueryText(query), topK: candidateDepth(k), types: request.types, ...filter });
   // The store filters superseded facts out; a fact that stopped being true is never recalled.
   const candidates = found.filter((c) => c.fact.supersededAt === undefined);
   const outcome = selectRecalled(candidates, {

@@ -141,6 +141,11 @@ export interface Fact {
   updatedAt: number;
   lastAccessedAt: number;
   accessCount: number;
+  /**
+   * The agent that wrote the fact and sees it alone (with the shared facts); absent: shared by all
+   * agents of the user. Part of the fact's identity, so the same text is one fact per agent.
+   */
+  agentId?: string | undefined;
   sourceSession?: string | undefined;
   sourceMessage?: string | undefined;
   version: number;

@@ -1,3 +1,6 @@
+/** Vector filter strings built from validated parts: fact types, content ids, agent, time, metadata. */
+import { booleanOf, MAX_METADATA_FILTER_VALUE, MAX_METADATA_FILTERS, METADATA_FILTER_KEY, numberOf, type FactFilter } from "../memory/fact-filter.ts";
+import { isValidId } from "../memory/ids.ts";
 import { FACT_TYPES, type FactType } from "../memory/types.ts";
 import { InvalidStoreInput } from "./errors.ts";
 
@@ -32,8 +35,56 @@ export function contentIdFilter(contentIds: readonly string[]): string {
  */
 export const CURRENT_FACTS_FILTER = "HAS NOT FIELD supersededAt";
 
-/** `a AND b` of the clauses given (undefined ones left out); undefined when none is left. */
-export function allOf(...clauses: (string | undefined)[]): string | undefined {
+/** A metadata value as a quoted literal: the quote it does not contain; none of `\`, control characters. */
+function quoted(value: string): string {
+  // Escaping inside Vector filter strings is not documented, so nothing here relies on it.
+  // eslint-disable-next-line no-control-regex
+  if (value.length > MAX_METADATA_FILTER_VALUE || /[\\\u0000-\u001f\u007f]/.test(value)) throw new InvalidStoreInput("metadata filter value not allowed");
+  if (!value.includes("'")) return `'${value}'`;
+  if (!value.includes('"')) return `"${value}"`;
+  throw new InvalidStoreInput("metadata filter value not allowed");
+}
+
+/** `metadata.<key> = <value>`, also matching the number or boolean the value spells (see `metadataEquals`). */
+function metadataClause(key: string, value: string): string {
+  if (!METADATA_FILTER_KEY.test(key)) throw new InvalidStoreInput("metadata filter key not allowed");
+  const field = `metadata.${key}`;
+  const alternatives = [`${field} = ${quoted(value)}`];
+  // the value's own text: plain decimal digits only (see `numberOf`)
+  if (numberOf(value) !== undefined) alternatives.push(`${field} = ${value}`);
+  const b = booleanOf(value);
+  if (b !== undefined) alternatives.push(`${field} = ${b ? "true" : "false"}`);
+  return alternatives.length === 1 ? alternatives[0]! : `(${alternatives.join(" OR ")})`;
+}
+
+const epochMs = (value: number): string => {
+  if (!Number.isSafeInteger(value) || value < 0) throw new InvalidStoreInput("time filter must be epoch ms");
+  return String(value);
+};
+
+/**
+ * The Vector filter of a {@link FactFilter}, or `undefined` when it names nothing. Every part is
+ * checked again here (ids by their pattern, keys by {@link METADATA_FILTER_KEY}, times as safe
+ * integers), so no caller's text reaches the filter unchecked. Same rule as `matchesFilter`.
+ */
+export function scopeFilter(filter: FactFilter | undefined): string | undefined {
+  if (!filter) return undefined;
+  const clauses: string[] = [];
+  if (filter.agentId !== undefined) {
+    if (!isValidId(filter.agentId)) throw new InvalidStoreInput("invalid agent id");
+    // An agent sees its own facts and the shared ones (written without an agent).
+    clauses.push(`(agentId = '${filter.agentId}' OR HAS NOT FIELD agentId)`);
+  }
+  if (filter.createdAfter !== undefined) clauses.push(`createdAt >= ${epochMs(filter.createdAfter)}`);
+  if (filter.createdBefore !== undefined) clauses.push(`createdAt < ${epochMs(filter.createdBefore)}`);
+  const metadata = Object.entries(filter.metadata ?? {});
+  if (metadata.length > MAX_METADATA_FILTERS) throw new InvalidStoreInput("too many metadata filters");
+  for (const [key, value] of metadata) clauses.push(metadataClause(key, value));
+  return allOf(clauses);
+}
+
+/** Clauses joined with AND, each in parentheses so any clause (an OR inside) composes; `undefined` for none. */
+export function allOf(clauses: readonly (string | undefined)[]): string | undefined {
   const present = clauses.filter((c): c is string => c !== undefined && c !== "");
   if (present.length === 0) return undefined;
   return present.length === 1 ? present[0] : present.map((c) => `(${c})`).join(" AND ");

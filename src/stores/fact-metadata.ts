@@ -16,6 +16,7 @@ export function factToMetadata(fact: Fact): FactMetadata {
     version: fact.version,
   };
   if (fact.contentId !== undefined) md.contentId = fact.contentId;
+  if (fact.agentId !== undefined) md.agentId = fact.agentId;
   if (fact.sourceSession !== undefined) md.sourceSession = fact.sourceSession;
   if (fact.sourceMessage !== undefined) md.sourceMessage = fact.sourceMessage;
   if (fact.history !== undefined) md.history = fact.history;
@@ -50,6 +51,7 @@ export function factFromMetadata(id: string | number, md: unknown): Fact | null 
     version: numberOr(md.version, 1),
   };
   if (typeof md.contentId === "string") fact.contentId = md.contentId;
+  if (typeof md.agentId === "string") fact.agentId = md.agentId;
   if (typeof md.sourceSession === "string") fact.sourceSession = md.sourceSession;
   if (typeof md.sourceMessage === "string") fact.sourceMessage = md.sourceMessage;
   const history = parseHistory(md.history);

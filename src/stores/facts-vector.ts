@@ -3,7 +3,7 @@ import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactRef
 import type { FusionMode, RecallCandidate, RetrievalMode } from "../memory/recall.ts";
 import { FACT_TYPES, type Fact } from "../memory/types.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";
-import { CURRENT_FACTS_FILTER, allOf, contentIdFilter, typeFilter } from "./fact-filter.ts";
+import { CURRENT_FACTS_FILTER, allOf, contentIdFilter, scopeFilter, typeFilter } from "./fact-filter.ts";
 import { orEmpty, UPSERT_BATCH, type EmbedFunction, type VectorIndex } from "./fact-index.ts";
 import { factFromMetadata, factToMetadata } from "./fact-metadata.ts";
 import { assertId } from "./keys.ts";
@@ -79,7 +79,7 @@ export class VectorFactStore implements FactStore {
   async query(scope: FactScope, query: FactQuery): Promise<RecallCandidate[]> {
     const namespace = scopeToNamespace(scope);
     if (!Number.isSafeInteger(query.topK) || query.topK <= 0) throw new InvalidStoreInput("topK must be a positive integer");
-    const filter = allOf(typeFilter(query.types), CURRENT_FACTS_FILTER);
+    const filter = allOf([typeFilter(query.types), scopeFilter(query.filter), CURRENT_FACTS_FILTER]);
     const common = { topK: query.topK, includeMetadata: true as const, ...(filter ? { filter } : {}) };
     if (this.#embed) {
       // Worker-side embeddings are dense: the index's sparse model is not involved.

@@ -221,7 +221,8 @@ export const CONFIG_VARS = {
     ...b.recallMargin,
   }),
   VECTOR_INDEX: enumVar("VECTOR_INDEX", {
-    description: "kind of the Vector index (as created in the Upstash console): recall searches its dense part, its sparse BM25 part, or both",
+    description:
+      "kind of the Vector index (as created in the Upstash console): recall searches its dense part, its sparse BM25 part, or both; checked against the index's own `info` (a mismatch fails `/healthz` and answers 503 naming what to set)",
     values: ["dense", "sparse", "hybrid"],
     default: d.retrieval,
   }),

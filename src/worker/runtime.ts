@@ -33,6 +33,7 @@ import { UpstashRateLimiter } from "../stores/rate-limiter.ts";
 import { R2BackupStore, type BackupBucket } from "../stores/backup-store.ts";
 import { ContentIndexedFactStore, RedisContentIndex } from "../stores/content-index.ts";
 import { VectorFactStore } from "../stores/facts-vector.ts";
+import { checkedFactStore, VectorIndexCheck } from "../stores/vector-index-check.ts";
 import { RedisMetricsStore } from "../stores/metrics-store.ts";
 import { RedisSessionStore } from "../stores/session-store.ts";
 import { RedisTraceStore } from "../stores/trace-store.ts";
@@ -50,7 +51,7 @@ import { jsonLogger } from "./log.ts";
 import { RequestObservation, requestLogger } from "./observation.ts";
 import { guardUpstream, unconfigured } from "./upstream.ts";
 
-export type UpstreamStatus = "ok" | "down" | "not_configured";
+export type UpstreamStatus = "ok" | "down" | "not_configured" | "misconfigured";
 
 export interface Health {
   ok: boolean;
@@ -94,6 +95,8 @@ export interface Adapters {
   eraseJournal: EraseJournal;
   rateLimiter: RateLimiter | null;
   facts: FactStore | null;
+  /** Whether the Vector index fits the configuration (null without Vector). */
+  vectorCheck: VectorIndexCheck | null;
   traces: TraceStore | null;
   metrics: MetricsStore | null;
   /** Seals fields at rest with the configured keys (passes text through when there are none). */
@@ -127,6 +130,7 @@ export function adaptersFor(config: Config): Adapters {
   // The sealing decorators stay on without keys: then they seal nothing, but a value sealed under a
   // key that is gone from the configuration still fails with a clear error instead of showing ciphertext.
   const cipher = new FieldCipher(config.encryptionKeys);
+  const vectorCheck = vector && config.vector ? indexCheck(config, config.vector.url, vector) : null;
   const adapters: Adapters = {
     redis,
     vector,
@@ -138,7 +142,14 @@ export function adaptersFor(config: Config): Adapters {
     audit: redis ? guardUpstream(new RedisAuditLog(redis, { maxEntries: config.auditMaxEntries }), "redis") : unconfigured<AuditLog>("redis", redisMissing),
     eraseJournal: redis ? guardUpstream(new RedisEraseJournal(redis), "redis") : unconfigured<EraseJournal>("redis", redisMissing),
     rateLimiter: redis && config.rateLimit ? new UpstashRateLimiter(redis, config.rateLimit) : null,
-    facts: vector ? indexedFacts(guardUpstream(new VectorFactStore(sealedVectorIndex(vector, cipher), { embed, retrieval: config.memory.retrieval, fusion: config.memory.fusion }), "vector"), redis) : null,
+    facts:
+      vector && vectorCheck
+        ? checkedFactStore(
+            indexedFacts(guardUpstream(new VectorFactStore(sealedVectorIndex(vector, cipher), { embed, retrieval: config.memory.retrieval, fusion: config.memory.fusion }), "vector"), redis),
+            vectorCheck,
+          )
+        : null,
+    vectorCheck,
     traces: redis ? new SealedTraceStore(guardUpstream(new RedisTraceStore(redis), "redis"), cipher) : null,
     metrics: redis ? guardUpstream(new RedisMetricsStore(redis), "redis") : null,
     cipher,
@@ -159,6 +170,16 @@ export function adaptersFor(config: Config): Adapters {
   };
   adapterCache.set(config, adapters);
   return adapters;
+}
+
+/** The check of the index against `VECTOR_INDEX` and the embedding settings (its `info` guarded like every Vector call). */
+function indexCheck(config: Config, url: string, vector: Index): VectorIndexCheck {
+  const index = guardUpstream({ info: () => vector.info() }, "vector");
+  return new VectorIndexCheck({
+    index: url,
+    expected: { retrieval: config.memory.retrieval, embeddings: config.embeddings, embeddingModel: config.embeddingModel, embeddingDimensions: config.embeddingDimensions },
+    info: () => index.info(),
+  });
 }
 
 /** The fact store behind the user's content index in Redis (a new fact then costs one Vector request). */
@@ -242,20 +263,24 @@ export function createRuntime(env: object, ctx: BackgroundContext | undefined, r
   };
 }
 
-async function probe(check: (() => Promise<unknown>) | null): Promise<{ status: UpstreamStatus; error?: string }> {
+async function probe<T>(check: (() => Promise<T>) | null): Promise<{ status: UpstreamStatus; error?: string; value?: T }> {
   if (!check) return { status: "not_configured" };
   try {
-    await check();
-    return { status: "ok" };
+    return { status: "ok", value: await check() };
   } catch (err) {
     return { status: "down", error: err instanceof Error ? err.message.slice(0, 200) : "unknown error" };
   }
 }
 
-/** Checks Redis and Vector in parallel through the official clients. */
+/**
+ * Checks Redis and Vector in parallel through the official clients; Vector's `info` is also held
+ * against the configuration (`misconfigured`, with what to set, when the index does not fit).
+ */
 async function probeHealth(config: Config, adapters: Adapters, backups: boolean): Promise<Health> {
-  const { redis, vector } = adapters;
-  const [r, v] = await Promise.all([probe(redis ? () => redis.ping() : null), probe(vector ? () => vector.info() : null)]);
+  const { redis, vector, vectorCheck } = adapters;
+  const [r, probed] = await Promise.all([probe(redis ? () => redis.ping() : null), probe(vector ? () => vector.info().then((info) => vectorCheck?.record(info) ?? null) : null)]);
+  const mismatch = probed.status === "ok" ? probed.value : null;
+  const v = mismatch ? { status: "misconfigured" as const, error: mismatch } : probed;
   const errors = { ...(r.error ? { redis: r.error } : {}), ...(v.error ? { vector: v.error } : {}) };
   return {
     ok: r.status === "ok" && v.status === "ok",

@@ -51,6 +51,24 @@ async function seed(): Promise<void> {
   await api("GET", `/v1/sessions/${SESSION}/context?userId=${USER}&query=${encodeURIComponent("packing for Porto")}`);
 }
 
+const USER2 = "inspector-tools-user";
+const TURNS = 12;
+
+/** A second user with two sessions, one with a tool call and more traced turns than a page shows. */
+async function seedTools(): Promise<void> {
+  await api("POST", `/v1/sessions/inspector-other/messages`, { userId: USER2, messages: [{ role: "user", content: "Nothing to see here." }] });
+  await api("POST", `/v1/sessions/inspector-tools/messages`, {
+    userId: USER2,
+    messages: [
+      { role: "user", content: "What is the weather in Porto?" },
+      { role: "assistant", content: "", tool_calls: [{ id: "call_w1", type: "function", function: { name: "get_weather", arguments: '{"city":"Porto"}' } }] },
+      { role: "tool", tool_call_id: "call_w1", content: "sunny, 24 C" },
+      { role: "assistant", content: "It is sunny in Porto." },
+    ],
+  });
+  for (let i = 1; i <= TURNS; i++) await api("GET", `/v1/sessions/inspector-tools/context?userId=${USER2}&query=${encodeURIComponent(`question number ${i}`)}`);
+}
+
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "agent-memory-inspector-"));
   const [port, redisPort, vectorPort, inspectorPort] = (await freePorts(4)) as [number, number, number, number];
@@ -64,6 +82,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   if (!(await waitForOk(`${base}/healthz`, run))) throw new Error(`npm run dev did not serve /healthz:\n${run.output()}`);
   await seed();
+  await seedTools();
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
 }, 300_000);
 
@@ -152,5 +171,46 @@ describe("/inspector", () => {
     await page.screenshot({ path: join(OUTPUT_DIR, "inspector.png"), fullPage: true });
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it("opens a session picked in the list, shows tool calls, and lists every kept turn by its query, a page at a time", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    const problems: string[] = [];
+    page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+    page.on("console", (msg) => {
+      if (msg.type() === "error") problems.push(`${msg.type()}: ${msg.text()}`);
+    });
+    await page.goto(`${base}/inspector`);
+    await tabTo(page, "#api-key");
+    await page.keyboard.type(KEY);
+    await page.keyboard.press("Enter");
+    await tabTo(page, "#user-id");
+    await page.keyboard.type(USER2);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator("#session-select option").count(), UI_WAIT).toBe(2);
+    // picking the session in the list opens it: no submit
+    await page.selectOption("#session-select", "inspector-tools");
+    await page.locator("#window-panel").waitFor({ state: "visible" });
+    const rows = (await page.locator("#window tbody tr").allTextContents()).join("\n");
+    expect(rows).toContain('calls get_weather({"city":"Porto"}) [call_w1]');
+    expect(rows).toContain("result of call_w1: sunny, 24 C");
+
+    // one trace per context read (and the one the inspector itself made), newest first, by query
+    const labels = page.locator("#traces li button[data-trace-id]");
+    await expect.poll(() => labels.count(), UI_WAIT).toBe(10);
+    expect(await labels.first().textContent()).toMatch(/^context · .+ · (“question number 12”|no query)$/);
+    expect((await labels.allTextContents()).join("\n")).toContain("“question number 12”");
+    await page.locator("#traces-more").click();
+    await expect.poll(() => labels.count(), UI_WAIT).toBe(TURNS + 1);
+    expect((await labels.allTextContents()).join("\n")).toContain("“question number 1”");
+    expect(await page.locator("#traces-more").count()).toBe(0);
+    expect(await page.locator("#traces-h").textContent()).toBe(`Latest turns (${TURNS + 1} of ${TURNS + 1})`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("serves the API reference with the dev key filled in for try it (the dev stack only)", async () => {
+    const html = await (await fetch(`${base}/docs`)).text();
+    expect(html).toContain('"token": "dev-key"');
   });
 });

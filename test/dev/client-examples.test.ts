@@ -99,7 +99,7 @@ describe("the typed client against npm run dev", () => {
     expect(recalled.facts[0]?.score).toBeGreaterThan(0);
     const listed = await facts.list({ limit: 100, types: ["preference"] });
     expect(listed.facts.map((f) => f.id)).toEqual([id]);
-    expect(listed.nextCursor).toBe("");
+    expect(listed.nextCursor).toBeNull();
     expect(await facts.update(id, { importance: 0.9 })).toMatchObject({ id, importance: 0.9 });
     expect(await facts.get(id)).toMatchObject({ id, text: "Likes window seats", importance: 0.9 });
     expect(await facts.delete(id)).toEqual({ userId: "ada", id, deleted: 1 });

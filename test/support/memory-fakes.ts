@@ -7,6 +7,7 @@
  */
 import type { AuditEntry } from "../../src/memory/audit.ts";
 import { MemoryError } from "../../src/memory/errors.ts";
+import { matchesFilter } from "../../src/memory/fact-filter.ts";
 import { orphanToolMessage } from "../../src/memory/message-rules.ts";
 import { TURN_OUTCOMES_KEPT } from "../../src/memory/ports.ts";
 import { snapshotTotals } from "../../src/memory/window.ts";
@@ -602,6 +603,7 @@ export class InMemoryFactStore implements FactStore {
       .filter((f) => !query.types || query.types.length === 0 || query.types.includes(f.type))
       // Like the Vector store's filter: a superseded fact is never a candidate.
       .filter((f) => f.supersededAt === undefined)
+      .filter((f) => matchesFilter(f, query.filter))
       .map((f) => ({ fact: clone(f), similarity: this.similarity(query.text, f.text) }))
       .sort((a, b) => b.similarity - a.similarity)
       .slice(0, query.topK);

@@ -65,7 +65,7 @@ describe("the typed client", () => {
   });
 
   it("answers recall and list with their own shapes, and refuses the other one", async () => {
-    const list = { userId: "u1", facts: [], nextCursor: "" };
+    const list = { userId: "u1", facts: [], nextCursor: null };
     const recall = { userId: "u1", query: "tea", facts: [] };
     const memory = createMemoryClient({ baseUrl: "http://memory.test", fetch: fakeFetch((sent) => json(200, sent.url.includes("query=") ? recall : list)).fetch });
     expect(await memory.facts("u1").recall("tea")).toEqual(recall);

@@ -168,4 +168,14 @@ describe("OpenAI-compatible model list", () => {
     expect(none.headers.get("retry-after")).not.toBeNull();
     expect(none.json).toMatchObject({ error: { type: "server_error", code: "llm_not_configured" } });
   });
+
+  it("with the LLM down answers 502 in words that fit a listing (no message was stored)", async () => {
+    // nothing listens on port 9 (discard): the connection is refused at once
+    const down = await call("GET", "/v1/models", { env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" } });
+    expect(down.status, down.text).toBe(502);
+    const error = (down.json as { error: { message: string; type: string; code: string } }).error;
+    expect(error).toMatchObject({ type: "server_error", code: "llm_failed" });
+    expect(error.message).toMatch(/^the LLM (could not list its models|did not list its models in time); retry shortly$/);
+    expect(error.message).not.toMatch(/stored|idempotency/);
+  });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { call, clearLog, uniqueId, upstreamLog } from "./helpers.ts";
 import { chatTurn } from "./support-chat.ts";
 import { addFact, factsPath, listAll, postFact } from "./support-facts.ts";
@@ -25,6 +25,16 @@ async function persistTurn(userId: string, message: string): Promise<string[]> {
   const recall = calls.findIndex((c) => c.startsWith("query"));
   return calls.filter((_, i) => i !== recall);
 }
+
+beforeAll(async () => {
+  // The first request of an isolate that needs Vector checks the index against the configuration
+  // (one `info`); the verdict is kept, so no later request repeats it. The counts below are the
+  // steady state after that.
+  const first = await persistTurn(uniqueId("cost-first"), "I keep bees on the roof");
+  expect(first.filter((c) => c === "info")).toHaveLength(1);
+  expect(first[0]).toBe("info");
+  expect(await persistTurn(uniqueId("cost-second"), "I keep bees on the roof")).not.toContain("info");
+});
 
 describe("fact writes: one Vector request for a new fact", () => {
   it("a user's first persisted fact lists the (empty) index once, later new facts cost just the upsert", async () => {

@@ -8,7 +8,7 @@ describe("facts API: list, get, patch, delete", () => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) ids.push((await addFact(uid, { text: `fact number ${i} about the user` })).id);
     const seen: string[] = [];
-    let cursor = "";
+    let cursor: string | null = "";
     let pages = 0;
     do {
       const page = await listPage(uid, cursor === "" ? { limit: "3" } : { limit: "3", cursor });
@@ -16,8 +16,8 @@ describe("facts API: list, get, patch, delete", () => {
       seen.push(...page.facts.map((f) => f.id));
       cursor = page.nextCursor;
       pages += 1;
-    } while (cursor !== "" && pages < 10);
-    expect(cursor).toBe("");
+    } while (cursor !== null && pages < 10);
+    expect(cursor).toBeNull();
     expect(pages).toBeGreaterThanOrEqual(3);
     expect(seen).toHaveLength(7);
     expect([...seen].sort()).toEqual([...ids].sort());

@@ -18,6 +18,7 @@ export interface FactView {
   lastAccessedAt: number;
   accessCount: number;
   version: number;
+  agentId?: string;
   sourceSession?: string;
   sourceMessage?: string;
   history?: { text: string; updatedAt: number }[];
@@ -46,7 +47,7 @@ export interface RecallResponse {
 export interface ListResponse {
   userId: string;
   facts: FactView[];
-  nextCursor: string;
+  nextCursor: string | null;
 }
 
 export interface NewFact {
@@ -54,6 +55,7 @@ export interface NewFact {
   type?: FactType;
   importance?: number;
   metadata?: Record<string, unknown>;
+  agentId?: string;
   /** Epoch ms or ISO 8601. */
   createdAt?: number | string;
 }
@@ -100,7 +102,7 @@ export async function listAll(userId: string, options: As = {}): Promise<FactVie
   for (let page = 0; page < 1000; page++) {
     const res = await listPage(userId, cursor === "" ? { limit: "1000" } : { limit: "1000", cursor }, options);
     all.push(...res.facts);
-    if (res.nextCursor === "" || res.facts.length === 0) return all;
+    if (res.nextCursor === null || res.facts.length === 0) return all;
     cursor = res.nextCursor;
   }
   throw new Error("the fact list did not end");

@@ -40,7 +40,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
       { text: "Prefers window seats", type: "preference", createdAt: 1773480600000 },
     ],
   },
-  [`POST /v1/tokens`]: { userId: "xiaoming", sessionId: "demo", scopes: ["read", "chat"], ttlSeconds: 900 },
+  [`POST /v1/tokens`]: { userId: "xiaoming", sessionId: "reference-demo", scopes: ["read", "chat"], ttlSeconds: 900 },
   [`POST ${S}/messages`]: {
     userId: "xiaoming",
     messages: [

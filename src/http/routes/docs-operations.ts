@@ -98,7 +98,10 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     operationId: "searchFacts",
     tag: "Facts",
     description:
-      "With `query`: recall, relevance first; `minScore` is the relevance gate (0..1, 0 = unrelated; default: calibrated per `VECTOR_INDEX`), importance, use and recency only break near-ties within `RECALL_MARGIN`; `types` filters. Without: every fact, paged with `cursor` and `limit`.",
+      "With `query`: recall, relevance first; `minScore` is the relevance gate (0..1, 0 = unrelated; default: calibrated per `VECTOR_INDEX`), importance, use and recency only break near-ties within `RECALL_MARGIN`. Without: every fact, paged with `cursor` and `limit` (`nextCursor` is null on the last page). " +
+      "Both take filters, combined with AND: `types`, `agentId` (that agent's facts and the shared ones), `createdAfter` (inclusive), `createdBefore` (exclusive) and " +
+      "`metadata.<key>=<value>` (equality on a scalar metadata value, up to 8 keys; `3` and `true` also match the number and the boolean). " +
+      "A list filters each page after reading it, so a page may hold fewer than `limit` facts while `nextCursor` leads on. Unknown parameters, a raw `filter` string included, answer 400.",
   },
   [`GET ${F}/{factId}`]: { operationId: "getFact", tag: "Facts", description: "One fact with its type, importance, timestamps and access stats." },
   [`PATCH ${F}/{factId}`]: {

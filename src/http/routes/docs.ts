@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
+import type { ApiKeyEntry } from "../../worker/config.ts";
 import type { AppEnv } from "../env.ts";
 import { PARAMETER_DOCS, REQUEST_EXAMPLES } from "./docs-examples.ts";
 import { API_TAGS, OPERATION_DOCS } from "./docs-operations.ts";
@@ -95,8 +96,7 @@ export function mountDocs(app: OpenAPIHono<AppEnv>): void {
     await next();
     c.header("content-security-policy", DOCS_CSP);
   });
-  app.get(
-    "/docs",
+  const reference = (devKey: string | null) =>
     Scalar({
       url: "/openapi.json",
       pageTitle: "Agent Memory API",
@@ -108,7 +108,23 @@ export function mountDocs(app: OpenAPIHono<AppEnv>): void {
       agent: { disabled: true },
       showDeveloperTools: "never",
       documentDownloadType: "json",
-      authentication: { preferredSecurityScheme: "bearer" },
-    }),
-  );
+      authentication: { preferredSecurityScheme: "bearer", ...(devKey === null ? {} : { securitySchemes: { bearer: { token: devKey } } }) },
+    });
+  const plain = reference(null);
+  const prefilled = reference(DEV_KEY);
+  // Scalar's handler is typed for any env; this one's context is the same object.
+  app.get("/docs", (c, next) => (devStack(c.req.url, c.get("runtime").config.apiKeys) ? prefilled : plain)(c as unknown as Parameters<typeof plain>[0], next));
+}
+
+/** The key `npm run dev` accepts unless API_KEYS is set (scripts/dev-defaults.ts). */
+const DEV_KEY = "dev-key";
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * The dev stack: served on a loopback address with the dev key configured. Only there does "try it"
+ * come with the key filled in; a deploy (never on loopback, never with the public dev key) shows an
+ * empty key field.
+ */
+function devStack(url: string, keys: readonly ApiKeyEntry[]): boolean {
+  return LOOPBACK.has(new URL(url).hostname) && keys.some((k) => k.key === DEV_KEY && k.tenant === "dev");
 }

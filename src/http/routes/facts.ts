@@ -3,8 +3,9 @@ import { recalledView } from "../render.ts";
 import { createRouter } from "../router.ts";
 import { IdSchema, UserParams, errors, queryInt, jsonResponse, security } from "../schemas/common.ts";
 import { FACT_EXAMPLES, FACT_IMPORT_EXAMPLE, FactDeletedSchema, FactImportSchema, FactSchema, FactWriteSchema, FactsAnswerSchema, type FactDeleted, type FactImportAnswer, type FactList, type FactRecall, type FactWrite } from "../schemas/fact-responses.ts";
-import { CreatedAtSchema, FactTypeList, FactTypeSchema } from "../schemas/facts.ts";
+import { CreatedAtSchema, FactTypeList, FactTypeSchema, QueryTime, checkMetadataParams, metadataParams } from "../schemas/facts.ts";
 import { MAX_IMPORT } from "../../memory/fact-service.ts";
+import type { FactFilter } from "../../memory/fact-filter.ts";
 import type { FactDraft } from "../../memory/facts.ts";
 import { MetadataSchema } from "../schemas/messages.ts";
 
@@ -17,6 +18,10 @@ const NewFact = z
     importance: z.number().min(0).max(1).optional(),
     createdAt: CreatedAtSchema.optional(),
     metadata: MetadataSchema.optional(),
+    agentId: IdSchema.optional().openapi({
+      description: "The agent writing the fact: only that agent sees it (with the shared facts) when it lists or recalls with `agentId`. Default: shared by all agents of the user",
+      example: "planner",
+    }),
   })
   .strict()
   .openapi("NewFact");
@@ -31,6 +36,7 @@ const toDraft = (body: NewFactBody): FactDraft => ({
   importance: body.importance ?? 0.5,
   metadata: body.metadata,
   createdAt: body.createdAt,
+  agentId: body.agentId,
 });
 const FactPatch = z
   .object({
@@ -42,6 +48,25 @@ const FactPatch = z
   .strict()
   .refine((p) => Object.keys(p).length > 0, "name at least one field to change");
 const FactParams = UserParams.extend({ factId: IdSchema.openapi({ param: { name: "factId", in: "path" } }) });
+
+const searchFields = {
+  query: z.string().max(4000).optional(),
+  k: queryInt(1, 50).optional(),
+  types: FactTypeList.optional(),
+  type: FactTypeList.optional(),
+  minScore: z.string().regex(/^(0(\.\d+)?|1(\.0+)?)$/, "must be a number from 0 to 1").transform(Number).optional(),
+  cursor: z.string().max(64).regex(/^[A-Za-z0-9_-]*$/, "invalid cursor").optional(),
+  limit: queryInt(1, 1000).optional(),
+  agentId: IdSchema.optional().openapi({ description: "Only what this agent sees: its own facts and the shared ones (written without an agent)" }),
+  createdAfter: QueryTime.optional().openapi({ description: "Only facts created at or after this time (epoch ms or ISO 8601)" }),
+  createdBefore: QueryTime.optional().openapi({ description: "Only facts created before this time (epoch ms or ISO 8601)" }),
+};
+
+/**
+ * The search query: the fields above and `metadata.<key>=<value>` equalities (the catchall); any
+ * other name is refused, a raw `filter=` string included.
+ */
+const SearchQuery = z.object(searchFields).catchall(z.unknown()).superRefine(checkMetadataParams(Object.keys(searchFields)));
 
 const factsPath = "/v1/users/{userId}/facts";
 const routes = {
@@ -70,18 +95,7 @@ const routes = {
     path: factsPath,
     summary: "Recall with ?query= (ranked by similarity, importance, recency), or list with a cursor",
     security,
-    request: {
-      params: UserParams,
-      query: z.object({
-        query: z.string().max(4000).optional(),
-        k: queryInt(1, 50).optional(),
-        types: FactTypeList.optional(),
-        type: FactTypeList.optional(),
-        minScore: z.string().regex(/^(0(\.\d+)?|1(\.0+)?)$/, "must be a number from 0 to 1").transform(Number).optional(),
-        cursor: z.string().max(64).regex(/^[A-Za-z0-9_-]*$/, "invalid cursor").optional(),
-        limit: queryInt(1, 1000).optional(),
-      }),
-    },
+    request: { params: UserParams, query: SearchQuery },
     responses: { 200: jsonResponse(FactsAnswerSchema, "Recalled facts, or one page of all facts", FACT_EXAMPLES.recall), ...errors(400, 401, 503) },
   }),
   get: createRoute({ method: "get", path: `${factsPath}/{factId}`, summary: "One fact", security, request: { params: FactParams }, responses: { 200: jsonResponse(FactSchema, "The fact", FACT_EXAMPLES.fact), ...errors(400, 401, 404, 503) } }),
@@ -117,12 +131,13 @@ export function factRoutes() {
     const q = c.req.valid("query");
     const facts = c.get("memory").facts(userId);
     const types = q.types ?? q.type;
+    const filter: FactFilter = { agentId: q.agentId, createdAfter: q.createdAfter, createdBefore: q.createdBefore, metadata: metadataParams(q) };
     if (q.query !== undefined && q.query.trim() !== "") {
-      const recalled = await facts.recall(q.query, { k: q.k ?? c.get("memory").options.recallK, types, minScore: q.minScore });
+      const recalled = await facts.recall(q.query, { k: q.k ?? c.get("memory").options.recallK, types, minScore: q.minScore, filter });
       return c.json({ userId, query: q.query, facts: recalled.map(recalledView) } satisfies FactRecall, 200);
     }
-    const page = await facts.list(q.cursor ?? "", q.limit ?? 100, types);
-    return c.json({ userId, facts: page.facts, nextCursor: page.nextCursor } satisfies FactList, 200);
+    const page = await facts.list(q.cursor ?? "", q.limit ?? 100, types, filter);
+    return c.json({ userId, facts: page.facts, nextCursor: page.nextCursor === "" ? null : page.nextCursor } satisfies FactList, 200);
   });
 
   app.openapi(routes.get, async (c) => {

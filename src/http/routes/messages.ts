@@ -30,6 +30,7 @@ const contextRoute = createRoute({
       k: queryInt(0, 50).optional(),
       budget: queryInt(1, 2_000_000).optional(),
       types: FactTypeList.optional(),
+      agentId: IdSchema.optional().openapi({ description: "Recall only what this agent sees: its own facts and the shared ones" }),
       trace: TraceFlag,
     }),
   },
@@ -48,10 +49,10 @@ export function messageRoutes() {
 
   app.openapi(contextRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
-    const { trace, ...q } = c.req.valid("query");
+    const { trace, agentId, ...q } = c.req.valid("query");
     const userId = actingUser(c, q.userId);
     beginTrace(c, "context", { sessionId, userId }, trace === true);
-    const context = await c.get("memory").context(sessionId, { ...q, userId });
+    const context = await c.get("memory").context(sessionId, { ...q, userId, ...(agentId === undefined ? {} : { filter: { agentId } }) });
     return c.json(
       {
         sessionId,

@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { LlmError } from "../../memory/errors.ts";
 import { ApiError } from "../errors.ts";
 import { createRouter } from "../router.ts";
 import { CHAT_EXAMPLES, ModelListSchema } from "../schemas/chat-responses.ts";
@@ -12,12 +13,22 @@ const route = createRoute({
   responses: { 200: jsonResponse(ModelListSchema, "The upstream's model list", CHAT_EXAMPLES.models), ...errors(401, 502, 503) },
 });
 
+/**
+ * A failed model listing in words that fit it (nothing was stored, there is no turn to retry):
+ * 502 `llm_failed` with the kind and the provider's HTTP status, never its message.
+ */
+function listingFailure(err: LlmError): ApiError {
+  const status = err.status === undefined ? "" : ` (HTTP ${err.status}${err.code ? `, ${err.code}` : ""})`;
+  const what = err.kind === "timeout" ? "did not list its models in time" : err.kind === "bad_output" ? "returned an unusable model list" : `could not list its models${status}`;
+  return new ApiError(502, "llm_failed", `the LLM ${what}; retry shortly`, { details: { kind: err.kind, ...(err.status === undefined ? {} : { status: err.status }) }, cause: err });
+}
+
 /** `GET /v1/models`, so OpenAI-compatible frontends can connect and pick a model. */
 export function modelRoutes() {
   const app = createRouter();
   app.openapi(route, async (c) => {
     // Passed through as the upstream sent it, once it is the list the contract promises.
-    const listed = ModelListSchema.safeParse(await c.get("memory").models());
+    const listed = ModelListSchema.safeParse(await c.get("memory").models().catch((err: unknown) => Promise.reject(err instanceof LlmError ? listingFailure(err) : err)));
     if (!listed.success) throw new ApiError(502, "llm_failed", "the LLM's model list is not an OpenAI model list", { details: { kind: "bad_output" } });
     return c.json(listed.data, 200);
   });

@@ -22,7 +22,8 @@ export const ErrorSchema = z
   .openapi("Error");
 
 export const SessionParams = z.object({
-  sessionId: IdSchema.openapi({ param: { name: "sessionId", in: "path" }, example: "demo" }),
+  // Not the README tour's "demo" (another user's session there: trying it here would be a 409).
+  sessionId: IdSchema.openapi({ param: { name: "sessionId", in: "path" }, example: "reference-demo" }),
 });
 
 export const UserParams = z.object({

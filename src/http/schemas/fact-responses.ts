@@ -15,6 +15,7 @@ const factFields = {
   updatedAt: Ms,
   lastAccessedAt: Ms,
   accessCount: z.number().int(),
+  agentId: z.string().optional().openapi({ description: "The agent that wrote the fact and alone sees it; absent: shared by all agents of the user" }),
   sourceSession: z.string().optional(),
   sourceMessage: z.string().optional(),
   version: z.number().int(),
@@ -42,7 +43,7 @@ const FactRecall = z.object({ userId: z.string(), query: z.string(), facts: z.ar
 const FactList = z.object({
   userId: z.string(),
   facts: z.array(FactSchema),
-  nextCursor: z.string().openapi({ description: "Pass as `cursor` for the next page; empty at the end" }),
+  nextCursor: z.string().nullable().openapi({ description: "Pass as `cursor` for the next page; null at the end" }),
 });
 
 export const FactsAnswerSchema = z.union([FactRecall.openapi("FactRecall"), FactList.openapi("FactList")]).openapi("FactsAnswer", {

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { MAX_METADATA_FILTER_VALUE, MAX_METADATA_FILTERS, METADATA_FILTER_KEY } from "../../memory/fact-filter.ts";
 import { FACT_TYPES, type FactType } from "../../memory/types.ts";
 
 export const FactTypeSchema = z.enum(FACT_TYPES as unknown as [FactType, ...FactType[]]);
@@ -26,3 +27,66 @@ export const CreatedAtSchema = z
     return ms;
   })
   .openapi({ description: "When the fact was originally stated: epoch ms or ISO 8601 (not in the future). Default: now.", example: 1735689600000 });
+
+/**
+ * A time in a query string: epoch ms or an ISO 8601 date-time with offset. Becomes epoch ms.
+ */
+export const QueryTime = z
+  .string()
+  .max(40)
+  .transform((raw, ctx) => {
+    const ms = /^\d{1,16}$/.test(raw) ? Number(raw) : /^\d{4}-\d\d-\d\dT/.test(raw) && z.iso.datetime({ offset: true }).safeParse(raw).success ? Date.parse(raw) : Number.NaN;
+    if (!Number.isSafeInteger(ms) || ms < 0 || ms > 8.64e15) {
+      ctx.addIssue({ code: "custom", message: "must be epoch ms or an ISO 8601 date-time with offset" });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+/** The prefix of a metadata equality in a query string: `metadata.topic=family`. */
+export const METADATA_PARAM_PREFIX = "metadata.";
+
+/**
+ * Checks the extra parameters of a query that takes metadata equalities: only
+ * `metadata.<key>=<value>` with a plain key, a bounded value and at most
+ * {@link MAX_METADATA_FILTERS} of them; anything else is an unknown parameter. A raw filter
+ * string (`filter=`) is refused with what to use instead.
+ */
+export function checkMetadataParams(known: readonly string[]) {
+  return (query: Record<string, unknown>, ctx: z.core.$RefinementCtx): void => {
+    const extra = Object.keys(query).filter((k) => !known.includes(k));
+    let count = 0;
+    for (const name of extra) {
+      const value = query[name];
+      if (name === "filter") {
+        ctx.addIssue({ code: "custom", path: [name], message: "is not accepted: filter with type, agentId, createdAfter, createdBefore and metadata.<key>=<value>" });
+        continue;
+      }
+      if (!name.startsWith(METADATA_PARAM_PREFIX)) {
+        ctx.addIssue({ code: "custom", path: [name], message: "is not a known parameter" });
+        continue;
+      }
+      const key = name.slice(METADATA_PARAM_PREFIX.length);
+      if (!METADATA_FILTER_KEY.test(key)) {
+        ctx.addIssue({ code: "custom", path: [name], message: "names an invalid metadata key (1-64 of A-Z a-z 0-9 _, starting with a letter)" });
+        continue;
+      }
+      count += 1;
+      if (typeof value !== "string") ctx.addIssue({ code: "custom", path: [name], message: "must be given once" });
+      else if (value.length > MAX_METADATA_FILTER_VALUE) ctx.addIssue({ code: "custom", path: [name], message: `must be at most ${MAX_METADATA_FILTER_VALUE} characters` });
+      // eslint-disable-next-line no-control-regex
+      else if (/[\\\u0000-\u001f\u007f]/.test(value) || (value.includes("'") && value.includes('"'))) {
+        ctx.addIssue({ code: "custom", path: [name], message: "must not hold a backslash, a control character, or both quote characters" });
+      }
+    }
+    if (count > MAX_METADATA_FILTERS) ctx.addIssue({ code: "custom", path: [], message: `at most ${MAX_METADATA_FILTERS} metadata.<key> parameters` });
+  };
+}
+
+/** The metadata equalities of a checked query (see {@link checkMetadataParams}); undefined when none. */
+export function metadataParams(query: Record<string, unknown>): Record<string, string> | undefined {
+  const entries = Object.entries(query).flatMap(([name, value]) =>
+    name.startsWith(METADATA_PARAM_PREFIX) && typeof value === "string" ? [[name.slice(METADATA_PARAM_PREFIX.length), value] as const] : [],
+  );
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}

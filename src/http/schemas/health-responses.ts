@@ -2,11 +2,13 @@ import { z } from "@hono/zod-openapi";
 
 /** What `GET /healthz` answers, 200 when both stores answer, else 503 with the same report. */
 
-const Upstream = z.enum(["ok", "down", "not_configured"]);
+const Upstream = z.enum(["ok", "down", "not_configured", "misconfigured"]).openapi({
+  description: "`misconfigured`: the Vector index answers but does not fit the configuration (`errors.vector` names the variable to set)",
+});
 
 export const HealthSchema = z
   .object({
-    ok: z.boolean().openapi({ description: "Redis answers and Vector answers (or is not configured)" }),
+    ok: z.boolean().openapi({ description: "Redis answers and Vector answers and fits the configuration (or is not configured)" }),
     redis: Upstream,
     vector: Upstream,
     llm: z.enum(["configured", "not_configured"]),
