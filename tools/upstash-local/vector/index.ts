@@ -19,7 +19,7 @@ export { bm25Document, bm25Query } from "./bm25.ts";
 export { embedText, type EmbedOptions } from "./embedder.ts";
 export { embedDense, USE_LITE_MIN_DIMENSION } from "./dense-model.ts";
 export { splitScripts, type ScriptParts } from "./script-split.ts";
-export { embedSentences, preloadSentenceModel, SENTENCE_DIMENSION, sentenceModelState, type SentenceModelState } from "./sentence-model.ts";
+export { embedSentences, preloadSentenceModel, SENTENCE_DIMENSION, sentenceModelState, sentenceModelStats, type SentenceModelState } from "./sentence-model.ts";
 export { float32Score } from "./float32.ts";
 export { fuse, RRF_K, type FusionAlgorithm } from "./fusion.ts";
 export { LIMITS } from "./limits.ts";

@@ -26,6 +26,8 @@ export type SentenceModelState =
   | { status: "failed"; error: string };
 
 let state: SentenceModelState = { status: "idle" };
+/** Calls into the model and texts embedded, since the process started (tests and benches read them). */
+const stats = { batches: 0, texts: 0 };
 let loading: Promise<Model> | undefined;
 
 async function load(): Promise<Model> {
@@ -62,6 +64,9 @@ export function preloadSentenceModel(): void {
 
 export const sentenceModelState = (): SentenceModelState => state;
 
+/** How many model batches ran and how many texts they held (distinct texts per batch). */
+export const sentenceModelStats = (): { batches: number; texts: number } => ({ ...stats });
+
 interface Pending {
   text: string;
   resolve(v: Float64Array): void;
@@ -93,6 +98,8 @@ async function flush(): Promise<void> {
     const m = await model();
     for (let i = 0; i < distinct.length; i += SENTENCE_BATCH) {
       const part = distinct.slice(i, i + SENTENCE_BATCH);
+      stats.batches += 1;
+      stats.texts += part.length;
       const out = await m.embed(part);
       if (out.length !== part.length) throw new Error(`the sentence model returned ${out.length} vectors for ${part.length} texts`);
       part.forEach((text, j) => vectors.set(text, normalize(out[j] ?? [])));
