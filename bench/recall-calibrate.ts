@@ -30,12 +30,13 @@ const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 const denseRel = (s: number | undefined, zero: number): number => (s === undefined ? 0 : clamp01((2 * s - 1 - zero) / (1 - zero)));
 const sparseRel = (s: number | undefined, scale: number): number => (s !== undefined && s > 0 ? 1 - Math.exp(-s / scale) : 0);
 
-function fused(w: number, zero: number, scale: number, floor: number, order: Variant["order"]): Variant {
+function fused(w: number, zero: number, scale: number, floor: number, order: Variant["order"], perScript = false): Variant {
   return {
-    name: `w ${w} zero ${zero} scale ${scale} floor ${floor}${order === "relevance" ? "" : ` ${order} order`}`,
+    name: `w ${w} zero ${zero} scale ${scale} floor ${floor}${order === "relevance" ? "" : ` ${order} order`}${perScript ? ", gate per script" : ""}`,
     relevance: (c: StudyCandidate) => w * denseRel(c.dense, zero) + (1 - w) * sparseRel(c.sparse, scale),
     floorRatio: floor,
     order,
+    perScript,
   };
 }
 
@@ -59,6 +60,7 @@ for (const w of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
   for (const zero of [0, 0.1, 0.2, 0.3]) {
     for (const scale of [2, 4, 8]) {
       for (const floor of [0, 0.1, 0.3, 0.5]) grid.push(fused(w, zero, scale, floor, "relevance"));
+      grid.push(fused(w, zero, scale, 0.1, "relevance", true));
     }
   }
 }
@@ -86,7 +88,17 @@ try {
     ...result.variants.filter((v) => v.name.startsWith("dense only") || v.name.startsWith("sparse only") || / (rrf|dbsf) order/.test(v.name)).map((v) => v.name),
   ]);
   console.log(`calibration: dense model ${denseModel}, ${study.length} query x persona pairs asked in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  console.log(formatStudy({ ...result, variants: result.variants.filter((v) => keep.has(v.name)) }).join("\n"));
+  const kept = result.variants.filter((v) => keep.has(v.name));
+  console.log(formatStudy({ ...result, variants: kept }).join("\n"));
+  console.log("\nsubsets (all personas): recall@10 by query language; hit@3 and recall@10 of queries sharing no content word with their answers");
+  const n3 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? "  -  " : x.toFixed(3));
+  for (const v of kept) {
+    const s = v.all.subsets;
+    console.log(
+      `${v.name.padEnd(48)} en ${n3(s.en.recall[10])}  zh ${n3(s.zh.recall[10])}  paraphrase hit@3 ${n3(s.paraphrase.hit3)} @10 ${n3(s.paraphrase.recall[10])}` +
+        `  inflection hit@3 ${n3(s.inflection.hit3)} @10 ${n3(s.inflection.recall[10])}`,
+    );
+  }
 } finally {
   await emulator.close();
 }

@@ -253,6 +253,8 @@ export interface VariantFigures {
   gates: Gates;
   figures: Figures;
   abstained: number;
+  /** By query language and for the queries sharing no content word with their answers. */
+  subsets: Record<"en" | "zh" | "paraphrase" | "inflection", Figures>;
 }
 
 function measure(v: Variant, gates: Gates, related: readonly StudyQuery[], unrelated: readonly StudyQuery[], recallK: number): VariantFigures {
@@ -261,7 +263,13 @@ function measure(v: Variant, gates: Gates, related: readonly StudyQuery[], unrel
     lists: Object.fromEntries(CUTOFFS.map((k) => [k, pick(v, q, k, gates)])) as Record<Cutoff, string[]>,
   }));
   const abstained = unrelated.filter((q) => pick(v, q, recallK, gates).length === 0).length / Math.max(1, unrelated.length);
-  return { gates, figures: queryFigures(ranked), abstained };
+  const subsets = {
+    en: queryFigures(ranked.filter((r) => r.query.language === "en")),
+    zh: queryFigures(ranked.filter((r) => r.query.language === "zh")),
+    paraphrase: queryFigures(ranked.filter((r) => r.query.kind === "paraphrase")),
+    inflection: queryFigures(ranked.filter((r) => r.query.kind === "inflection")),
+  };
+  return { gates, figures: queryFigures(ranked), abstained, subsets };
 }
 
 export interface VariantRow {

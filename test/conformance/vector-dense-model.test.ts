@@ -28,7 +28,7 @@ describe("lazy load", () => {
     try {
       expect(sentenceModelState().status).toBe("idle");
       const info = await service.handler(req("/info", []));
-      expect(JSON.parse(info.body).result.denseIndex.embeddingModelStatus).toBe("idle");
+      expect(JSON.parse(String(info.body)).result.denseIndex.embeddingModelStatus).toBe("idle");
       // A sparse-only query embeds no dense part: still nothing loaded.
       expect((await service.handler(req("/query-data", { data: "hello", topK: 1, queryMode: "SPARSE" }))).status).toBe(200);
       expect(sentenceModelState().status).toBe("idle");
@@ -45,7 +45,7 @@ describe("lazy load", () => {
     try {
       expect(sentenceModelState().status).toBe("ready");
       const info = await service.handler(req("/info", []));
-      expect(JSON.parse(info.body).result.denseIndex.embeddingModelStatus).toBe("ready");
+      expect(JSON.parse(String(info.body)).result.denseIndex.embeddingModelStatus).toBe("ready");
     } finally {
       await service.close();
     }

@@ -32,7 +32,7 @@ afterAll(async () => {
 describe("USE_LITE dense model (sentence model for English, hashing for CJK)", () => {
   it("info names the model, its dimension (512 + 512 by default) and that it has loaded", async () => {
     const info = await index.info();
-    expect(info.indexType).toBe("HYBRID");
+    expect((info as typeof info & { indexType?: string }).indexType).toBe("HYBRID");
     expect(info.denseIndex).toMatchObject({ dimension: 1024, embeddingModel: "LOCAL_USE_LITE_EN+HASHING_CJK", embeddingModelStatus: "ready" });
     expect(info.sparseIndex?.embeddingModel).toBe("BM25");
     expect((await denseIndex.info()).dimension).toBe(1024);
