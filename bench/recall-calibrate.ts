@@ -64,6 +64,27 @@ for (const w of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
     }
   }
 }
+// The dense part reads English with the sentence model and CJK by hashing: a dense weight per query script.
+for (const en of [0.6, 0.7, 0.8]) {
+  for (const zh of [0.3, 0.4, 0.5]) {
+    for (const zero of [0.1, 0.2]) {
+      for (const scale of [4, 8]) {
+        for (const perScript of [false, true]) {
+          grid.push({
+            name: `w en ${en} / zh ${zh} zero ${zero} scale ${scale} floor 0.1${perScript ? ", gate per script" : ""}`,
+            relevance: (c: StudyCandidate, q) => {
+              const w = q.language === "zh" ? zh : en;
+              return w * denseRel(c.dense, zero) + (1 - w) * sparseRel(c.sparse, scale);
+            },
+            floorRatio: 0.1,
+            order: "relevance",
+            perScript,
+          });
+        }
+      }
+    }
+  }
+}
 for (const order of ["rrf", "dbsf"] as const) {
   for (const w of [0.4, 0.5, 0.6, 0.7]) grid.push(fused(w, 0, 4, 0.1, order), fused(w, 0.2, 4, 0, order));
 }
