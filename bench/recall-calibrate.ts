@@ -85,6 +85,24 @@ for (const en of [0.6, 0.7, 0.8]) {
     }
   }
 }
+// ... and a zero point per script: the sentence model's unrelated cosines sit near 0.2, the hashing model's near 0.
+for (const en of [0.5, 0.6, 0.7]) {
+  for (const zh of [0.4, 0.5]) {
+    for (const zeroEn of [0.1, 0.2]) {
+      for (const scale of [4, 8]) {
+        grid.push({
+          name: `w en ${en} / zh ${zh} zero en ${zeroEn} / zh 0 scale ${scale} floor 0.1`,
+          relevance: (c: StudyCandidate, q) => {
+            const [w, zero] = q.language === "zh" ? [zh, 0] : [en, zeroEn];
+            return w * denseRel(c.dense, zero) + (1 - w) * sparseRel(c.sparse, scale);
+          },
+          floorRatio: 0.1,
+          order: "relevance",
+        });
+      }
+    }
+  }
+}
 for (const order of ["rrf", "dbsf"] as const) {
   for (const w of [0.4, 0.5, 0.6, 0.7]) grid.push(fused(w, 0, 4, 0.1, order), fused(w, 0.2, 4, 0, order));
 }
