@@ -3,6 +3,14 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { uniqueId } from "./helpers.ts";
 import { addFact, contextFor, FACTS_LABEL } from "./support-facts.ts";
 
+// Provided by test/support/global-setup.ts (declared there for the node project's type check).
+declare module "vitest" {
+  export interface ProvidedContext {
+    sentenceVectorUrl: string;
+    upstashToken: string;
+  }
+}
+
 // The Worker's own settings for this file: the same hybrid retrieval, on the sentence-model index.
 const env = { UPSTASH_VECTOR_REST_URL: inject("sentenceVectorUrl"), VECTOR_INDEX: "hybrid" };
 const isFactsMessage = (m: { role: string; content: string }) => m.role === "system" && m.content.startsWith(FACTS_LABEL);
