@@ -27,9 +27,9 @@ export type RelevanceScale = "dense" | "sparse" | "hybrid" | "rrf" | "dbsf";
  * (docs/recall.md) and set `RECALL_MIN_SCORE`.
  */
 export const DEFAULT_RECALL_GATES: Readonly<Record<RelevanceScale, number>> = Object.freeze({
-  dense: 0.16,
-  sparse: 0.175,
-  hybrid: 0.125,
+  dense: 0.1562,
+  sparse: 0.1738,
+  hybrid: 0.1213,
   rrf: 0,
   dbsf: 0,
 });
