@@ -29,7 +29,10 @@
  * - breakdown: `en` / `zh` by query language, `cross-lingual` when the query's language differs from
  *   all its answers'; per type counts each expected fact of that type once.
  *
- *   npx tsx bench/recall-quality.ts [--mode dense|sparse|hybrid] [--json]
+ *   npx tsx bench/recall-quality.ts [--mode dense|sparse|hybrid] [--dense-model USE_LITE|HASHING_WEIGHTED|HASHING] [--json]
+ *
+ * The dense model defaults to the dev stack's (`USE_LITE`: a sentence model for English, hashing for
+ * CJK); `HASHING_WEIGHTED` is the hashing stand-in the tests use.
  *
  * Prints figures only.
  */
@@ -44,7 +47,8 @@ import { loadTokenCounter } from "../src/llm/tokenizer.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import type { Dataset } from "./data/recall/schema.ts";
 import { bm25NoStopRetriever, bm25Retriever } from "./support/bm25.ts";
-import { emulatorIndexFor } from "./support/recall-modes.ts";
+import { BENCH_DENSE_MODEL, emulatorIndexFor } from "./support/recall-modes.ts";
+import { parseDenseModel } from "../tools/upstash-local/vector/config.ts";
 import { formatReport, type BenchResult } from "./support/recall-report.ts";
 import { INDEX_MODES, isIndexMode, type BenchEnv, type IndexMode, type RetrieverFactory } from "./support/recall-retriever.ts";
 import { runRetrievers } from "./support/recall-run.ts";
@@ -73,14 +77,14 @@ const BREAKDOWN = ["product", "bm25", "bm25-nostop"];
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
 const { values: flags } = parseArgs({
-  options: { mode: { type: "string", default: "dense" }, json: { type: "boolean", default: false } },
+  options: { mode: { type: "string", default: "dense" }, "dense-model": { type: "string" }, json: { type: "boolean", default: false } },
 });
 const mode = flags.mode ?? "dense";
 if (!isIndexMode(mode)) {
   console.error(`--mode must be one of ${INDEX_MODES.join(", ")}, got "${mode}"`);
   process.exit(2);
 }
-const emulatorIndex = emulatorIndexFor(mode);
+const emulatorIndex = emulatorIndexFor(mode, parseDenseModel(flags["dense-model"] ?? BENCH_DENSE_MODEL, "--dense-model"));
 
 const dataset = JSON.parse(readFileSync(new URL("./data/recall/dataset.json", import.meta.url), "utf8")) as Dataset;
 

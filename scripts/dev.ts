@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { CONFIG_VARS } from "../src/worker/config-table.ts";
 import { startUpstashLocal, type UpstashLocal } from "../tools/upstash-local/index.ts";
+import { DEV_DENSE_MODEL, parseDenseModel, type DenseModel } from "../tools/upstash-local/vector/config.ts";
 import { applyDevDefaults } from "./dev-defaults.ts";
 import { PORT_SETTINGS, parseDevCommand } from "./dev-options.ts";
 import { listenFailure, portMessage, portProblem } from "./port-check.ts";
@@ -46,6 +47,15 @@ for (const setting of PORT_SETTINGS.filter((s) => !realUpstash || !emulatorPort(
   if (problem !== null) fail(portMessage(setting, options[setting.key], problem));
 }
 
+// The dense model of the emulated hybrid index: the sentence model unless the shell picks a hashing one.
+let denseModel: DenseModel = DEV_DENSE_MODEL;
+try {
+  const wanted = env.UPSTASH_LOCAL_VECTOR_DENSE_MODEL?.trim();
+  if (wanted) denseModel = parseDenseModel(wanted, "UPSTASH_LOCAL_VECTOR_DENSE_MODEL");
+} catch (err) {
+  fail(`npm run dev: ${(err as Error).message}`);
+}
+
 let local: UpstashLocal | null = null;
 if (!realUpstash) {
   try {
@@ -55,6 +65,7 @@ if (!realUpstash) {
       vectorPort: options.vectorPort,
       dataDir: join(options.dataDir, "upstash-local"),
       redisUrl: env.REDIS_URL || undefined,
+      vector: { kind: "hybrid", denseModel },
     });
   } catch (err) {
     // A port taken between the check and the listen still gets the one-line answer.
@@ -64,7 +75,10 @@ if (!realUpstash) {
     fail(`npm run dev: upstash-local did not start: ${(err as Error).message}`);
   }
   Object.assign(forwarded, local.env);
-  console.log(`upstash-local: redis ${local.redis.url} (${env.REDIS_URL ? `forwarding to ${env.REDIS_URL}` : "embedded engine"}), vector ${local.vector.url}`);
+  console.log(
+    `upstash-local: redis ${local.redis.url} (${env.REDIS_URL ? `forwarding to ${env.REDIS_URL}` : "embedded engine"}), ` +
+      `vector ${local.vector.url} (hybrid, dense model ${denseModel})`,
+  );
 }
 const defaults = applyDevDefaults(forwarded, env);
 

@@ -20,6 +20,8 @@ export interface Figures {
   n: number;
   recall: PerCutoff;
   mrr: number;
+  /** Share of queries with an expected fact in the top 3 (of the top-5 list); per-query figures only. */
+  hit3?: number;
 }
 
 const mean = (xs: readonly number[]): number =>
@@ -40,13 +42,17 @@ function figures(rows: readonly { recall: PerCutoff; rr: number }[]): Figures {
 
 /** Per query: recall@k over its expected facts, and the reciprocal rank of its first hit. */
 export function queryFigures(ranked: readonly Ranked[]): Figures {
-  return figures(
-    ranked.map((r) => {
-      const expected = new Set(r.query.answers);
-      const recall = perCutoff((k) => topOf(r, k).filter((id) => expected.has(id)).length / expected.size);
-      return { recall, rr: reciprocalRank(deepest(r), (id) => expected.has(id)) };
-    }),
-  );
+  const hit3 = mean(ranked.map((r) => (r.lists[5].slice(0, 3).some((id) => r.query.answers.includes(id)) ? 1 : 0)));
+  return {
+    ...figures(
+      ranked.map((r) => {
+        const expected = new Set(r.query.answers);
+        const recall = perCutoff((k) => topOf(r, k).filter((id) => expected.has(id)).length / expected.size);
+        return { recall, rr: reciprocalRank(deepest(r), (id) => expected.has(id)) };
+      }),
+    ),
+    hit3,
+  };
 }
 
 /**

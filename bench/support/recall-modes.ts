@@ -1,5 +1,8 @@
-import type { VectorIndexSettings } from "../../tools/upstash-local/vector/config.ts";
+import type { DenseModel, VectorIndexSettings } from "../../tools/upstash-local/vector/config.ts";
 import type { IndexMode } from "./recall-retriever.ts";
+
+/** The dense model the recall benches measure unless `--dense-model` says otherwise: the dev stack's. */
+export const BENCH_DENSE_MODEL: DenseModel = "USE_LITE";
 
 /** upstash-local index settings per index kind (upstash-local models dense, sparse and hybrid). */
 export const EMULATOR_INDEX: Record<IndexMode, VectorIndexSettings> = {
@@ -8,7 +11,7 @@ export const EMULATOR_INDEX: Record<IndexMode, VectorIndexSettings> = {
   hybrid: { kind: "hybrid" },
 };
 
-/** The emulator settings of `mode`. */
-export function emulatorIndexFor(mode: IndexMode): { config: VectorIndexSettings } {
-  return { config: EMULATOR_INDEX[mode] };
+/** The emulator settings of `mode` with `denseModel` (ignored by a sparse index). */
+export function emulatorIndexFor(mode: IndexMode, denseModel: DenseModel = BENCH_DENSE_MODEL): { config: VectorIndexSettings } {
+  return { config: mode === "sparse" ? EMULATOR_INDEX[mode] : { ...EMULATOR_INDEX[mode], denseModel } };
 }

@@ -73,6 +73,14 @@ export function formatReport(result: BenchResult, breakdownOf: readonly string[]
     for (const dating of DATINGS) out.push(row(r.name, dating, ...figureCells(r[dating].overall)));
     out.push(row(r.name, "gap dated vs undated", ...CUTOFFS.map((k) => pct(r.gap.recall[k])), pct(r.gap.mrr)));
   }
+  out.push("", "queries sharing no content word with their answers (dated; hit@3 = an expected fact in the top 3):");
+  for (const r of result.retrievers) {
+    const cells = (["paraphrase", "inflection"] as const).map((name) => {
+      const f = r.dated.byLanguage[name];
+      return f && f.n > 0 ? `${name} hit@3 ${num(f.hit3 ?? Number.NaN)} @10 ${num(f.recall[10])} (n ${f.n})` : `${name}: none`;
+    });
+    out.push(`  ${r.name.padEnd(12)} ${cells.join("; ")}`);
+  }
   out.push(...injectionLines(result), "", "breakdown (by query language; by type of the expected fact):");
   out.push(header("dating / subset"));
   for (const r of result.retrievers.filter((x) => breakdownOf.includes(x.name))) {

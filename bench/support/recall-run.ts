@@ -52,6 +52,8 @@ function summarize(c: Collected, facts: ReadonlyMap<string, DatasetFact>, inject
     en: c.ranked.filter((r) => r.query.language === "en"),
     zh: c.ranked.filter((r) => r.query.language === "zh"),
     "cross-lingual": c.ranked.filter((r) => r.query.crossLingual),
+    paraphrase: c.ranked.filter((r) => r.query.kind === "paraphrase"),
+    inflection: c.ranked.filter((r) => r.query.kind === "inflection"),
   };
   return {
     overall: queryFigures(c.ranked),

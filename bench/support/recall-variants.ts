@@ -54,8 +54,11 @@ export interface Variant {
   relevance(c: StudyCandidate, q: StudyQueryInfo): number;
   /** Survivors below `gate x floorRatio` are cut (the product's two-level gate); 0 keeps all. */
   floorRatio: number;
-  /** `relevance` (the product) or `rrf`: reciprocal-rank fusion of the dense and sparse ranks (k 60). */
-  order: "relevance" | "rrf";
+  /**
+   * `relevance` (the product), `rrf`: reciprocal-rank fusion of the dense and sparse ranks (k 60),
+   * or `dbsf`: each part's scores normalized by mean +- 3 sigma over the candidates, summed.
+   */
+  order: "relevance" | "rrf" | "dbsf";
   /** One gate per query script instead of one for all. */
   perScript?: boolean;
   /** A fixed gate instead of a calibrated one. */
@@ -198,6 +201,22 @@ function rrfOrder(cs: readonly StudyCandidate[]): Map<string, number> {
   return score;
 }
 
+function dbsfOrder(cs: readonly StudyCandidate[]): Map<string, number> {
+  const score = new Map<string, number>();
+  for (const part of ["dense", "sparse"] as const) {
+    const values = cs.flatMap((c) => (c[part] === undefined ? [] : [c[part] ?? 0]));
+    const n = values.length;
+    const mean = values.reduce((a, b) => a + b, 0) / Math.max(1, n);
+    const sigma = n > 1 ? Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : 0;
+    for (const c of cs) {
+      if (c[part] === undefined) continue;
+      const v = sigma > 0 ? ((c[part] ?? 0) - (mean - 3 * sigma)) / (6 * sigma) : 0.5;
+      score.set(c.id, (score.get(c.id) ?? 0) + v);
+    }
+  }
+  return score;
+}
+
 type Gates = Record<Language, number>;
 
 /** What `v` recalls for `q` at cutoff `k` with `gates`. */
@@ -208,7 +227,7 @@ function pick(v: Variant, q: StudyQuery, k: number, gates: Gates): string[] {
   if (best(v, q, k) < gate) return [];
   const floor = v.floorRatio > 0 ? Math.max(1e-9, gate * v.floorRatio) : Number.NEGATIVE_INFINITY;
   const kept = cs.filter((c) => (rel.get(c.id) ?? 0) >= floor);
-  const key = v.order === "rrf" ? rrfOrder(kept) : rel;
+  const key = v.order === "rrf" ? rrfOrder(kept) : v.order === "dbsf" ? dbsfOrder(cs) : rel;
   return kept.sort((a, b) => (key.get(b.id) ?? 0) - (key.get(a.id) ?? 0) || a.id.localeCompare(b.id)).slice(0, k).map((c) => c.id);
 }
 
@@ -234,6 +253,8 @@ export interface VariantFigures {
   gates: Gates;
   figures: Figures;
   abstained: number;
+  /** By query language and for the queries sharing no content word with their answers. */
+  subsets: Record<"en" | "zh" | "paraphrase" | "inflection", Figures>;
 }
 
 function measure(v: Variant, gates: Gates, related: readonly StudyQuery[], unrelated: readonly StudyQuery[], recallK: number): VariantFigures {
@@ -242,7 +263,13 @@ function measure(v: Variant, gates: Gates, related: readonly StudyQuery[], unrel
     lists: Object.fromEntries(CUTOFFS.map((k) => [k, pick(v, q, k, gates)])) as Record<Cutoff, string[]>,
   }));
   const abstained = unrelated.filter((q) => pick(v, q, recallK, gates).length === 0).length / Math.max(1, unrelated.length);
-  return { gates, figures: queryFigures(ranked), abstained };
+  const subsets = {
+    en: queryFigures(ranked.filter((r) => r.query.language === "en")),
+    zh: queryFigures(ranked.filter((r) => r.query.language === "zh")),
+    paraphrase: queryFigures(ranked.filter((r) => r.query.kind === "paraphrase")),
+    inflection: queryFigures(ranked.filter((r) => r.query.kind === "inflection")),
+  };
+  return { gates, figures: queryFigures(ranked), abstained, subsets };
 }
 
 export interface VariantRow {
@@ -260,11 +287,11 @@ export interface StudyResult {
 }
 
 /** Every variant and the BM25 baselines on the collected queries. */
-export function runStudy(study: readonly StudyQuery[], dataset: Dataset, recallK: number): StudyResult {
+export function runStudy(study: readonly StudyQuery[], dataset: Dataset, recallK: number, variants: readonly Variant[] = VARIANTS): StudyResult {
   const related = (ps?: readonly string[]) => study.filter((q) => q.query && (!ps || ps.includes(q.persona)));
   const unrelated = (ps?: readonly string[]) => study.filter((q) => !q.query && (!ps || ps.includes(q.persona)));
   const [a, b] = HALVES;
-  const variants = VARIANTS.map((v) => ({
+  const rows = variants.map((v) => ({
     name: v.name,
     all: measure(v, gatesFor(v, unrelated(), recallK), related(), unrelated(), recallK),
     heldOut: [
@@ -282,7 +309,7 @@ export function runStudy(study: readonly StudyQuery[], dataset: Dataset, recallK
       );
     return { name, all: rank(), halves: [rank(b), rank(a)] as [Figures, Figures] };
   };
-  return { halves: HALVES, variants, baselines: [bm25("bm25", bm25Terms), bm25("bm25-nostop", bm25TermsWithoutStopWords)] };
+  return { halves: HALVES, variants: rows, baselines: [bm25("bm25", bm25Terms), bm25("bm25-nostop", bm25TermsWithoutStopWords)] };
 }
 
 const n3 = (x: number): string => x.toFixed(3);

@@ -19,15 +19,18 @@ export type FusionMode = "worker" | "rrf" | "dbsf";
 export type RelevanceScale = "dense" | "sparse" | "hybrid" | "rrf" | "dbsf";
 
 /**
- * Default gate (minimum relevance) per scale, calibrated with `bench/recall-quality.ts` on the
- * committed dataset: the lowest value that keeps abstention on unrelated queries at or above 90%
- * while cutting as few true hits as possible. Index-fused scores (`rrf`, `dbsf`) carry ranks, not
- * relatedness, so no value separates related from unrelated: their gate only drops empty matches.
+ * Default gate (minimum relevance) per scale, calibrated with `bench/recall-calibrate.ts` on the
+ * committed dataset with the dev stack's dense model (a sentence model for English, hashing for
+ * CJK): the lowest value that keeps abstention on unrelated queries at or above 90% while cutting
+ * as few true hits as possible. Index-fused scores (`rrf`, `dbsf`) carry ranks, not relatedness,
+ * so no value separates related from unrelated: their gate only drops empty matches. Another
+ * embedding model (Upstash's BGE-M3, OpenAI) scores differently: calibrate the same way
+ * (docs/recall.md) and set `RECALL_MIN_SCORE`.
  */
 export const DEFAULT_RECALL_GATES: Readonly<Record<RelevanceScale, number>> = Object.freeze({
-  dense: 0.27,
-  sparse: 0.35,
-  hybrid: 0.24,
+  dense: 0.1562,
+  sparse: 0.1738,
+  hybrid: 0.1213,
   rrf: 0,
   dbsf: 0,
 });
@@ -35,14 +38,19 @@ export const DEFAULT_RECALL_GATES: Readonly<Record<RelevanceScale, number>> = Ob
 /**
  * Two-level gate: the best candidate must reach `minScore` (does memory know anything about the
  * query at all?); once it does, the others need `minScore x this` (how far below the best a fact
- * may be and still be shown). Measured with the bench (hybrid): a floor at the full gate cuts true
- * hits that are worded differently (recall@10 0.506) where this ratio keeps them (0.574), at the
- * same abstention (90.5%).
+ * may be and still be shown). Measured with the bench (hybrid): floors of 0 to 0.3 recall the same,
+ * 0.5 cuts true hits that are worded differently.
  */
 export const GATE_FLOOR_RATIO = 0.1;
 
-/** Sparse (BM25 inner product) scores map to 0..1 as 1 - exp(-score / this): 4 -> 0.63. */
-export const SPARSE_SCALE = 4;
+/**
+ * Cosine at which a dense match counts as unrelated (relevance 0): sentence models put unrelated
+ * texts around cosine 0.1-0.3, not 0. Calibrated with the gates (0 / 0.1 / 0.2 / 0.3 measured).
+ */
+export const DENSE_ZERO_COSINE = 0.2;
+
+/** Sparse (BM25 inner product) scores map to 0..1 as 1 - exp(-score / this): 4 -> 0.39, 8 -> 0.63. */
+export const SPARSE_SCALE = 8;
 
 /** Share of the dense part in a Worker-fused hybrid relevance (the sparse part has the rest). */
 export const HYBRID_DENSE_WEIGHT = 0.5;
@@ -52,15 +60,15 @@ export interface RecallCandidate {
   fact: Fact;
   /** The index's score in the store's mode (cosine (1 + cos) / 2, BM25 inner product, or fused). */
   similarity: number;
-  /** Upstash normalized cosine of the dense part, 0..1 with 0.5 = unrelated. */
+  /** Upstash normalized cosine of the dense part, 0..1 with 0.5 = orthogonal. */
   dense?: number | undefined;
   /** BM25 inner product of the sparse part, >= 0. */
   sparse?: number | undefined;
 }
 
 const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
-/** Normalized cosine -> 0..1 with 0 = unrelated (0.5) and 1 = identical. */
-const denseRelevance = (score: number) => clamp01((score - 0.5) * 2);
+/** Upstash's normalized cosine (1 + cos) / 2 -> 0..1 with 0 = cosine {@link DENSE_ZERO_COSINE} or less, 1 = identical. */
+export const denseRelevance = (score: number) => clamp01((2 * score - 1 - DENSE_ZERO_COSINE) / (1 - DENSE_ZERO_COSINE));
 const sparseRelevance = (score: number) => (Number.isFinite(score) && score > 0 ? 1 - Math.exp(-score / SPARSE_SCALE) : 0);
 
 /** Worker-fused hybrid relevance of a dense and a sparse score (a part that did not find the fact counts 0). */

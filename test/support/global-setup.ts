@@ -14,6 +14,11 @@ declare module "vitest" {
     vectorUrl: string;
     /** A dense-only Vector index (384 dimensions), for the paths that embed in the Worker (EMBEDDINGS=openai). */
     denseVectorUrl: string;
+    /**
+     * A hybrid index whose dense part is the dev stack's sentence model (USE_LITE), for the tests of
+     * recall by meaning. The main index keeps the deterministic hashing model the other tests assert on.
+     */
+    sentenceVectorUrl: string;
     upstashToken: string;
     openaiUrl: string;
   }
@@ -38,15 +43,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
     vector: { kind: "hybrid" },
   });
   const dense = await startVectorEmulator({ token: upstash.token, index: { kind: "dense" } });
+  // Loaded on its first query (about 1-2 s, ~260 MB), so runs that do not use it do not pay for it.
+  const sentence = await startVectorEmulator({ token: upstash.token, index: { kind: "hybrid", denseModel: "USE_LITE" }, preloadModel: false });
   const openai = await startFakeOpenAI({ port: 0 });
   project.provide("testRedisUrl", redis.url ?? "");
   project.provide("redisUrl", upstash.redis.url);
   project.provide("vectorUrl", upstash.vector.url);
   project.provide("denseVectorUrl", dense.url);
+  project.provide("sentenceVectorUrl", sentence.url);
   project.provide("upstashToken", upstash.token);
   project.provide("openaiUrl", `${openai.url}/v1`);
   return async () => {
-    await Promise.all([upstash.close(), dense.close(), openai.close()]);
+    await Promise.all([upstash.close(), dense.close(), sentence.close(), openai.close()]);
     await redis.close();
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createFact, factId, isSalient, mergeFact, MAX_FACT_HISTORY, refreshOf, normalizeFactText, rankRecalled, scoreRecall, selectRecalled } from "../../src/memory/facts.ts";
-import { DEFAULT_RECALL_GATES, isFollowUp, recallQueryText, relevanceOf, turnRecallQuery } from "../../src/memory/recall.ts";
+import { DEFAULT_RECALL_GATES, DENSE_ZERO_COSINE, denseRelevance, isFollowUp, SPARSE_SCALE, recallQueryText, relevanceOf, turnRecallQuery } from "../../src/memory/recall.ts";
 import { FactService } from "../../src/memory/fact-service.ts";
 import { factsToPersist } from "../../src/memory/persist.ts";
 import type { FactExtractor } from "../../src/memory/ports.ts";
@@ -167,10 +167,13 @@ describe("scoreRecall and the tie-break margin", () => {
 describe("relevanceOf", () => {
   const f = fact();
   it("maps each mode's native score to 0..1 with 0 = unrelated", () => {
+    // dense: Upstash's (1 + cos) / 2; cosine DENSE_ZERO_COSINE or less is unrelated, cosine 1 is 1
     expect(relevanceOf({ fact: f, similarity: 0.5 }, "dense")).toBe(0);
-    expect(relevanceOf({ fact: f, similarity: 0.75 }, "dense")).toBeCloseTo(0.5, 12);
+    expect(relevanceOf({ fact: f, similarity: (1 + DENSE_ZERO_COSINE) / 2 }, "dense")).toBe(0);
+    expect(relevanceOf({ fact: f, similarity: (1 + (1 + DENSE_ZERO_COSINE) / 2) / 2 }, "dense")).toBeCloseTo(0.5, 12);
+    expect(relevanceOf({ fact: f, similarity: 1 }, "dense")).toBe(1);
     expect(relevanceOf({ fact: f, similarity: 0 }, "sparse")).toBe(0);
-    expect(relevanceOf({ fact: f, similarity: 4 }, "sparse")).toBeCloseTo(1 - Math.exp(-1), 12);
+    expect(relevanceOf({ fact: f, similarity: SPARSE_SCALE }, "sparse")).toBeCloseTo(1 - Math.exp(-1), 12);
     // hybrid: both parts count; a part that did not find the fact counts 0
     const both = relevanceOf({ fact: f, similarity: 0, dense: 0.75, sparse: 4 }, "hybrid");
     expect(both).toBeGreaterThan(relevanceOf({ fact: f, similarity: 0, dense: 0.75 }, "hybrid"));
@@ -204,16 +207,16 @@ describe("selectRecalled (the gate)", () => {
       ["b", "below_gate", false],
       ["a", "below_gate", false],
     ]);
-    expect(outcome.dropped[0]!.relevance).toBeCloseTo(0.24, 12);
+    expect(outcome.dropped[0]!.relevance).toBeCloseTo(denseRelevance(0.62), 12);
     expect(outcome.gate).toEqual({ minScore: 0.3, scale: "dense", margin: options.recallMargin });
   });
 
   it("uses the calibrated gate of the scale by default", () => {
-    const justBelow = 0.5 + DEFAULT_RECALL_GATES.hybrid / 2 - 0.01;
     expect(rankRecalled([{ fact: a, similarity: 0, dense: 1, sparse: 0 }], { ...rank, minScore: undefined, scale: "hybrid" })).toHaveLength(1);
-    expect(rankRecalled([{ fact: a, similarity: justBelow }], { ...rank, minScore: undefined, scale: "dense" })).toHaveLength(
-      justBelow * 2 - 1 >= DEFAULT_RECALL_GATES.dense ? 1 : 0,
-    );
+    // Normalized cosines just below and at the dense gate (the inverse of denseRelevance).
+    const atGate = (1 + DENSE_ZERO_COSINE + DEFAULT_RECALL_GATES.dense * (1 - DENSE_ZERO_COSINE)) / 2;
+    expect(rankRecalled([{ fact: a, similarity: atGate - 0.01 }], { ...rank, minScore: undefined, scale: "dense" })).toHaveLength(0);
+    expect(rankRecalled([{ fact: a, similarity: atGate + 1e-9 }], { ...rank, minScore: undefined, scale: "dense" })).toHaveLength(1);
   });
 
   it("filters by type and drops duplicates and expired facts, with reasons", () => {

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { startUpstashLocal } from "./index.ts";
-import { parseIndexKind } from "./vector/config.ts";
+import { DEV_DENSE_MODEL, parseDenseModel, parseIndexKind } from "./vector/config.ts";
 import { vectorConfigFromEnv, type VectorIndexSettings } from "./vector/index.ts";
 
 const HELP = `upstash-local: offline Upstash Redis REST + Upstash Vector REST servers
@@ -15,8 +15,11 @@ Options (env var in brackets):
   --memory               keep nothing on disk
   --delay-ms <n>         fixed delay added to every request [UPSTASH_LOCAL_DELAY_MS] (default 0)
   --vector-index <kind>  dense | sparse | hybrid [UPSTASH_LOCAL_VECTOR_INDEX] (default hybrid)
-  Vector index: UPSTASH_LOCAL_VECTOR_DIMENSION (384 dense, 1024 hybrid), UPSTASH_LOCAL_VECTOR_SIMILARITY (COSINE),
-  UPSTASH_LOCAL_VECTOR_EMBEDDING (on), UPSTASH_LOCAL_VECTOR_DENSE_MODEL (HASHING dense, HASHING_WEIGHTED hybrid),
+  --dense-model <m>      USE_LITE | HASHING_WEIGHTED | HASHING [UPSTASH_LOCAL_VECTOR_DENSE_MODEL]
+                         (default USE_LITE for hybrid: a sentence model for English, hashing for CJK;
+                         HASHING for dense. The hashing models are instant and deterministic)
+  Vector index: UPSTASH_LOCAL_VECTOR_DIMENSION (384 dense, 1024 hybrid or USE_LITE), UPSTASH_LOCAL_VECTOR_SIMILARITY (COSINE),
+  UPSTASH_LOCAL_VECTOR_EMBEDDING (on),
   BM25 terms: UPSTASH_LOCAL_VECTOR_CJK_TERMS (unigrams+bigrams | bigrams | segmenter),
   UPSTASH_LOCAL_VECTOR_WORD_TERMS (porter | light-stem | plain)
 Control: POST /__control/fault {"mode":"error|drop|hang","durationMs":5000}, POST /__control/delay {"ms":20},
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     memory: { type: "boolean" },
     "delay-ms": { type: "string" },
     "vector-index": { type: "string" },
+    "dense-model": { type: "string" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -57,6 +61,9 @@ let vector: VectorIndexSettings;
 try {
   vector = vectorConfigFromEnv(env);
   if (values["vector-index"] !== undefined) vector.kind = parseIndexKind(values["vector-index"], "--vector-index");
+  if (values["dense-model"] !== undefined) vector.denseModel = parseDenseModel(values["dense-model"], "--dense-model");
+  // A hybrid index (the default kind) embeds with the sentence model unless a model is chosen.
+  if ((vector.kind ?? "hybrid") === "hybrid" && vector.denseModel === undefined) vector.denseModel = DEV_DENSE_MODEL;
 } catch (err) {
   console.error(`upstash-local: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(2);
@@ -81,7 +88,7 @@ const local = await startUpstashLocal({
   process.exit(1);
 });
 
-console.log(`upstash-local ready (redis: ${values["redis-url"] ?? env.REDIS_URL ?? "embedded engine"}, vector index: ${local.vectorIndex.kind})`);
+console.log(`upstash-local ready (redis: ${values["redis-url"] ?? env.REDIS_URL ?? "embedded engine"}, vector index: ${local.vectorIndex.kind}, dense model ${local.vectorIndex.denseModel})`);
 for (const [name, value] of Object.entries(local.env)) console.log(`${name}=${value}`);
 
 let closing = false;

@@ -8,7 +8,8 @@ import { MARCUS } from "./persona-marcus.ts";
 import { XIAOWEN } from "./persona-xiaowen.ts";
 import { datasetProblems } from "./rules.ts";
 import {
-  LIFETIME_SECONDS, languageOf, type Dataset, type DatasetFact, type DatasetQuery, type PersonaSource, type Weight,
+  LIFETIME_SECONDS, languageOf, type Dataset, type DatasetFact, type DatasetQuery, type PersonaSource, type QueryKind, type QuerySource,
+  type Weight,
 } from "./schema.ts";
 import { UNRELATED_EN, UNRELATED_ZH } from "./unrelated.ts";
 
@@ -51,14 +52,21 @@ export function buildDataset(): Dataset {
       const id = `${persona.id}.${key}`;
       facts.push({ id, persona: persona.id, type, text, language: languageOf(text), importance, ageSeconds });
     }
-    persona.queries.forEach(([text, ...answers], i) => {
-      const language = languageOf(text);
-      const ids = answers.map((key) => `${persona.id}.${key}`);
-      const answerLanguages = ids.map((id) => facts.find((f) => f.id === id)?.language);
-      const crossLingual = answerLanguages.every((l) => l !== undefined && l !== language);
-      const id = `${persona.id}.q${String(i + 1).padStart(2, "0")}`;
-      queries.push({ id, persona: persona.id, text, language, answers: ids, crossLingual });
-    });
+    const lists: [readonly QuerySource[], string, QueryKind | undefined][] = [
+      [persona.queries, "q", undefined],
+      [persona.paraphrases ?? [], "p", "paraphrase"],
+      [persona.inflections ?? [], "i", "inflection"],
+    ];
+    for (const [list, prefix, kind] of lists) {
+      list.forEach(([text, ...answers], i) => {
+        const language = languageOf(text);
+        const ids = answers.map((key) => `${persona.id}.${key}`);
+        const answerLanguages = ids.map((id) => facts.find((f) => f.id === id)?.language);
+        const crossLingual = answerLanguages.every((l) => l !== undefined && l !== language);
+        const id = `${persona.id}.${prefix}${String(i + 1).padStart(2, "0")}`;
+        queries.push({ id, persona: persona.id, text, language, answers: ids, crossLingual, ...(kind ? { kind } : {}) });
+      });
+    }
   }
   const unrelated = [...UNRELATED_EN, ...UNRELATED_ZH].map((text, i) => ({
     id: `u${String(i + 1).padStart(3, "0")}`,

@@ -1,4 +1,5 @@
 import { normalizeFactText } from "../../../src/memory/facts.ts";
+import { ENGLISH_STOP_WORDS } from "../../../tools/upstash-local/vector/stop-words.ts";
 import { LIFETIME_SECONDS, type Dataset } from "./schema.ts";
 
 /**
@@ -30,6 +31,16 @@ export function longestSharedRun(a: string, b: string): number {
   return best;
 }
 
+/** Words that carry no content for the no-shared-word rule: the emulator's English stop words. */
+const isContentWord = (word: string): boolean => !ENGLISH_STOP_WORDS.has(word);
+
+/** Content words `a` and `b` share in exactly the same form (after folding; stop words left out). */
+export function sharedContentWords(a: string, b: string): string[] {
+  const words = (text: string): Set<string> => new Set((fold(text).match(/[\p{L}\p{N}]+/gu) ?? []).filter(isContentWord));
+  const other = words(b);
+  return [...words(a)].filter((w) => other.has(w));
+}
+
 /** Every way `dataset` breaks its own rules, empty when it keeps them all. */
 export function datasetProblems(dataset: Dataset): string[] {
   const problems: string[] = [];
@@ -54,6 +65,10 @@ export function datasetProblems(dataset: Dataset): string[] {
         continue;
       }
       if (fact.persona !== query.persona) problems.push(`${query.id}: answer ${id} belongs to another persona`);
+      if (query.kind !== undefined) {
+        const shared = sharedContentWords(query.text, fact.text);
+        if (shared.length > 0) problems.push(`${query.id} (${query.kind}): shares the word(s) ${shared.join(", ")} with ${id}`);
+      }
       const run = longestSharedRun(query.text, fact.text);
       if (run > MAX_SHARED_RUN[query.language]) {
         problems.push(`${query.id}: shares ${run} characters in a row with ${id}`);

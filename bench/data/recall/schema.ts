@@ -34,7 +34,14 @@ export interface PersonaSource {
   about: string;
   facts: readonly FactSource[];
   queries: readonly QuerySource[];
+  /** English queries that share no content word with their answers ("What do I do for a living?"). */
+  paraphrases?: readonly QuerySource[];
+  /** Queries whose content words match their answers only in another inflection (grow / grew, allergy / allergic). */
+  inflections?: readonly QuerySource[];
 }
+
+/** How a query relates to its answers beyond the paraphrase limit: no shared content word at all. */
+export type QueryKind = "paraphrase" | "inflection";
 
 export interface DatasetFact {
   /** `persona.key`, stable across regenerations. */
@@ -58,6 +65,8 @@ export interface DatasetQuery {
   answers: string[];
   /** The query is in another language than every one of its answers. */
   crossLingual: boolean;
+  /** Set for the queries that share no content word with their answers (see {@link QueryKind}). */
+  kind?: QueryKind;
 }
 
 /** A query no stored fact answers: a memory recall should inject nothing for it. */

@@ -7,7 +7,8 @@ import { parseCjkTerms, parseWordTerms } from "./terms.ts";
  * - `UPSTASH_LOCAL_VECTOR_DIMENSION`: integer 1..3072 (dense part; ignored by a sparse index)
  * - `UPSTASH_LOCAL_VECTOR_SIMILARITY`: `COSINE` | `EUCLIDEAN` | `DOT_PRODUCT` (any case)
  * - `UPSTASH_LOCAL_VECTOR_EMBEDDING`: `on` | `off` (also `true`/`false`, `1`/`0`)
- * - `UPSTASH_LOCAL_VECTOR_DENSE_MODEL`: `HASHING` | `HASHING_WEIGHTED`
+ * - `UPSTASH_LOCAL_VECTOR_DENSE_MODEL`: `HASHING` | `HASHING_WEIGHTED` | `USE_LITE` (sentence model for
+ *   English, hashing for CJK)
  * - `UPSTASH_LOCAL_VECTOR_CJK_TERMS`: `bigrams` | `unigrams+bigrams` | `segmenter` (BM25 terms of Chinese text)
  * - `UPSTASH_LOCAL_VECTOR_WORD_TERMS`: `plain` | `light-stem` | `porter` (BM25 terms of other words)
  *

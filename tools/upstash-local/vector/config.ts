@@ -1,3 +1,4 @@
+import { USE_LITE_MIN_DIMENSION } from "./dense-model.ts";
 import { DEFAULT_TERM_OPTIONS, resolveTermOptions, type TermOptions } from "./terms.ts";
 
 /** Similarity functions of a dense Upstash Vector index. */
@@ -8,9 +9,12 @@ export type VectorIndexKind = "dense" | "sparse" | "hybrid";
 
 /**
  * Offline dense models. `HASHING` is the original feature-hashing embedder; `HASHING_WEIGHTED` is
- * the same with very frequent features (stop words, function characters) down-weighted.
+ * the same with very frequent features (stop words, function characters) down-weighted. `USE_LITE`
+ * embeds Latin-script text with a real English sentence model (Universal Sentence Encoder lite, from
+ * npm) and CJK text with `HASHING_WEIGHTED`, in separate parts of one vector (see dense-model.ts).
+ * The hashing models are deterministic and instant; the sentence model relates paraphrases.
  */
-export type DenseModel = "HASHING" | "HASHING_WEIGHTED";
+export type DenseModel = "HASHING" | "HASHING_WEIGHTED" | "USE_LITE";
 
 /** BM25 settings (Upstash's fixed constants by default) plus how text becomes terms. */
 export interface Bm25Options extends TermOptions {
@@ -32,7 +36,10 @@ export interface VectorIndexConfig {
   similarity: SimilarityFunction;
   /** Whether `upsert-data` / `query-data` embed text (dense model and/or BM25, by kind). @default true */
   embedding: boolean;
-  /** Offline dense model behind the data endpoints. @default "HASHING" (dense), "HASHING_WEIGHTED" (hybrid) */
+  /**
+   * Offline dense model behind the data endpoints. @default "HASHING" (dense), "HASHING_WEIGHTED"
+   * (hybrid); the dev stack and the CLI use {@link DEV_DENSE_MODEL} for a hybrid index.
+   */
   denseModel: DenseModel;
   /** The BM25 sparse model behind the data endpoints of sparse and hybrid indexes. */
   bm25: Bm25Options;
@@ -49,6 +56,15 @@ export const KIND_DEFAULTS: Readonly<Record<VectorIndexKind, { dimension: number
   hybrid: { dimension: 1024, denseModel: "HASHING_WEIGHTED" },
   sparse: { dimension: 0, denseModel: "HASHING" },
 };
+
+/**
+ * Dense model of the dev stack's (and the CLI's) hybrid index when none is set: the sentence model,
+ * so recall on `npm run dev` relates paraphrases. Library callers (tests) keep the hashing default.
+ */
+export const DEV_DENSE_MODEL: DenseModel = "USE_LITE";
+
+/** Dimension of a `USE_LITE` index when none is set: 512 sentence values + 512 hashed CJK values. */
+export const USE_LITE_DIMENSION = 1024;
 
 export const DEFAULT_BM25: Readonly<Bm25Options> = { k1: 1.2, b: 0.75, avgDocLength: 32, ...DEFAULT_TERM_OPTIONS };
 
@@ -67,13 +83,14 @@ export const EMBEDDING_MODEL_NAME = "LOCAL_HASHING_EMBEDDER";
 export const DENSE_MODEL_NAMES: Readonly<Record<DenseModel, string>> = {
   HASHING: EMBEDDING_MODEL_NAME,
   HASHING_WEIGHTED: "LOCAL_HASHING_EMBEDDER_WEIGHTED",
+  USE_LITE: "LOCAL_USE_LITE_EN+HASHING_CJK",
 };
 /** Reported as `sparseIndex.embeddingModel`: the name Upstash gives its BM25 model. */
 export const SPARSE_MODEL_NAME = "BM25";
 
 export const INDEX_KINDS: readonly VectorIndexKind[] = ["dense", "sparse", "hybrid"];
 const SIMILARITIES: readonly SimilarityFunction[] = ["COSINE", "EUCLIDEAN", "DOT_PRODUCT"];
-const DENSE_MODELS: readonly DenseModel[] = ["HASHING", "HASHING_WEIGHTED"];
+export const DENSE_MODELS: readonly DenseModel[] = ["HASHING", "HASHING_WEIGHTED", "USE_LITE"];
 
 function oneOf<T extends string>(allowed: readonly T[], value: string, source: string, upper: boolean): T {
   const wanted = upper ? value.trim().toUpperCase() : value.trim().toLowerCase();
@@ -110,12 +127,17 @@ function resolveBm25(partial: Partial<Bm25Options> = {}): Bm25Options {
 export function resolveVectorConfig(partial: VectorIndexSettings = {}): VectorIndexConfig {
   const kind = parseIndexKind(partial.kind ?? DEFAULT_INDEX_KIND, "vector index kind");
   const defaults = KIND_DEFAULTS[kind];
+  const denseModel = parseDenseModel(partial.denseModel ?? defaults.denseModel, "vector dense model");
+  const sentence = denseModel === "USE_LITE" && kind !== "sparse";
   // A sparse index has no dense part: a dimension set for the other kinds (e.g. in the env) does not apply.
-  const dimension = kind === "sparse" ? 0 : checkDimension(partial.dimension ?? defaults.dimension, "vector dimension");
+  const dimension =
+    kind === "sparse" ? 0 : checkDimension(partial.dimension ?? (sentence ? USE_LITE_DIMENSION : defaults.dimension), "vector dimension");
+  if (sentence && dimension < USE_LITE_MIN_DIMENSION) {
+    throw new Error(`vector dimension must be at least ${USE_LITE_MIN_DIMENSION} with the USE_LITE dense model (512 sentence values + the CJK part), got ${dimension}`);
+  }
   const similarity = parseSimilarity(partial.similarity ?? DEFAULT_VECTOR_CONFIG.similarity, "vector similarity");
   const embedding = partial.embedding ?? DEFAULT_VECTOR_CONFIG.embedding;
   if (typeof embedding !== "boolean") throw new Error("vector embedding must be a boolean");
-  const denseModel = parseDenseModel(partial.denseModel ?? defaults.denseModel, "vector dense model");
   return { kind, dimension, similarity, embedding, denseModel, bm25: resolveBm25(partial.bm25) };
 }
 

@@ -1,6 +1,6 @@
 import { bm25Document, bm25Query } from "./bm25.ts";
 import { hasDense, hasSparse, type VectorIndexConfig } from "./config.ts";
-import { embedText } from "./embedder.ts";
+import { embedDense } from "./dense-model.ts";
 import { EMBEDDING_NOT_ALLOWED, unprocessable } from "./errors.ts";
 import type { SparseVector } from "./sparse-vector.ts";
 import type { VectorStore } from "./store.ts";
@@ -26,26 +26,28 @@ export function requireEmbedding(ctx: VectorContext): void {
   if (!ctx.config.embedding) throw unprocessable(EMBEDDING_NOT_ALLOWED);
 }
 
-/** Embeds text with the offline dense model, or answers 422 when the index has no embedding model. */
-export function embed(ctx: VectorContext, text: string): Float64Array {
+/** Embeds texts with the index's dense model (one batch), or answers 422 when the index has no embedding model. */
+export function embed(ctx: VectorContext, texts: readonly string[]): Promise<Float64Array[]> {
   requireEmbedding(ctx);
-  return embedText(text, ctx.config.dimension, { stopFeatures: ctx.config.denseModel === "HASHING_WEIGHTED" });
+  return embedDense(ctx.config.denseModel, texts, ctx.config.dimension);
 }
 
-/** Both parts of a stored text, as the index kind needs them (dense model and/or BM25 document). */
-export function embedRecord(ctx: VectorContext, text: string): Parts {
+/** The parts of stored texts, as the index kind needs them (dense model and/or BM25 document); one model batch. */
+export async function embedRecords(ctx: VectorContext, texts: readonly string[]): Promise<Parts[]> {
   requireEmbedding(ctx);
-  return {
-    vector: hasDense(ctx.config) ? embed(ctx, text) : undefined,
+  const vectors = hasDense(ctx.config) ? await embed(ctx, texts) : undefined;
+  return texts.map((text, i) => ({
+    vector: vectors?.[i],
     sparse: hasSparse(ctx.config) ? bm25Document(text, ctx.config.bm25) : undefined,
-  };
+  }));
 }
 
 /** The parts of a query text: the dense query vector and/or the BM25 query (term presence). */
-export function embedQuery(ctx: VectorContext, text: string, use: { dense: boolean; sparse: boolean }): Parts {
+export async function embedQuery(ctx: VectorContext, text: string, use: { dense: boolean; sparse: boolean }): Promise<Parts> {
   requireEmbedding(ctx);
+  const [vector] = use.dense && hasDense(ctx.config) ? await embed(ctx, [text]) : [undefined];
   return {
-    vector: use.dense && hasDense(ctx.config) ? embed(ctx, text) : undefined,
+    vector,
     sparse: use.sparse && hasSparse(ctx.config) ? bm25Query(text, ctx.config.bm25) : undefined,
   };
 }

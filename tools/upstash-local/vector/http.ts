@@ -17,7 +17,7 @@ interface Call {
   body(): unknown;
 }
 
-type Route = (call: Call) => unknown;
+type Route = (call: Call) => unknown; // a value, or a promise of one (the routes that embed text)
 
 const routes = (resumable: ResumableQueries): Record<string, Route> => ({
   upsert: (c) => upsert(c.ctx, c.namespace, c.body()),
@@ -78,15 +78,15 @@ function parseBody(req: RestRequest): unknown {
  */
 export function createHttpHandler(ctx: VectorContext, token: string, resumable: ResumableQueries): RestHandler {
   const table = routes(resumable);
-  return (req) => {
+  return async (req) => {
     const auth = req.headers.authorization ?? "";
     // The auth scheme is case-insensitive (RFC 7235); the token must match exactly.
     if (auth.slice(0, 7).toLowerCase() !== "bearer " || auth.slice(7) !== token) {
-      return Promise.resolve(failure(401, "Unauthorized: Invalid auth token"));
+      return failure(401, "Unauthorized: Invalid auth token");
     }
     const { endpoint, namespace } = splitPath(req.path);
     const route = Object.hasOwn(table, endpoint) ? table[endpoint] : undefined;
-    if (!route) return Promise.resolve(failure(404, `Not Found: no endpoint ${req.path}`));
+    if (!route) return failure(404, `Not Found: no endpoint ${req.path}`);
     let parsed: { value: unknown } | undefined;
     const call: Call = {
       ctx,
@@ -95,10 +95,10 @@ export function createHttpHandler(ctx: VectorContext, token: string, resumable: 
       body: () => (parsed ??= { value: parseBody(req) }).value,
     };
     try {
-      return Promise.resolve(reply(200, { result: route(call) }));
+      return reply(200, { result: await route(call) });
     } catch (err) {
-      if (err instanceof VectorApiError) return Promise.resolve(failure(err.status, err.message));
-      return Promise.resolve(failure(500, `Internal error: ${err instanceof Error ? err.message : String(err)}`));
+      if (err instanceof VectorApiError) return failure(err.status, err.message);
+      return failure(500, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
 }

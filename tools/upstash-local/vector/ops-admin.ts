@@ -1,6 +1,7 @@
 import { DENSE_MODEL_NAMES, SPARSE_MODEL_NAME } from "./config.ts";
 import type { VectorContext } from "./context.ts";
 import { badRequest, notFound } from "./errors.ts";
+import { sentenceModelState } from "./sentence-model.ts";
 import type { Json } from "./validate.ts";
 
 /**
@@ -28,7 +29,10 @@ export function info(ctx: VectorContext): Json {
     indexType: kind.toUpperCase(),
   };
   if (kind !== "sparse") {
-    out.denseIndex = { dimension, similarityFunction: similarity, embeddingModel: embedding ? DENSE_MODEL_NAMES[denseModel] : "" };
+    const denseIndex: Json = { dimension, similarityFunction: similarity, embeddingModel: embedding ? DENSE_MODEL_NAMES[denseModel] : "" };
+    // Not in Upstash's answer: whether the sentence model has loaded (idle | loading | ready | failed).
+    if (embedding && denseModel === "USE_LITE") denseIndex.embeddingModelStatus = sentenceModelState().status;
+    out.denseIndex = denseIndex;
   }
   if (kind !== "dense") out.sparseIndex = { embeddingModel: embedding ? SPARSE_MODEL_NAME : "" };
   out.namespaces = namespaces;

@@ -1,4 +1,4 @@
-import { embedRecord, type VectorContext } from "./context.ts";
+import { embedRecords, type VectorContext } from "./context.ts";
 import { badRequest } from "./errors.ts";
 import { checkMetadataDepth, checkMetadataSize, readData } from "./limits.ts";
 import { mergePatch } from "./merge-patch.ts";
@@ -10,7 +10,7 @@ import { isObject, present, readId, readString, requireObject, type Json } from 
  * `metadataUpdateMode` is `OVERWRITE` (default) or `PATCH` (RFC 7396). New data is re-embedded on
  * an embedding index unless vectors are given too; metadata is kept unless it is updated.
  */
-export function update(ctx: VectorContext, namespace: string, body: unknown): { updated: number } {
+export async function update(ctx: VectorContext, namespace: string, body: unknown): Promise<{ updated: number }> {
   const req = requireObject(body, "the update payload");
   rejectForeignParts(ctx, req);
   const id = readId(req.id);
@@ -28,7 +28,8 @@ export function update(ctx: VectorContext, namespace: string, body: unknown): { 
     const what = ctx.config.kind === "dense" ? "vector" : ctx.config.kind === "sparse" ? "sparseVector" : "vector, sparseVector";
     throw badRequest(`Invalid request body: at least one of ${what}, data or metadata must be provided`);
   }
-  const newParts = givenParts ? parts : data !== undefined && ctx.config.embedding ? embedRecord(ctx, data) : {};
+  const newParts = givenParts ? parts : data !== undefined && ctx.config.embedding ? ((await embedRecords(ctx, [data]))[0] ?? {}) : {};
+  // The record is looked up after the embedding, so a write made meanwhile is not undone.
 
   const ns = ctx.store.get(namespace);
   const record = ns?.get(id);

@@ -1,4 +1,4 @@
-import { embedRecord, requireEmbedding, type VectorContext } from "./context.ts";
+import { embedRecords, requireEmbedding, type VectorContext } from "./context.ts";
 import { badRequest } from "./errors.ts";
 import { readBatch, readData, readMetadata } from "./limits.ts";
 import { readRecordParts, rejectForeignParts, rejectVectors } from "./parts.ts";
@@ -22,17 +22,23 @@ export function upsert(ctx: VectorContext, namespace: string, body: unknown): st
 }
 
 /** `POST /upsert-data/{ns}`: the server embeds `data` (dense model and/or BM25) and stores it as data. */
-export function upsertData(ctx: VectorContext, namespace: string, body: unknown): string {
+export async function upsertData(ctx: VectorContext, namespace: string, body: unknown): Promise<string> {
   requireEmbedding(ctx);
-  const records = readBatch(body).map((item): [string, RecordInput] => {
+  const items = readBatch(body).map((item) => {
     rejectForeignParts(ctx, item);
     const id = readId(item.id);
     rejectVectors(item, "/upsert-data", id);
     const data = readData(item.data);
     if (data === undefined) throw badRequest(`Invalid request body: data is required for id "${id}"`);
     const metadata = readMetadata(item.metadata);
-    return [id, { ...embedRecord(ctx, data), metadata: metadata?.value, metadataBytes: metadata?.bytes, data }];
+    return { id, metadata, data };
   });
+  // Every item is valid before the batch is embedded (one model batch) and written.
+  const parts = await embedRecords(ctx, items.map((item) => item.data));
+  const records = items.map(({ id, metadata, data }, i): [string, RecordInput] => [
+    id,
+    { ...parts[i], metadata: metadata?.value, metadataBytes: metadata?.bytes, data },
+  ]);
   const ns = ctx.store.ensure(namespace);
   for (const [id, record] of records) ns.upsert(id, record);
   ctx.changed();

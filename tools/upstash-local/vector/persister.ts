@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { VectorIndexKind } from "./config.ts";
+import type { DenseModel, VectorIndexKind } from "./config.ts";
 import { snapshot } from "./snapshot.ts";
 import type { VectorStore } from "./store.ts";
 
@@ -13,16 +13,19 @@ export class Persister {
   readonly #file: string;
   readonly #store: VectorStore;
   readonly #kind: VectorIndexKind;
+  readonly #denseModel: DenseModel | undefined;
   readonly #debounceMs: number;
   #timer: NodeJS.Timeout | undefined;
   #dirty = false;
   #writing: Promise<void> = Promise.resolve();
   #lastError: unknown;
 
-  constructor(file: string, store: VectorStore, kind: VectorIndexKind, debounceMs = 250) {
+  /** `denseModel`: the model that made the dense vectors (undefined when the index does not embed). */
+  constructor(file: string, store: VectorStore, kind: VectorIndexKind, debounceMs = 250, denseModel?: DenseModel) {
     this.#file = file;
     this.#store = store;
     this.#kind = kind;
+    this.#denseModel = denseModel;
     this.#debounceMs = debounceMs;
   }
 
@@ -40,7 +43,7 @@ export class Persister {
     if (!this.#dirty) return this.#writing;
     this.#dirty = false;
     // Take the snapshot synchronously so the file reflects one consistent moment.
-    const json = JSON.stringify(snapshot(this.#store, this.#kind));
+    const json = JSON.stringify(snapshot(this.#store, this.#kind, this.#denseModel));
     this.#writing = this.#writing.then(() => this.#write(json)).catch((err: unknown) => {
       this.#lastError = err;
     });

@@ -44,9 +44,10 @@ function readIdf(q: Json): boolean {
 }
 
 /** Validates one query object. topK defaults to 10 and may be at most {@link LIMITS.topK}. */
-export function parseQuery(ctx: VectorContext, body: unknown, mode: QueryMode): ParsedQuery {
+export async function parseQuery(ctx: VectorContext, body: unknown, mode: QueryMode): Promise<ParsedQuery> {
   const q = requireObject(body, "the query");
   rejectForeignParts(ctx, q);
+  let text: { data: string; use: { dense: boolean; sparse: boolean } } | undefined;
   let parts;
   if (mode === "data") {
     requireEmbedding(ctx);
@@ -54,18 +55,23 @@ export function parseQuery(ctx: VectorContext, body: unknown, mode: QueryMode): 
     const use = readQueryMode(ctx, q);
     const data = readData(q.data);
     if (data === undefined) throw badRequest("Invalid request body: data is required");
-    parts = embedQuery(ctx, data, use);
+    text = { data, use };
   } else {
     parts = readQueryParts(ctx, q);
   }
-  return {
-    vector: parts.vector === undefined ? undefined : Float64Array.from(parts.vector),
-    sparse: parts.sparse,
+  const rest = {
     topK: readCount(q.topK, "topK", 10, LIMITS.topK),
     includes: readIncludes(q),
     filter: filterFromRequest(readString(q.filter, "filter")),
     fusion: readFusion(q),
     idf: readIdf(q),
+  };
+  // Embedded only once the whole query is valid (a bad query costs no model time).
+  if (text) parts = await embedQuery(ctx, text.data, text.use);
+  return {
+    vector: parts?.vector === undefined ? undefined : Float64Array.from(parts.vector),
+    sparse: parts?.sparse,
+    ...rest,
   };
 }
 
@@ -89,9 +95,10 @@ function runOne(ctx: VectorContext, namespace: string, q: ParsedQuery): Json[] {
  * `POST /query/{ns}` and `/query-data/{ns}`. A batch (JSON array) of one query answers with a flat
  * list, like a single query; a batch of several answers with a list of lists.
  */
-export function query(ctx: VectorContext, namespace: string, body: unknown, mode: QueryMode): Json[] | Json[][] {
-  if (!Array.isArray(body)) return runOne(ctx, namespace, parseQuery(ctx, body, mode));
-  const batch = (body as unknown[]).map((item) => parseQuery(ctx, item, mode)); // validate all first
+export async function query(ctx: VectorContext, namespace: string, body: unknown, mode: QueryMode): Promise<Json[] | Json[][]> {
+  if (!Array.isArray(body)) return runOne(ctx, namespace, await parseQuery(ctx, body, mode));
+  // Every query is validated and embedded (their texts share one model batch) before any runs.
+  const batch = await Promise.all((body as unknown[]).map((item) => parseQuery(ctx, item, mode)));
   if (batch.length === 1 && batch[0]) return runOne(ctx, namespace, batch[0]);
   return batch.map((q) => runOne(ctx, namespace, q));
 }

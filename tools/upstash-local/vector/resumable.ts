@@ -45,8 +45,8 @@ export class ResumableQueries {
   readonly #sessions = new Map<string, Session>();
 
   /** `POST /resumable-query/{ns}` and `/resumable-query-data/{ns}` -> `{uuid, scores}`. */
-  start(ctx: VectorContext, namespace: string, body: unknown, mode: QueryMode): { uuid: string; scores: Json[] } {
-    const q = parseQuery(ctx, body, mode);
+  async start(ctx: VectorContext, namespace: string, body: unknown, mode: QueryMode): Promise<{ uuid: string; scores: Json[] }> {
+    const q = await parseQuery(ctx, body, mode);
     const maxIdleS = readCount(requireObject(body, "the query").maxIdle, "maxIdle", DEFAULT_MAX_IDLE_S, 7 * 24 * 3600);
     this.#expire();
     if (this.#sessions.size >= MAX_SESSIONS) {

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { VectorIndexConfig, VectorIndexKind } from "./config.ts";
+import { KIND_DEFAULTS, type VectorIndexConfig, type VectorIndexKind } from "./config.ts";
 import type { Parts } from "./context.ts";
 import { decodeVector, SNAPSHOT_VERSION } from "./snapshot.ts";
 import { readSparseVector } from "./sparse-vector.ts";
@@ -11,13 +11,15 @@ import { isObject, type Json } from "./validate.ts";
  * throws. A file of another index kind (e.g. a dense one from before the default became hybrid)
  * is rebuilt from each record's stored text with `reembed` when the index embeds text and every
  * record has data; otherwise it is refused with a message saying what to change. Returns whether
- * the index was rebuilt (then the caller saves it in the current kind).
+ * the index was rebuilt (then the caller saves it in the current kind). A file whose dense vectors
+ * another dense model made (`denseModel`; a file without it has its kind's library default) is
+ * rebuilt the same way, since vectors of two models cannot be compared.
  */
 export async function loadInto(
   file: string,
   store: VectorStore,
   config: VectorIndexConfig,
-  reembed: (text: string) => Parts,
+  reembed: (texts: readonly string[]) => Promise<Parts[]>,
 ): Promise<{ rebuilt: boolean }> {
   let text: string;
   try {
@@ -42,12 +44,17 @@ export async function loadInto(
     });
     return { name: entry.name, records };
   });
-  if (kind !== config.kind) {
+  const fileModel = typeof parsed.denseModel === "string" ? parsed.denseModel : KIND_DEFAULTS[kind].denseModel;
+  const modelChanged = config.embedding && kind !== "sparse" && config.kind !== "sparse" && fileModel !== config.denseModel;
+  if (kind !== config.kind || modelChanged) {
     const all = entries.flatMap((e) => e.records);
-    if (!config.embedding || !all.every((r) => typeof r.data === "string")) throw kindMismatch(file, kind, config.kind);
+    if (!config.embedding || !all.every((r) => typeof r.data === "string")) {
+      throw kind !== config.kind ? kindMismatch(file, kind, config.kind) : modelMismatch(file, fileModel, config.denseModel);
+    }
     for (const { name, records } of entries) {
       const ns = store.ensure(name);
-      for (const r of records) ns.upsert(r.id as string, { ...reembed(r.data as string), ...rest(r) });
+      const parts = await reembed(records.map((r) => r.data as string));
+      records.forEach((r, i) => ns.upsert(r.id as string, { ...parts[i], ...rest(r) }));
     }
     return { rebuilt: true };
   }
@@ -76,6 +83,12 @@ const rest = (r: Json): { metadata: Json | undefined; data: string | undefined }
   metadata: isObject(r.metadata) ? r.metadata : undefined,
   data: typeof r.data === "string" ? r.data : undefined,
 });
+
+const modelMismatch = (file: string, found: string, configured: string): Error =>
+  new Error(
+    `${file} holds vectors of the dense model ${found} but the index uses ${configured}, and not every record has data to ` +
+      `re-embed; set UPSTASH_LOCAL_VECTOR_DENSE_MODEL=${found} (or the denseModel option) or use another data directory`,
+  );
 
 const kindMismatch = (file: string, found: VectorIndexKind, configured: VectorIndexKind): Error =>
   new Error(

@@ -1,4 +1,4 @@
-import type { VectorIndexKind } from "./config.ts";
+import type { DenseModel, VectorIndexKind } from "./config.ts";
 import type { SparseVector } from "./sparse-vector.ts";
 import type { VectorStore } from "./store.ts";
 
@@ -9,12 +9,14 @@ import type { VectorStore } from "./store.ts";
  * data stay readable. Namespaces are kept even when empty.
  *
  * Version 2 adds `kind` and `sparseVector`; version 1 files (dense only, no `kind`) still load.
+ * `denseModel` (optional) names the model that embedded the data, so a change of model re-embeds.
  */
 export interface PersistedFile {
   format: "upstash-local-vector";
   version: 2;
   kind: VectorIndexKind;
   dimension: number;
+  denseModel?: DenseModel;
   namespaces: { name: string; records: PersistedRecord[] }[];
 }
 
@@ -38,7 +40,7 @@ export function decodeVector(text: string, dimension: number): Float64Array {
   return out;
 }
 
-export function snapshot(store: VectorStore, kind: VectorIndexKind): PersistedFile {
+export function snapshot(store: VectorStore, kind: VectorIndexKind, denseModel?: DenseModel): PersistedFile {
   const namespaces = [...store.entries()].map(([name, ns]) => ({
     name,
     records: [...ns.records()].map((r) => {
@@ -50,5 +52,6 @@ export function snapshot(store: VectorStore, kind: VectorIndexKind): PersistedFi
       return rec;
     }),
   }));
-  return { format: "upstash-local-vector", version: SNAPSHOT_VERSION, kind, dimension: store.dimension, namespaces };
+  const model = denseModel !== undefined && kind !== "sparse" ? { denseModel } : {};
+  return { format: "upstash-local-vector", version: SNAPSHOT_VERSION, kind, dimension: store.dimension, ...model, namespaces };
 }
