@@ -56,13 +56,8 @@ let distinctEnvs = 0;
 
 /** The command and script of each command in a Redis REST body (one command, or a pipeline of them). */
 function commandsOf(body: string): string[] {
-  try {
-    const parsed = JSON.parse(body) as unknown;
-    const list = Array.isArray(parsed) && Array.isArray(parsed[0]) ? (parsed as unknown[][]) : [parsed as unknown[]];
-    return list.map((c) => (Array.isArray(c) ? `${String(c[0]).toLowerCase()}${/^evalsha$/i.test(String(c[0])) ? ` ${String(c[1])}` : ""}` : ""));
-  } catch {
-    return [];
-  }
+  const heads = body.startsWith("[[") ? body.matchAll(/(?:^\[|\],)\["([A-Za-z]+)"(?:,"([0-9a-f]{40})")?/g) : body.matchAll(/^\["([A-Za-z]+)"(?:,"([0-9a-f]{40})")?/g);
+  return [...heads].map((m) => `${(m[1] ?? "").toLowerCase()}${m[2] && /^evalsha$/i.test(m[1] ?? "") ? ` ${m[2]}` : ""}`);
 }
 
 /** What identifies an upstream call across repeats: the endpoint and, for Redis, the commands and scripts. */
@@ -186,10 +181,6 @@ interface Zod {
 
 const PHASES: Record<string, Phase> = {
   noop: async () => {},
-  /** The whole request as the client sees it (response body read); background work not waited for. */
-  request: async (s, env, n) => {
-    for (let i = 0; i < n; i++) await runRequest(s, env, false);
-  },
   /** The request and the work it leaves to `waitUntil` (traces, metrics, fact delivery). */
   "request+background": async (s, env, n) => {
     for (let i = 0; i < n; i++) await runRequest(s, env, true);
@@ -198,7 +189,7 @@ const PHASES: Record<string, Phase> = {
   "until LLM": async (s, env, n) => {
     failLlm = true;
     try {
-      for (let i = 0; i < n; i++) await runRequest(s, env, false);
+      for (let i = 0; i < n; i++) await runRequest(s, env, true);
     } finally {
       failLlm = false;
     }
