@@ -211,6 +211,20 @@ const PHASES: { phase: string; n: number; only?: RegExp }[] = [
 ];
 const PARTS = ["routing", "config", "auth", "runtime", "validation", "token counting", "redis client", "reply parsing", "context assembly", "rendering", "encryption"];
 
+/** The same measure for a request that touches nothing upstream (a 404): what local workerd and wrangler cost per request. */
+async function liveFloor(): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < LIVE_WARMUP + LIVE_RUNS; i++) {
+    const cpu0 = cpuNs(pids);
+    const res = await call("/v1/no-such-route", { headers: AUTH });
+    const cpu = (cpuNs(pids) - cpu0) / 1e6;
+    if (res.status !== 404) throw new Error(`floor: HTTP ${res.status}`);
+    if (i >= LIVE_WARMUP) samples.push(cpu);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  return median(samples);
+}
+
 const table = new Map<string, Map<string, number>>();
 const put = (row: string, col: string, v: number) => {
   const r = table.get(row) ?? new Map<string, number>();
@@ -218,7 +232,9 @@ const put = (row: string, col: string, v: number) => {
   table.set(row, r);
 };
 
+let floor = NaN;
 try {
+  floor = await liveFloor();
   for (const spec of specs) {
     put("warm request, live (all workerd threads)", spec.name, await liveCpu(spec));
     await record(spec);
@@ -238,6 +254,7 @@ try {
 }
 
 const cols = specs.map((s) => s.name);
+const floorRow = `| a 404, live (no upstream; the local workerd + wrangler floor) | ${floor.toFixed(2)} |`;
 console.log(`Worker CPU per request and per phase in workerd, ms${SEALED ? " (MEMORY_ENCRYPTION_KEYS set)" : ""}; upstash-local, no added delay`);
 console.log(`| phase | ${cols.join(" | ")} |`);
 console.log(`|---|${cols.map(() => "---:").join("|")}|`);
@@ -247,5 +264,6 @@ for (const row of order) {
   if (!r) continue;
   console.log(`| ${row} | ${cols.map((c) => (r.has(c) ? r.get(c)!.toFixed(r.get(c)! < 0.1 ? 3 : 2) : "")).join(" | ")} |`);
 }
+console.log(floorRow);
 console.log("live = median of 20 real requests (after 3), all workerd threads; phases = (N repeats - empty run) / N, least of 5, replayed upstream.");
 console.log("'config' is what a request pays (cached per bindings object); 'config (unparsed)' is a full parse, for reference.");
