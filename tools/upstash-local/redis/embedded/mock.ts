@@ -96,8 +96,9 @@ class Keyspace implements MockKeyspace {
     return this.shareReads ? value : copyOf(value);
   }
 
+  /** Keeps `value` itself: a command writes back what its `get` handed it (a copy already). */
   set(key: string, value: unknown): void {
-    this.#raw.set(key, copyOf(value));
+    this.#raw.set(key, value);
   }
 
   has(key: string): boolean {
