@@ -44,6 +44,8 @@ export default defineConfig({
             main: "./src/index.ts",
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
+              // Rank tables with their hash built in, as a Worker build bundles them (wrangler's default rule).
+              modulesRules: [{ type: "Data", include: ["**/*.bin"] }],
               // The fact-snapshot bucket (wrangler.toml), simulated in memory per test file.
               r2Buckets: ["BACKUPS"],
               bindings: {

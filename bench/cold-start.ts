@@ -78,7 +78,10 @@ function cpuNs(pids: readonly number[]): number {
 function bundleKiB(encoding: string): number {
   const out = join(tmpdir(), `am-bundle-${encoding}-${process.pid}`);
   execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out, "--define", `globalThis.__RANK_TABLE__:"${encoding}"`], { stdio: "ignore" });
-  return statSync(join(out, "index.js")).size / 1024;
+  // the script and the modules beside it (a rank table's binary); not source maps or metadata
+  return readdirSync(out)
+    .filter((name) => /\.(js|mjs|bin|wasm)$/.test(name))
+    .reduce((sum, name) => sum + statSync(join(out, name)).size, 0) / 1024;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -155,4 +158,4 @@ console.log("first API request = GET /v1/sessions/{id} (no token counting); then
 console.log("| rank table | first API request CPU ms | first append CPU ms | first append wall ms | warm append CPU ms | warm wall ms | first MCP CPU ms | warm MCP CPU ms | bundle KiB |");
 console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const row of rows) console.log(row);
-console.log("CPU = all workerd threads during the request (an upper bound of the isolate's own CPU).");
+console.log("CPU = all workerd threads during the request (an upper bound of the isolate's own CPU); bundle = the script and the modules uploaded with it.");

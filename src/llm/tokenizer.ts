@@ -1,3 +1,4 @@
+/// <reference path="./ranks/binary.d.ts" />
 import type { TokenCounter } from "../memory/ports.ts";
 import { RankTable, type RankTableSource } from "./bpe.ts";
 import { splitForCounting, type SplitLimits } from "./token-split.ts";
@@ -25,7 +26,7 @@ export function bundledEncoding(): string | undefined {
 
 // One decoded table per source per isolate: decoding costs a few ms of CPU, once.
 const tables = new WeakMap<RankTableSource, RankTable>();
-const sourceLoads = new Map<TokenizerEncoding, Promise<RankTableSource>>();
+const tableLoads = new Map<TokenizerEncoding, Promise<RankTable>>();
 
 function tableFor(source: RankTableSource): RankTable {
   let table = tables.get(source);
@@ -37,13 +38,31 @@ function tableFor(source: RankTableSource): RankTable {
 }
 
 /**
- * Only the table that is asked for is evaluated, and a Worker build contains only the one named
- * by `[define]`: the other branch is a constant-false condition the bundler drops.
+ * A Worker build (`[define]` names one table) imports that table's binary with its hash built in
+ * (a `Data` module written by scripts/rank-binaries.ts at build time): nothing to decode or hash in
+ * a fresh isolate. Node and the tests import the base64 module and build the hash once. Every
+ * condition compares the defined constant with a string, so the bundler drops the other branches.
  */
-function importSource(encoding: TokenizerEncoding): Promise<RankTableSource> {
-  if (encoding === "cl100k_base" && globalThis.__RANK_TABLE__ !== "o200k_base") return import("./ranks/cl100k_base.ts").then((m) => m.default);
-  if (encoding === "o200k_base" && globalThis.__RANK_TABLE__ !== "cl100k_base") return import("./ranks/o200k_base.ts").then((m) => m.default);
+function importTable(encoding: TokenizerEncoding): Promise<RankTable> {
+  if (encoding === "cl100k_base" && globalThis.__RANK_TABLE__ === "cl100k_base") return import("./ranks/cl100k_base.bin").then((m) => RankTable.fromHashed(m.default));
+  if (encoding === "o200k_base" && globalThis.__RANK_TABLE__ === "o200k_base") return import("./ranks/o200k_base.bin").then((m) => RankTable.fromHashed(m.default));
+  if (globalThis.__RANK_TABLE__ !== "cl100k_base" && globalThis.__RANK_TABLE__ !== "o200k_base") {
+    if (encoding === "cl100k_base") return import("./ranks/cl100k_base.ts").then((m) => tableFor(m.default));
+    if (encoding === "o200k_base") return import("./ranks/o200k_base.ts").then((m) => tableFor(m.default));
+  }
   return Promise.reject(new Error(`this build bundles the ${String(globalThis.__RANK_TABLE__)} rank table only, not ${encoding}: set [define] in wrangler.toml`));
+}
+
+function counterOn(table: RankTable, limits: Partial<SplitLimits>): TokenCounter {
+  return {
+    count(text: string): number {
+      if (text.length === 0) return 0;
+      let total = 0;
+      // No special tokens are honoured: "<|endoftext|>" in user text is just text.
+      for (const piece of splitForCounting(text, limits)) total += table.count(piece);
+      return total;
+    },
+  };
 }
 
 /**
@@ -53,35 +72,33 @@ function importSource(encoding: TokenizerEncoding): Promise<RankTableSource> {
  * ordinary prose and within a fraction of a percent on long unbroken runs.
  */
 export function createTokenCounter(source: RankTableSource, limits: Partial<SplitLimits> = {}): TokenCounter {
+  let counter: TokenCounter | null = null;
   return {
     count(text: string): number {
       if (text.length === 0) return 0;
-      const table = tableFor(source);
-      let total = 0;
-      // No special tokens are honoured: "<|endoftext|>" in user text is just text.
-      for (const piece of splitForCounting(text, limits)) total += table.count(piece);
-      return total;
+      counter ??= counterOn(tableFor(source), limits);
+      return counter.count(text);
     },
   };
 }
 
-function loadSource(encoding: TokenizerEncoding): Promise<RankTableSource> {
-  let load = sourceLoads.get(encoding);
+function loadTable(encoding: TokenizerEncoding): Promise<RankTable> {
+  let load = tableLoads.get(encoding);
   if (!load) {
-    load = importSource(encoding);
-    sourceLoads.set(encoding, load);
-    load.catch(() => sourceLoads.delete(encoding));
+    load = importTable(encoding);
+    tableLoads.set(encoding, load);
+    load.catch(() => tableLoads.delete(encoding));
   }
   return load;
 }
 
 /** Loads the one rank table for `options.encoding` (cached per isolate) and returns a counter on it. */
 export async function loadTokenCounter(options: TokenCounterOptions = {}): Promise<TokenCounter> {
-  const source = await loadSource(options.encoding ?? "cl100k_base");
-  return createTokenCounter(source, { maxRunBytes: options.maxRunBytes, maxChunkBytes: options.maxChunkBytes });
+  const table = await loadTable(options.encoding ?? "cl100k_base");
+  return counterOn(table, { maxRunBytes: options.maxRunBytes, maxChunkBytes: options.maxChunkBytes });
 }
 
 /** Exact, unbounded count: only for trusted, short text (tests and benchmarks compare against it). */
 export async function exactTokenCount(text: string, encoding: TokenizerEncoding = "cl100k_base"): Promise<number> {
-  return tableFor(await loadSource(encoding)).count(text);
+  return (await loadTable(encoding)).count(text);
 }

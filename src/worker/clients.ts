@@ -14,6 +14,9 @@ export function createRedis(endpoint: RestEndpoint, timeoutMs: number): Redis {
     retry: { retries: 1, backoff: () => 50 },
     // A function, so an abort throws instead of being turned into a result.
     signal: () => AbortSignal.timeout(timeoutMs),
+    // Every value the service stores is UTF-8 text (JSON, sealed base64url): the base64 the client
+    // asks for by default only costs a decode of every reply, in JavaScript, on every request.
+    responseEncoding: false,
   });
 }
 

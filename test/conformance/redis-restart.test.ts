@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "@upstash/redis";
@@ -50,15 +50,37 @@ describe("embedded engine persistence", () => {
     }
   });
 
-  it("writes changes soon after they happen, before close", async () => {
+  it("logs the keys a write changed soon after it, without rewriting the snapshot, and a crash keeps them", async () => {
     const emu = await startRedisEmulator({ dataDir });
+    const crashed = await mkdtemp(join(tmpdir(), "upstash-local-redis-crash-"));
     try {
-      await new Redis({ url: emu.url, token: emu.token }).set("early", "written");
+      const redis = new Redis({ url: emu.url, token: emu.token });
+      await redis.set("early", "written");
+      await redis.rpush("early-list", "a", "b");
+      await redis.eval("redis.call('SET', KEYS[1], ARGV[1]); redis.call('DEL', KEYS[2])", ["scripted", "early-list"], ["by a script"]);
       await expect
-        .poll(async () => readFile(join(dataDir, "redis.json"), "utf8"), { timeout: 3000 })
-        .toContain("early");
+        .poll(async () => readFile(join(dataDir, "redis.json.log"), "utf8").catch(() => ""), { timeout: 3000 })
+        .toContain("scripted");
+      // only what changed was written: the snapshot from the last start is as it was
+      expect(await readFile(join(dataDir, "redis.json"), "utf8")).not.toContain("early");
+      // what a crash leaves: the files as they are now, with the emulator still running
+      await cp(dataDir, crashed, { recursive: true });
+      const restarted = await startRedisEmulator({ dataDir: crashed });
+      try {
+        const after = new Redis({ url: restarted.url, token: restarted.token });
+        expect(await after.get("early")).toBe("written");
+        expect(await after.get("scripted")).toBe("by a script");
+        expect(await after.exists("early-list")).toBe(0);
+        expect(await after.incr("counter")).toBe(3);
+      } finally {
+        await restarted.close();
+      }
+      // a start folds the log into the snapshot
+      expect(await readFile(join(crashed, "redis.json"), "utf8")).toContain("scripted");
+      await expect(readFile(join(crashed, "redis.json.log"), "utf8")).rejects.toThrow(/ENOENT/);
     } finally {
       await emu.close();
+      await rm(crashed, { recursive: true, force: true });
     }
   });
 

@@ -1,5 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { copyDocsAssets } from "../../scripts/docs-assets.ts";
+import { writeRankBinaries } from "../../scripts/rank-binaries.ts";
 import { startUpstashLocal } from "../../tools/upstash-local/index.ts";
 import { startVectorEmulator } from "../../tools/upstash-local/vector/standalone.ts";
 import { startFakeOpenAI } from "./fake-openai.ts";
@@ -33,6 +34,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   dropWorkerdNoise();
   // The workers pool serves public/ as wrangler does; wrangler's build step, which fills it, does not run here.
   copyDocsAssets();
+  // The rank tables' binaries a Worker build bundles (wrangler's build step writes them too).
+  await writeRankBinaries();
   const redis = await acquireTestRedis();
   console.log(`Redis for tests: ${redis.summary}`);
   const upstash = await startUpstashLocal({

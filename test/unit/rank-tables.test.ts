@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { Tiktoken, type TiktokenBPE } from "js-tiktoken/lite";
 import { describe, expect, it } from "vitest";
-import { RankTable, type RankTableSource } from "../../src/llm/bpe.ts";
+import { RankTable, packHashedTable, type RankTableSource } from "../../src/llm/bpe.ts";
+import { rankBinaryPath } from "../../scripts/rank-binaries.ts";
 import { prng } from "../support/prng.ts";
 
 // The bundled rank tables are generated from js-tiktoken's (scripts/build-rank-tables.ts). Their
@@ -49,5 +50,22 @@ describe.each(["cl100k_base", "o200k_base"] as const)("the packed %s table", (en
       total += expected;
     }
     expect(total).toBeGreaterThan(20_000);
+  });
+});
+
+describe.each(["cl100k_base", "o200k_base"] as const)("the hashed %s binary (what a Worker build bundles)", (encoding) => {
+  it("is what the build step wrote, and counts as the packed table does", async () => {
+    const packed = ((await import(`../../src/llm/ranks/${encoding}.ts`)) as { default: RankTableSource }).default;
+    const bytes = packHashedTable(packed);
+    // the test setup writes the binaries; a stale one would be a different table
+    expect(Buffer.compare(readFileSync(rankBinaryPath(encoding)), bytes)).toBe(0);
+    const hashed = RankTable.fromHashed(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    const table = new RankTable(packed);
+    expect(hashed.encoding).toBe(encoding);
+    for (const text of corpus) expect(hashed.count(text), text.slice(0, 60)).toBe(table.count(text));
+  });
+
+  it("is refused when it is not a hashed table", () => {
+    expect(() => RankTable.fromHashed(new Uint8Array(64).buffer)).toThrow(/not a hashed rank table/);
   });
 });

@@ -182,5 +182,9 @@ if string.find(ARGV[4], 's', 1, true) then
   reply.snap = snapshot(KEYS[1], KEYS[2], KEYS[3], KEYS[4], bound)
 end
 if prior then reply.outcome = prior end
-return cjson.encode(reply)
+local snap = reply.snap
+if snap == nil then return cjson.encode(reply) end
+reply.snap = nil
+local head = cjson.encode(reply)
+return string.sub(head, 1, -2) .. ',"snap":' .. encode_snap(snap) .. '}'
 `;

@@ -1,8 +1,9 @@
 import { WINDOW_SCAN_FACTOR } from "../../memory/ports.ts";
 /**
  * Lua helpers prepended to the scripts that need them. Every script that returns data replies
- * with one `cjson.encode`d string: the Upstash client base64-decodes it and JSON-parses it once,
- * so the strings inside (stored message JSON, summary text, note values) arrive untouched. Bare
+ * with one `cjson.encode`d string: the Upstash client JSON-parses it once, so the strings inside
+ * (summary text, note values) arrive untouched; a snapshot's stored messages, JSON objects
+ * already, are spliced in as they are (`encode_snap`). Bare
  * arrays of strings would have every element JSON-parsed by the client ("123" -> 123, "[1, 2]" ->
  * an array), which is lossy.
  *
@@ -136,5 +137,16 @@ local function snapshot(ksys, kwin, ksum, kmeta, bound)
     snap.win = redis.call('LRANGE', kwin, 0, -1)
   end
   return snap
+end
+-- The snapshot as JSON with its messages spliced in as stored (each is a JSON object already):
+-- nothing is escaped into a string here and the client parses the reply once.
+local function encode_snap(snap)
+  local sys, win = snap.sys or {}, snap.win or {}
+  snap.sys, snap.win = nil, nil
+  local rest = cjson.encode(snap)
+  snap.sys, snap.win = sys, win
+  local msgs = '"sys":[' .. table.concat(sys, ',') .. '],"win":[' .. table.concat(win, ',') .. ']'
+  if rest == '{}' then return '{' .. msgs .. '}' end
+  return '{' .. msgs .. ',' .. string.sub(rest, 2)
 end
 `;

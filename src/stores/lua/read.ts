@@ -13,7 +13,7 @@ local bound = nil
 if ARGV[1] ~= nil and ARGV[1] ~= '' then
   bound = { allowance = tonumber(ARGV[1]), limit = tonumber(ARGV[2]), threshold = tonumber(ARGV[3]) }
 end
-return cjson.encode(snapshot(KEYS[1], KEYS[2], KEYS[3], KEYS[4], bound))
+return encode_snap(snapshot(KEYS[1], KEYS[2], KEYS[3], KEYS[4], bound))
 `;
 
 /**
@@ -27,7 +27,7 @@ local snap = session_base(KEYS[1], KEYS[2], KEYS[3], KEYS[4])
 local off, lim = tonumber(ARGV[1]), tonumber(ARGV[2])
 snap.win = redis.call('LRANGE', KEYS[2], off, off + lim - 1)
 snap.wstart = off
-return cjson.encode(snap)
+return encode_snap(snap)
 `;
 
 /**
@@ -56,5 +56,5 @@ while not over and i < snap.wcount do
   i = i + #chunk
 end
 snap.win = head
-return cjson.encode(snap)
+return encode_snap(snap)
 `;

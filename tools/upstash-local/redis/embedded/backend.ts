@@ -2,11 +2,11 @@ import type { RedisBackend } from "../backend.ts";
 import { BackendUnavailableError, ReplyError } from "../reply.ts";
 import { createEngine } from "./engine.ts";
 import { Persister } from "./persister.ts";
-import { restoreSnapshot, takeSnapshot } from "./snapshot.ts";
+import { applyChanges, entryOf, restoreSnapshot, takeSnapshot } from "./snapshot.ts";
 
 /** Options of {@link createEmbeddedBackend}. */
 export interface EmbeddedBackendOptions {
-  /** Folder for `redis.json`. Default: none, data lives in memory only. */
+  /** Folder for `redis.json` and its change log. Default: none, data lives in memory only. */
   dataDir?: string | undefined;
   /** Debounce of data file writes in ms. Default 200. */
   persistDebounceMs?: number | undefined;
@@ -21,8 +21,11 @@ export interface EmbeddedBackendOptions {
 export async function createEmbeddedBackend(options: EmbeddedBackendOptions = {}): Promise<RedisBackend> {
   let persister: Persister | undefined;
   const engine = createEngine({
-    onWrite: () => persister?.markDirty(),
-    onSave: () => void persister?.flush().catch(() => undefined),
+    onWrite: (keys) => persister?.markDirty(keys),
+    onSave: () => {
+      persister?.compactNext();
+      void persister?.flush().catch(() => undefined);
+    },
     scriptTimeoutMs: options.scriptTimeoutMs,
   });
   if (options.dataDir !== undefined) {
@@ -30,9 +33,16 @@ export async function createEmbeddedBackend(options: EmbeddedBackendOptions = {}
       dataDir: options.dataDir,
       debounceMs: options.persistDebounceMs,
       snapshot: () => takeSnapshot(engine.ctx),
+      entry: (key) => entryOf(engine.ctx, key),
     });
     const saved = await persister.load();
-    if (saved !== undefined) restoreSnapshot(engine.ctx, saved);
+    if (saved.snapshot !== undefined) restoreSnapshot(engine.ctx, saved.snapshot);
+    applyChanges(engine.ctx, saved.changes);
+    // start from one snapshot: the log is folded in now, before any request
+    if (saved.changes.length > 0) {
+      persister.compactNext();
+      await persister.flush();
+    }
   }
   let closed = false;
   const ensureOpen = (): void => {
@@ -64,6 +74,9 @@ export async function createEmbeddedBackend(options: EmbeddedBackendOptions = {}
     async close() {
       if (closed) return;
       closed = true;
+      persister?.stop();
+      // one snapshot to start from next time (shutdown is off the request path)
+      persister?.compactNext();
       await persister?.flush();
       engine.dispose();
     },

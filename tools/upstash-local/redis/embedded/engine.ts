@@ -2,7 +2,7 @@ import { ReplyError, type Args, type Reply } from "../reply.ts";
 import { toReplyError } from "./convert.ts";
 import { checkCommand, wrongArity } from "./guards.ts";
 import { normalizeKeywords } from "./keywords.ts";
-import { runLua } from "./lua.ts";
+import { createLuaVm } from "./lua.ts";
 import { mockHandler } from "./mock-commands.ts";
 import { createMockStore } from "./mock.ts";
 import { OVERRIDES } from "./overrides.ts";
@@ -12,8 +12,8 @@ import type { CommandHandler, EngineContext } from "./types.ts";
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
-  /** Called after every command that may have changed data. */
-  onWrite(): void;
+  /** Called after every command that may have changed data, with the keys it names (none: any key). */
+  onWrite(keys: readonly string[]): void;
   /** Called by SAVE / BGSAVE. */
   onSave(): void;
   /** Longest a script may run, in ms. Default 5000 (Redis' busy-script threshold). */
@@ -29,6 +29,7 @@ export interface Engine {
   dispose(): void;
 }
 
+const SCRIPT_COMMANDS = new Set(["eval", "evalsha", "eval_ro", "evalsha_ro", "script"]);
 const NOT_IN_SCRIPTS = new Set(["eval", "evalsha", "eval_ro", "evalsha_ro", "script", "save", "bgsave"]);
 
 function unknownCommand(args: string[]): ReplyError {
@@ -50,9 +51,11 @@ export function createEngine(options: EngineOptions): Engine {
   const store = createMockStore();
   const { ctx } = store;
   const timeoutMs = options.scriptTimeoutMs ?? 5000;
+  // one Lua state for the engine's life: each script is compiled once, as in Redis
+  const vm = createLuaVm();
 
   const runScript = (script: string, keys: string[], argv: string[], readOnly: boolean): Reply =>
-    runLua({
+    vm.run({
       script,
       keys,
       argv,
@@ -96,13 +99,14 @@ export function createEngine(options: EngineOptions): Engine {
     const args = normalizeKeywords(name, input);
     checkCommand(ctx, name, spec, args, OVERRIDES.has(name));
     try {
-      return handler(ctx, args);
+      return spec.write ? handler(ctx, args) : store.sharingReads(() => handler(ctx, args));
     } catch (err) {
       throw toReplyError(err);
     } finally {
       if (spec.write) {
         dropEmpty(spec, args);
-        options.onWrite();
+        // a script's writes are reported by the commands it runs
+        if (!SCRIPT_COMMANDS.has(name)) options.onWrite(spec.firstKey > 0 ? keyArgs(spec, args) : []);
       }
     }
   }
@@ -126,6 +130,9 @@ export function createEngine(options: EngineOptions): Engine {
       if (spec.arity > 0 ? strings.length !== spec.arity : strings.length < -spec.arity) return wrongArity(name);
       return undefined;
     },
-    dispose: () => store.dispose(),
+    dispose: () => {
+      vm.close();
+      store.dispose();
+    },
   };
 }

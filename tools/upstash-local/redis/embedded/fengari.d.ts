@@ -20,6 +20,7 @@ declare module "fengari" {
     readonly LUA_TSTRING: number;
     readonly LUA_TTABLE: number;
     readonly LUA_MASKCOUNT: number;
+    readonly LUA_REGISTRYINDEX: number;
     lua_close(L: LuaState): void;
     lua_gettop(L: LuaState): number;
     lua_settop(L: LuaState, idx: number): void;
@@ -50,12 +51,16 @@ declare module "fengari" {
     lua_pcall(L: LuaState, nargs: number, nresults: number, msgh: number): number;
     lua_error(L: LuaState): never;
     lua_sethook(L: LuaState, f: LuaHook | null, mask: number, count: number): void;
+    lua_pushglobaltable(L: LuaState): void;
+    lua_setmetatable(L: LuaState, idx: number): void;
+    lua_setupvalue(L: LuaState, funcindex: number, n: number): LuaString | null;
   };
 
   export const lauxlib: {
     luaL_newstate(): LuaState;
     luaL_loadbuffer(L: LuaState, s: LuaString, sz: number | null, name: LuaString): number;
     luaL_error(L: LuaState, fmt: LuaString): never;
+    luaL_ref(L: LuaState, t: number): number;
   };
 
   export const lualib: {

@@ -1,4 +1,5 @@
 import { lauxlib, lua, to_luastring, type LuaState } from "fengari";
+import { luaBytes, pushText, readText } from "./lua-strings.ts";
 import { pushNumber } from "./lua-values.ts";
 
 const MAX_DEPTH = 64;
@@ -8,7 +9,7 @@ function pushJson(L: LuaState, value: unknown, depth: number): void {
   if (value === null || value === undefined) lua.lua_pushnil(L);
   else if (typeof value === "boolean") lua.lua_pushboolean(L, value);
   else if (typeof value === "number") pushNumber(L, value);
-  else if (typeof value === "string") lua.lua_pushstring(L, to_luastring(value));
+  else if (typeof value === "string") pushText(L, value);
   else if (Array.isArray(value)) {
     lua.lua_createtable(L, value.length, 0);
     value.forEach((item: unknown, i) => {
@@ -19,7 +20,7 @@ function pushJson(L: LuaState, value: unknown, depth: number): void {
     lua.lua_createtable(L, 0, 0);
     for (const [key, item] of Object.entries(value)) {
       pushJson(L, item, depth + 1);
-      lua.lua_setfield(L, -2, to_luastring(key));
+      lua.lua_setfield(L, -2, luaBytes(key));
     }
   } else lua.lua_pushnil(L);
 }
@@ -30,14 +31,14 @@ function readJson(L: LuaState, idx: number, depth: number): unknown {
   if (type === lua.LUA_TNIL) return null;
   if (type === lua.LUA_TBOOLEAN) return lua.lua_toboolean(L, idx);
   if (type === lua.LUA_TNUMBER) return lua.lua_tonumber(L, idx);
-  if (type === lua.LUA_TSTRING) return lua.lua_tojsstring(L, idx);
+  if (type === lua.LUA_TSTRING) return readText(L, idx);
   if (type !== lua.LUA_TTABLE) return lauxlib.luaL_error(L, to_luastring("cjson.encode: cannot serialise this type"));
   const table = lua.lua_absindex(L, idx);
   const entries: [unknown, unknown][] = [];
   lua.lua_pushnil(L);
   while (lua.lua_next(L, table)) {
     const keyType = lua.lua_type(L, -2);
-    const key: unknown = keyType === lua.LUA_TNUMBER ? lua.lua_tonumber(L, -2) : lua.lua_tojsstring(L, -2);
+    const key: unknown = keyType === lua.LUA_TNUMBER ? lua.lua_tonumber(L, -2) : readText(L, -2);
     entries.push([key, readJson(L, -1, depth + 1)]);
     lua.lua_pop(L, 1);
   }
@@ -57,14 +58,14 @@ function readJson(L: LuaState, idx: number, depth: number): unknown {
 export function installCjson(L: LuaState): void {
   lua.lua_createtable(L, 0, 2);
   lua.lua_pushjsfunction(L, (state) => {
-    lua.lua_pushstring(state, to_luastring(JSON.stringify(readJson(state, 1, 0))));
+    pushText(state, JSON.stringify(readJson(state, 1, 0)));
     return 1;
   });
   lua.lua_setfield(L, -2, to_luastring("encode"));
   lua.lua_pushjsfunction(L, (state) => {
     let value: unknown;
     try {
-      value = JSON.parse(lua.lua_tojsstring(state, 1));
+      value = JSON.parse(readText(state, 1));
     } catch (err) {
       return lauxlib.luaL_error(
         state,

@@ -1,5 +1,6 @@
 import { lua, to_luastring, type LuaState } from "fengari";
 import { ReplyError, type Reply } from "../reply.ts";
+import { pushText, readText } from "./lua-strings.ts";
 
 const INT32_MAX = 2147483647;
 const MAX_DEPTH = 64;
@@ -15,7 +16,7 @@ export function pushNumber(L: LuaState, n: number): void {
 /** Pushes a `{err = message}` table, the Lua form of an error reply. */
 export function pushErrorTable(L: LuaState, message: string): void {
   lua.lua_createtable(L, 0, 1);
-  lua.lua_pushstring(L, to_luastring(message));
+  pushText(L, message);
   lua.lua_setfield(L, -2, ERR);
 }
 
@@ -24,7 +25,7 @@ export function pushReply(L: LuaState, reply: Reply): void {
   if (reply === null) lua.lua_pushboolean(L, false);
   else if (typeof reply === "number") pushNumber(L, reply);
   else if (typeof reply === "bigint") lua.lua_pushnumber(L, Number(reply));
-  else if (typeof reply === "string") lua.lua_pushstring(L, to_luastring(reply));
+  else if (typeof reply === "string") pushText(L, reply);
   else if (Buffer.isBuffer(reply)) lua.lua_pushstring(L, new Uint8Array(reply));
   else if (reply instanceof ReplyError) pushErrorTable(L, reply.message);
   else {
@@ -38,7 +39,7 @@ export function pushReply(L: LuaState, reply: Reply): void {
 
 function stringField(L: LuaState, table: number, name: Uint8Array): string | undefined {
   const type = lua.lua_getfield(L, table, name);
-  const value = type === lua.LUA_TSTRING ? lua.lua_tojsstring(L, -1) : undefined;
+  const value = type === lua.LUA_TSTRING ? readText(L, -1) : undefined;
   lua.lua_pop(L, 1);
   return value;
 }
@@ -73,7 +74,7 @@ export function toReply(L: LuaState, idx: number, depth = 0): Reply {
 /** A Lua argument of redis.call as a command argument; Redis accepts strings and numbers only. */
 export function toArgument(L: LuaState, idx: number): string | undefined {
   const type = lua.lua_type(L, idx);
-  if (type === lua.LUA_TSTRING) return lua.lua_tojsstring(L, idx);
+  if (type === lua.LUA_TSTRING) return readText(L, idx);
   if (type !== lua.LUA_TNUMBER) return undefined;
   if (lua.lua_isinteger(L, idx)) return String(lua.lua_tointeger(L, idx));
   const n = lua.lua_tonumber(L, idx);

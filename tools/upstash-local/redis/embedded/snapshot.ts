@@ -18,29 +18,38 @@ export interface Snapshot {
 
 const asText = (v: unknown): string => (Buffer.isBuffer(v) ? v.toString("utf8") : String(v));
 
+/** One live key as a snapshot entry; null when it does not exist (or has expired). */
+export function entryOf(ctx: EngineContext, key: string): SnapshotEntry | null {
+  if (!ctx.data.has(key)) return null;
+  const value = ctx.data.get(key);
+  const expiresAt = ctx.expires.get(key);
+  const base = expiresAt === undefined ? { key } : { key, expiresAt };
+  const type = typeOfValue(value);
+  if (Buffer.isBuffer(value)) return { ...base, type: "bytes", value: value.toString("base64") };
+  if (type === "string") return { ...base, type, value: asText(value) };
+  if (type === "list" && Array.isArray(value)) return { ...base, type, value: value.map(asText) };
+  if (type === "set" && value instanceof Set) return { ...base, type, value: [...value].map(asText) };
+  if (type === "zset" && value instanceof Map) {
+    const members = [...(value as Map<string, ZEntry>).values()].map(
+      ({ value: member, score }): [string, number | "inf" | "-inf"] => [
+        member,
+        score === Infinity ? "inf" : score === -Infinity ? "-inf" : score,
+      ],
+    );
+    return { ...base, type, value: members };
+  }
+  if (type === "hash" && typeof value === "object" && value !== null) {
+    return { ...base, type, value: Object.entries(value).map(([f, v]): [string, string] => [f, asText(v)]) };
+  }
+  return null;
+}
+
 /** Reads every live key of the keyspace into a JSON-ready snapshot. */
 export function takeSnapshot(ctx: EngineContext): Snapshot {
   const entries: SnapshotEntry[] = [];
   for (const key of ctx.data.keys()) {
-    const value = ctx.data.get(key);
-    const expiresAt = ctx.expires.get(key);
-    const base = expiresAt === undefined ? { key } : { key, expiresAt };
-    const type = typeOfValue(value);
-    if (Buffer.isBuffer(value)) entries.push({ ...base, type: "bytes", value: value.toString("base64") });
-    else if (type === "string") entries.push({ ...base, type, value: asText(value) });
-    else if (type === "list" && Array.isArray(value)) entries.push({ ...base, type, value: value.map(asText) });
-    else if (type === "set" && value instanceof Set) entries.push({ ...base, type, value: [...value].map(asText) });
-    else if (type === "zset" && value instanceof Map) {
-      const members = [...(value as Map<string, ZEntry>).values()].map(
-        ({ value: member, score }): [string, number | "inf" | "-inf"] => [
-          member,
-          score === Infinity ? "inf" : score === -Infinity ? "-inf" : score,
-        ],
-      );
-      entries.push({ ...base, type, value: members });
-    } else if (type === "hash" && typeof value === "object" && value !== null) {
-      entries.push({ ...base, type, value: Object.entries(value).map(([f, v]): [string, string] => [f, asText(v)]) });
-    }
+    const entry = entryOf(ctx, key);
+    if (entry) entries.push(entry);
   }
   return { version: 1, savedAt: Date.now(), entries };
 }
@@ -87,4 +96,23 @@ export function restoreSnapshot(ctx: EngineContext, raw: unknown, now = Date.now
     restored++;
   }
   return restored;
+}
+
+/**
+ * Applies the change log written after a snapshot, oldest first: a key's record replaces it, a
+ * `{key, deleted: true}` record removes it, a record that has expired meanwhile removes it too.
+ */
+export function applyChanges(ctx: EngineContext, changes: readonly unknown[], now = Date.now()): void {
+  for (const change of changes) {
+    if (typeof change !== "object" || change === null) continue;
+    const { key, type, value, expiresAt, deleted } = change as Record<string, unknown>;
+    if (typeof key !== "string") continue;
+    ctx.data.delete(key);
+    ctx.expires.delete(key);
+    if (deleted === true || (typeof expiresAt === "number" && expiresAt <= now)) continue;
+    const decoded = decodeValue(type, value);
+    if (decoded === undefined) throw new Error(`logged record for key "${key}" has an invalid ${String(type)} value`);
+    ctx.data.set(key, decoded);
+    if (typeof expiresAt === "number") ctx.expires.set(key, expiresAt);
+  }
 }
