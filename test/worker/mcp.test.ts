@@ -68,7 +68,7 @@ describe("MCP server at /mcp", () => {
     const recall = tools.find((t) => t.name === "recall")!;
     expect(recall.description).toMatch(/by meaning/);
     expect(recall.inputSchema.required).toEqual(["query"]);
-    expect(Object.keys(recall.inputSchema.properties ?? {}).sort()).toEqual(["k", "query", "types", "userId"]);
+    expect(Object.keys(recall.inputSchema.properties ?? {}).sort()).toEqual(["agentId", "k", "metadata", "query", "types", "userId"]);
     expect(recall.annotations?.readOnlyHint).toBe(true);
     expect(tools.find((t) => t.name === "forget")!.annotations?.destructiveHint).toBe(true);
     // Stateless: no session id, and GET (a standalone stream) is 405, which the client accepts.
@@ -94,6 +94,16 @@ describe("MCP server at /mcp", () => {
     const prefs = await tool(client, "recall", { userId: user, query: "tea", types: ["preference"] });
     expect(prefs.text).toContain("green tea");
     expect(prefs.text).not.toContain("Lily");
+
+    // Metadata and agent filters, the same as the HTTP API's.
+    expect((await tool(client, "remember", { userId: user, text: "The user's brother Tom plays the cello", metadata: { topic: "family" } })).isError).toBe(false);
+    const family = await tool(client, "recall", { userId: user, query: "who plays music", metadata: { topic: "family" } });
+    expect(family.text).toContain("cello");
+    expect(family.text).not.toContain("green tea");
+    const listed = await tool(client, "list_memories", { userId: user, metadata: { topic: "family" } });
+    expect(listed.text).toMatch(/^1 memories of/);
+    const badKey = await tool(client, "recall", { userId: user, query: "x", metadata: { "a.b": "c" } });
+    expect(badKey.isError).toBe(true);
 
     const page = await tool(client, "list_memories", { userId: user, limit: 1 });
     expect(page.text).toMatch(/^1 memories of/);

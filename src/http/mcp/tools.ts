@@ -7,6 +7,7 @@ import { round4 } from "../render.ts";
 import { IdSchema } from "../schemas/common.ts";
 import { FactTypeSchema } from "../schemas/facts.ts";
 import { MetadataSchema } from "../schemas/messages.ts";
+import { MAX_METADATA_FILTERS, MAX_METADATA_FILTER_VALUE, METADATA_FILTER_KEY, type FactFilter } from "../../memory/fact-filter.ts";
 
 /** Who calls and what the connection names: the defaults a tool falls back on. */
 export interface ToolCaller {
@@ -37,6 +38,22 @@ const userIdField = IdSchema.optional().describe(
   "The user whose memory this is. Omit it when the connection already names the user (a user token, or the X-Memory-User header); otherwise required.",
 );
 
+const agentIdField = IdSchema.optional().describe(
+  "Only the memories this agent sees: the ones stored with this agentId plus the shared ones (stored without an agent). Omit it to search every memory of the user.",
+);
+
+const metadataFilterField = z
+  .record(z.string().regex(METADATA_FILTER_KEY, "metadata keys are 1-64 of A-Z a-z 0-9 _, starting with a letter"), z.string().min(1).max(MAX_METADATA_FILTER_VALUE))
+  .refine((m) => Object.keys(m).length <= MAX_METADATA_FILTERS, `at most ${MAX_METADATA_FILTERS} metadata keys`)
+  .optional()
+  .describe('Only memories whose metadata holds each of these keys with this value, e.g. {"topic": "family"} (text "3" also matches the number 3, "true" the boolean).');
+
+/** The filter of a recall or list call, from its validated arguments. */
+function filterOf(args: { agentId?: string | undefined; metadata?: Record<string, string> | undefined }): FactFilter | undefined {
+  if (args.agentId === undefined && args.metadata === undefined) return undefined;
+  return { agentId: args.agentId, metadata: args.metadata };
+}
+
 const shapes = {
   remember: {
     text: z.string().trim().min(1).max(4000).describe("The memory as one self-contained sentence in the third person, e.g. \"The user's daughter Lily is 7 and loves drawing.\""),
@@ -49,6 +66,8 @@ const shapes = {
     query: z.string().trim().min(1).max(4000).describe("What to look for, in natural language: a question or the topic at hand, e.g. \"the user's children\"."),
     k: z.number().int().min(1).max(50).optional().describe("How many memories to return at most (default: the service's recall size, 3 unless configured)."),
     types: z.array(FactTypeSchema).min(1).max(FACT_TYPES.length).optional().describe(`Only memories of these types. ${TYPE_HELP}.`),
+    agentId: agentIdField,
+    metadata: metadataFilterField,
     userId: userIdField,
   },
   forget: {
@@ -59,6 +78,8 @@ const shapes = {
     cursor: z.string().max(64).regex(/^[A-Za-z0-9_-]*$/, "must be a cursor list_memories returned").optional().describe("The next-page cursor the previous call printed; omit for the first page."),
     limit: z.number().int().min(1).max(200).optional().describe("Memories per page (default 50)."),
     types: z.array(FactTypeSchema).min(1).max(FACT_TYPES.length).optional().describe(`Only memories of these types. ${TYPE_HELP}.`),
+    agentId: agentIdField,
+    metadata: metadataFilterField,
     userId: userIdField,
   },
   get_context: {
@@ -145,7 +166,7 @@ const recall: ToolDefinition<"recall"> = {
   target: userTarget,
   async run(memory, args, caller) {
     const userId = requireUser(args, caller);
-    const found = await memory.facts(userId).recall(args.query, { k: args.k ?? memory.options.recallK, types: args.types as FactType[] | undefined });
+    const found = await memory.facts(userId).recall(args.query, { k: args.k ?? memory.options.recallK, types: args.types as FactType[] | undefined, filter: filterOf(args) });
     if (found.length === 0) return { text: `No stored memory of ${userId} matches "${args.query}".` };
     return { text: [`${found.length} ${found.length === 1 ? "memory" : "memories"} of ${userId}, best first:`, ...found.map(recalledLine)].join("\n") };
   },
@@ -178,7 +199,7 @@ const listMemories: ToolDefinition<"list_memories"> = {
   target: userTarget,
   async run(memory, args, caller) {
     const userId = requireUser(args, caller);
-    const page = await memory.facts(userId).list(args.cursor ?? "", args.limit ?? 50, args.types as FactType[] | undefined);
+    const page = await memory.facts(userId).list(args.cursor ?? "", args.limit ?? 50, args.types as FactType[] | undefined, filterOf(args));
     const head = page.facts.length === 0 ? `${userId} has no stored memories${args.cursor ? " after this cursor" : ""}.` : `${page.facts.length} memories of ${userId}:`;
     const more = page.nextCursor ? [`More remain: call list_memories again with cursor "${page.nextCursor}".`] : [];
     return { text: [head, ...page.facts.map(factLine), ...more].join("\n") };
