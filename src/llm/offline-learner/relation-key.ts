@@ -56,7 +56,9 @@ function objectKey(object: string): string {
 }
 
 function englishKey(text: string): RelationKey | null {
-  const t = text.toLowerCase().replace(/[.!]+$/u, "").trim();
+  const full = text.toLowerCase().replace(/[.!]+$/u, "").trim();
+  // "Karim quit the ambulance service, the user's husband is a nurse now": the clause about the user carries the key.
+  const t = full.startsWith("the user") ? full : (full.split(/,\s+/u).find((part) => part.startsWith("the user")) ?? full);
   // "Mia is the user's sister."
   const named = new RegExp(`^[a-z][\\p{L}'-]*(?: [a-z][\\p{L}'-]*)? is the user's (?:(?:younger|older|little|big|best) )?(${RELATIVE_WORDS})$`, "u").exec(t);
   if (named?.[1]) return { subject: `user.${RELATIVES[named[1]] ?? named[1]}`, relation: "name", kind: "relationship" };
@@ -85,7 +87,7 @@ function englishKey(text: string): RelationKey | null {
     return { subject, relation: allergen?.[1] ? `allergy:${objectKey(allergen[1])}` : "health", kind: "health" };
   }
   if (DIET.test(rest)) return { subject, relation: "diet", kind: "diet" };
-  if (/^(?:lives|is living|has lived|lived|has moved|moved|is moving|relocated|is based|is staying|settled|now lives|resides)\b/u.test(rest)) {
+  if (/^(?:lives|is living|has lived|lived|is based|is staying|settled|now lives|resides)\b|^(?:has moved|moved|is moving|relocated|has relocated)(?: (?:back|house|abroad|over|out))? (?:to|into|in with|here|there)\b/u.test(rest)) {
     return FUTURE.test(rest) && !/^(?:moved|has moved|relocated)/u.test(rest) ? { subject, relation: "home", kind: "plan" } : { subject, relation: "home", kind: "home" };
   }
   if (/^(?:is from|comes from|grew up in|was born in)\b/u.test(rest)) return { subject, relation: "origin", kind: "origin" };
@@ -126,7 +128,7 @@ function chineseKey(text: string): RelationKey | null {
   // A resolved date right after the subject ("用户2026年12月2日要去北京出差") says when, not what.
   const dated = ZH_DATE.exec(rest);
   if (dated) rest = rest.slice(dated[0].length);
-  rest = rest.replace(/^(?:也|还|现在|目前|已经|刚|刚刚|最近)+/u, "");
+  rest = rest.replace(/^(?:也|还|现在|目前|已经|刚|刚刚|最近|以前|之前|过去|一直|从小就?|平时|每天|每周|如今)+/u, "");
   if (/^(?:叫|名字(?:是|叫)|的名字(?:是|叫))/u.test(rest) || /^养了?(?:一[只条个])?.{0,4}?(?:猫|狗|兔子)，?(?:叫|名叫)/u.test(rest)) {
     return { subject, relation: "name", kind: subject === "user" ? "name" : "relationship" };
   }
@@ -146,7 +148,7 @@ function chineseKey(text: string): RelationKey | null {
   if (/^在.{1,12}(?:工作|上班|实习|任职)|^(?:入职|加入|跳槽到|去了).{1,12}/u.test(rest)) return { subject, relation: "employer", kind: "employer" };
   if (/^[\d一二两三四五六七八九十]{1,3}岁|^今年[\d一二两三四五六七八九十]{1,3}岁/u.test(rest)) return { subject, relation: "age", kind: "age" };
   const likes = /^(?:最|特别|非常|很|比较|超)?(?:喜欢|爱|讨厌|不喜欢|不爱|迷上了|爱上了|偏爱|偏好|受不了)(?:吃|喝|看|听|玩|用)?(.+)$/u.exec(rest);
-  if (likes?.[1]) return { subject, relation: `likes:${likes[1].replace(/[了的啊呀]+$/u, "")}`, kind: "likes" };
+  if (likes?.[1]) return { subject, relation: `likes:${likes[1].split(/[，,。]/u)[0]?.replace(/[了的啊呀]+$/u, "")}`, kind: "likes" };
   const uses = /(?:把)(.{1,8}?)(?:从.+?)?(?:换成|改成|迁移到|切换到|换到)/u.exec(rest) ?? /^(?:用|使用)(?:.+?)(?:做|写|来做|当)(.{1,8})$/u.exec(rest);
   if (uses?.[1]) return { subject, relation: `uses:${uses[1]}`, kind: "uses" };
   if (FUTURE.test(rest) || /^\d{4}年/u.test(rest)) {
