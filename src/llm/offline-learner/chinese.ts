@@ -12,13 +12,15 @@ const REQUEST = /^(?:请|麻烦|帮我|帮忙|给我|替我|写|讲|说说|讲�
 const CHATTER =
   /^我(?:再|先|得|要)?(?:想想|看看|试试|考虑一下)|^我(?:觉得|认为|想想|也是|也觉得|知道了|明白了?|懂了|同意|猜|看看|试试|想一想|考虑一下|就是问问|随便问问|开玩笑|不知道|不确定|回来了|吃过了|吃完了|先走了|去忙了)|^我(?:今天|现在)?(?:好|有点|很|太|超|真)?(?:累|困|饿|无聊|开心|高兴|郁闷|烦)(?:了|啊|呀|死了)?$|^我也(?:是|一样)|哈哈|呵呵|嘿嘿/u;
 const FIRST_PERSON = /我|咱|俺/u;
+const SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤欧司上诸";
+const SELF_NAME = new RegExp(`^我是([${SURNAMES}][\\p{Script=Han}]{1,2})(?<!老师|医生|同学|经理|总|工|姐|哥)(?=[，,。！!]|$)`, "u");
 
 /** Kin, pets and groups: "我妹妹" reads "用户的妹妹". */
 const KIN =
   "妹妹|姐姐|哥哥|弟弟|妈妈|母亲|爸爸|父亲|老公|老婆|丈夫|妻子|太太|先生|男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻|儿子|女儿|孩子|宝宝|朋友|好朋友|闺蜜|同事|老板|领导|上司|室友|邻居|同学|爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|舅舅|表妹|表姐|表哥|表弟|堂妹|堂姐|堂哥|堂弟|家人|猫|猫咪|狗|狗狗|宠物|公司|团队|小组|部门|学校|老家";
 
 /** Continuations without a subject that start a new fact about the same subject. */
-const CONTINUATION = /^(?:也|还|最|平时|特别|非常|很|比较)?(?:喜欢|爱|讨厌|不喜欢|不爱|不吃|不喝|住在|在.{1,8}(?:工作|上班|上学)|是|当|做|对.{1,8}过敏|会|养了|有)/u;
+const CONTINUATION = /^(?:也|还|最|平时|特别|非常|很|比较)?(?:喜欢|爱|讨厌|不喜欢|不爱|不吃|不喝|住在|在.{1,8}(?:工作|上班|上学|做|当|读|学)|是|当|做|对.{1,8}过敏|会|养了|有)/u;
 
 function toUser(clause: string): string {
   return clause
@@ -53,6 +55,8 @@ export function chineseClauses(sentence: string, ts: number): Clause[] {
     if (s === before) break;
   }
   if (s.length < 2 || isNotAChineseStatement(s)) return [];
+  // "我是陈浩" names the user when what follows 我是 reads as a name: a common surname and one or two characters.
+  s = s.replace(SELF_NAME, "我叫$1");
   // "我叫小明，喜欢蓝色": a comma before a new subject or a continuation starts a new fact.
   const pieces = s.split(/[，,；;]/u).map((p) => p.trim()).filter((p) => p.length > 0);
   const groups: string[] = [];
@@ -71,7 +75,7 @@ export function chineseClauses(sentence: string, ts: number): Clause[] {
     const date = ZH_DATE.exec(text);
     const subject = date ? new RegExp(`^用户(?:的|家的|家)?(?:${KIN})?`, "u").exec(text.slice(date[0].length)) : null;
     if (date && subject) text = `${subject[0]}${date[0].replace(/[，,]$/u, "")}${text.slice(date[0].length + subject[0].length)}`;
-    clauses.push({ text: finish(text), emphasized, dated: dates.dated });
+    clauses.push({ text: finish(text), emphasized, dated: dates.dated, future: dates.future });
   }
   return clauses;
 }

@@ -7,6 +7,8 @@ export interface Clause {
   emphasized: boolean;
   /** A relative date was resolved in it. */
   dated: boolean;
+  /** One of its dates lies ahead: a plan. */
+  future: boolean;
 }
 
 /** Openers that carry nothing ("Hi!", "btw", "Oh,"); emphasis openers are noted, then dropped. */
@@ -166,14 +168,14 @@ export function englishClauses(sentence: string, ts: number): Clause[] {
     const nameMatch = SELF_NAME.map((p) => p.exec(lowered)).find((m) => m);
     const name = nameMatch?.[1];
     if (name && !NOT_A_NAME.test(name)) {
-      clauses.push({ text: `The user's name is ${name}.`, emphasized, dated: false });
+      clauses.push({ text: `The user's name is ${name}.`, emphasized, dated: false, future: false });
       const after = part.slice(nameMatch?.[0].length ?? part.length).replace(/^\s*,\s*/u, "").trim();
       // "I'm Sam, a nurse from Leeds": the apposition says what the user is.
-      if (/^(?:a|an)\s+\S+/iu.test(after)) clauses.push({ text: finish(`The user is ${after}`), emphasized, dated: false });
+      if (/^(?:a|an)\s+\S+/iu.test(after)) clauses.push({ text: finish(`The user is ${after}`), emphasized, dated: false, future: false });
       continue;
     }
     const dates = resolveEnglishDates(part, ts);
-    clauses.push({ text: finish(toThirdPerson(dates.text)), emphasized, dated: dates.dated });
+    clauses.push({ text: finish(toThirdPerson(dates.text)), emphasized, dated: dates.dated, future: dates.future });
   }
   return clauses;
 }

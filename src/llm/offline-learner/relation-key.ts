@@ -35,6 +35,8 @@ const RELATIVES: Record<string, string> = {
 const RELATIVE_WORDS = Object.keys(RELATIVES).filter((w) => /^[a-z]/u.test(w)).sort((a, b) => b.length - a.length).join("|");
 const ZH_RELATIVE_WORDS = Object.keys(RELATIVES).filter((w) => !/^[a-z]/u.test(w)).sort((a, b) => b.length - a.length).join("|");
 
+const NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety";
+
 const OCCUPATION =
   /(?:er|or|ist|ian|ant|ent|ologist|ic|nurse|doctor|chef|cook|pilot|dentist|paramedic|architect|lawyer|teacher|student|engineer|designer|developer|programmer|accountant|pharmacist|vet|veterinarian|firefighter|officer|clerk|barista|cashier|plumber|electrician|carpenter|mechanic|farmer|nanny|tutor|professor|researcher|scientist|journalist|editor|writer|photographer|analyst|consultant|surgeon|midwife|therapist|coach|librarian|translator|freelancer|founder|intern|retiree|ceo|cto|cfo|pm)$/u;
 const DIET = /\b(?:vegetarian|vegan|pescatarian|gluten[- ]free|lactose|halal|kosher|doesn't eat (?:meat|pork|beef|fish|dairy)|does not eat|keeps kosher|is on a .* diet)\b|吃素|素食|不吃(?:肉|猪肉|牛肉|辣|海鲜)|清真|戒糖|减肥|节食|乳糖不耐/u;
@@ -76,6 +78,7 @@ function englishKey(text: string): RelationKey | null {
   // Drop the relative's name ("sister mia lives ..." -> "lives ..."): the relation follows.
   rest = rest.replace(/^(?:[a-z][\p{L}'-]*,? )?(?=(?:is|was|has|lives|works|loves|likes|moved|just|also|still|now|recently|teaches|runs|owns|studies|got|became|started|joined|left)\b)/u, "");
   rest = rest.replace(/^(?:(?:just|also|still|now|recently|currently|finally|actually|always|usually|really|mostly|officially) )+/u, "");
+  rest = rest.replace(/,? (?:now|these days|anymore|any more|at the moment|nowadays|as well|too)$/u, "");
 
   const name = /^(?:is called|is named|'s name is|name is|goes by) /u.test(rest) || /^(?:has|adopted|got|bought|rescued|owns) (?:a|an|two|three|one)? ?(?:[a-z-]+ ){0,2}?(\p{L}+) (?:called|named) /u.exec(rest);
   if (name) {
@@ -90,19 +93,21 @@ function englishKey(text: string): RelationKey | null {
   if (/^(?:lives|is living|has lived|lived|is based|is staying|settled|now lives|resides)\b|^(?:has moved|moved|is moving|relocated|has relocated)(?: (?:back|house|abroad|over|out))? (?:to|into|in with|here|there)\b/u.test(rest)) {
     return FUTURE.test(rest) && !/^(?:moved|has moved|relocated)/u.test(rest) ? { subject, relation: "home", kind: "plan" } : { subject, relation: "home", kind: "home" };
   }
+  const likes = /^(?:loves|likes|enjoys|adores|hates|dislikes|prefers|can't stand|cannot stand|is into|is a (?:big |huge )?fan of|is obsessed with|is not a fan of|isn't a fan of|doesn't like|does not like|no longer likes|doesn't enjoy|is crazy about|is passionate about)\s+(.+)$/u.exec(rest);
+  if (likes?.[1]) return { subject, relation: `likes:${objectKey(likes[1].replace(/^(?:to |playing |eating |drinking |watching |listening to )/u, ""))}`, kind: "likes" };
+  const hobby = /^(?:goes|does|practi[sc]es|plays) ((?:\p{L}+ing)|(?:the )?(?:piano|guitar|violin|drums|tennis|football|soccer|basketball|chess|golf|badminton|volleyball|yoga|pilates|judo|karate))\b/u.exec(rest);
+  if (hobby?.[1]) return { subject, relation: `likes:${objectKey(hobby[1])}`, kind: "likes" };
   if (/^(?:is from|comes from|grew up in|was born in)\b/u.test(rest)) return { subject, relation: "origin", kind: "origin" };
-  if (/^(?:works as|is working as|became|has become|is now|job is|was promoted to|got promoted to|retired)\b/u.test(rest) || /^is (?:a|an) (?:[\p{L}-]+ ){0,3}?([\p{L}-]+)(?: at| in| for|$|,)/u.test(rest)) {
+  if (/^(?:works as|is working as|became|has become|is now|job is|was promoted to|got promoted to|retired|teaches|lectures|practi[sc]es (?:law|medicine)|runs (?:a|an|the|her|his|their) )\b/u.test(rest) || /^is (?:a|an) (?:[\p{L}-]+ ){0,3}?([\p{L}-]+)(?: at| in| for|$|,)/u.test(rest)) {
     const noun = /^is (?:a|an) (?:[\p{L}-]+ ){0,3}?([\p{L}-]+)(?: at| in| for|$|,)/u.exec(rest)?.[1];
     if (noun === undefined || OCCUPATION.test(noun)) return { subject, relation: "job", kind: "job" };
     return { subject, relation: `is-a:${noun}`, kind: "other" };
   }
   if (/^(?:works (?:at|for|in)|is working (?:at|for)|joined|got a job at|started (?:a new job |working )?at|is employed)\b/u.test(rest)) return { subject, relation: "employer", kind: "employer" };
   if (/^works (?:nights|days|weekends|night shifts|from home|remotely|part[- ]time|full[- ]time|shifts|late|early)\b/u.test(rest)) return { subject, relation: "schedule", kind: "schedule" };
-  if (/^(?:is|turned|turns) \d{1,3}(?: years old)?\b/u.test(rest)) return { subject, relation: "age", kind: "age" };
+  if (new RegExp(`^(?:is|turned|turns|will be|will turn) (?:\\d{1,3}|${NUMBER_WORDS})(?: years old)?\\b`, "u").test(rest)) return { subject, relation: "age", kind: "age" };
   if (/^(?:studies|is studying|is majoring|majored|is doing a (?:phd|master's|degree))\b/u.test(rest)) return { subject, relation: "study", kind: "study" };
-  const likes = /^(?:loves|likes|enjoys|adores|hates|dislikes|prefers|can't stand|cannot stand|is into|is a (?:big |huge )?fan of|is obsessed with|is not a fan of|isn't a fan of|doesn't like|does not like|no longer likes|doesn't enjoy|is crazy about|is passionate about)\s+(.+)$/u.exec(rest);
-  if (likes?.[1]) return { subject, relation: `likes:${objectKey(likes[1].replace(/^(?:to |playing |eating |drinking |watching |listening to )/u, ""))}`, kind: "likes" };
-  const uses = /^(?:switched|migrated|moved|changed|upgraded)(?: (?:over|all))? (?:the |its |their |the user's )?([\p{L} -]+?) (?:from .+? )?to\b/u.exec(rest) ?? /^(?:uses|is using|relies on|codes in|writes code in) .+? (?:for|as) (?:the |its |their |the user's )?([\p{L} -]+)$/u.exec(rest);
+  const uses = /^(?:switched|migrated|moved|changed|upgraded)(?: (?:over|all))? (?:the |its |their |the user's )?([\p{L} -]+?) (?:from .+? )?to\b/u.exec(rest) ?? /^(?:uses|is using|relies on|codes in|writes code in) .+? (?:for|as) (?:all )?(?:the |its |their |the user's )?([\p{L}' -]+)$/u.exec(rest);
   if (uses?.[1]) return { subject, relation: `uses:${objectKey(uses[1])}`, kind: "uses" };
   if (/^(?:drives|bought a car|has a car)\b/u.test(rest)) return { subject, relation: "car", kind: "other" };
   if (FUTURE.test(rest)) {
