@@ -13,7 +13,7 @@ export interface Clause {
 
 /** Openers that carry nothing ("Hi!", "btw", "Oh,"); emphasis openers are noted, then dropped. */
 const OPENER =
-  /^(?:(?:hi|hello|hey|hiya|oh|ok|okay|well|so|btw|nice|cool|great|awesome|wow|perfect|sure|right|alright|thanks|thank you|by the way|also|actually|anyway|fyi|yeah|yes|yep|no|nope|haha+|lol|hmm+|um+|and|but|ah|oh well|just so you know|for the record|for context|fun fact)\b(?:\s+there)?[\s,!:;.\-–—]*)+/iu;
+  /^(?:(?:hi|hello|hey|hiya|please|pls|oh|ok|okay|well|so|btw|nice|cool|great|awesome|wow|perfect|sure|right|alright|thanks|thank you|by the way|also|actually|anyway|fyi|yeah|yes|yep|no|nope|haha+|lol|hmm+|um+|and|but|ah|oh well|just so you know|for the record|for context|fun fact)\b(?:\s+there)?[\s,!:;.\-–—]*)+/iu;
 const EMPHASIS = /^(?:please\s+)?(?:remember|don't forget|do not forget|keep in mind|note|make a note|never forget)(?:\s+that)?\b[\s,:;.\-]*/iu;
 
 const QUESTION_START =

@@ -103,8 +103,8 @@ function englishKey(text: string): RelationKey | null {
     if (noun === undefined || OCCUPATION.test(noun)) return { subject, relation: "job", kind: "job" };
     return { subject, relation: `is-a:${noun}`, kind: "other" };
   }
+  if (/^works (?:(?:at|during the) night|at weekends|on weekends|in shifts|nights|days|weekends|night shifts|from home|remotely|part[- ]time|full[- ]time|shifts|late|early)\b/u.test(rest)) return { subject, relation: "schedule", kind: "schedule" };
   if (/^(?:works (?:at|for|in)|is working (?:at|for)|joined|got a job at|started (?:a new job |working )?at|is employed)\b/u.test(rest)) return { subject, relation: "employer", kind: "employer" };
-  if (/^works (?:nights|days|weekends|night shifts|from home|remotely|part[- ]time|full[- ]time|shifts|late|early)\b/u.test(rest)) return { subject, relation: "schedule", kind: "schedule" };
   if (new RegExp(`^(?:is|turned|turns|will be|will turn) (?:\\d{1,3}|${NUMBER_WORDS})(?: years old)?\\b`, "u").test(rest)) return { subject, relation: "age", kind: "age" };
   if (/^(?:studies|is studying|is majoring|majored|is doing a (?:phd|master's|degree))\b/u.test(rest)) return { subject, relation: "study", kind: "study" };
   const uses = /^(?:switched|migrated|moved|changed|upgraded)(?: (?:over|all))? (?:the |its |their |the user's )?([\p{L} -]+?) (?:from .+? )?to\b/u.exec(rest) ?? /^(?:uses|is using|relies on|codes in|writes code in) .+? (?:for|as) (?:all )?(?:the |its |their |the user's )?([\p{L}' -]+)$/u.exec(rest);
