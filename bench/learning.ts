@@ -210,6 +210,15 @@ if (process.argv.includes("--in-process")) {
   console.log(`\nin-process (extractor alone)      learned  noise            contradictions`);
   console.log(await inProcess("baseline: cue-word extractor", new CueWordExtractor()));
   console.log(await inProcess("offline learner", new HeuristicFactExtractor()));
+  // CPU per user line: every dataset line through each extractor, repeated.
+  const messages = lines.map((l) => ({ id: l.id, role: "user" as const, content: l.text, tokens: 1, importance: 0.5, ts: Date.UTC(2026, 11, 1) }));
+  for (const [label, extractor] of [["baseline: cue-word extractor", new CueWordExtractor()], ["offline learner", new HeuristicFactExtractor()]] as const) {
+    for (const m of messages) await extractor.extract({ messages: [m], existing: [] });
+    const rounds = 20;
+    const t0 = performance.now();
+    for (let r = 0; r < rounds; r++) for (const m of messages) await extractor.extract({ messages: [m], existing: [] });
+    console.log(`${label.padEnd(34)} ${(((performance.now() - t0) * 1000) / (rounds * messages.length)).toFixed(0)} µs CPU per line (warm, ${rounds * messages.length} lines)`);
+  }
 } else {
   const ref = process.env.LEARNING_BASELINE_REF || "main";
   const upstash = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined });
