@@ -217,30 +217,15 @@ const USER_REFERENCES: readonly (readonly [RegExp, string])[] = [
 ];
 
 /**
- * The text recall searches for. Facts are stored in two voices: persisted messages in the user's
- * own first-person words ("我叫小明", "I live in Berlin"), learned facts about "the user"
- * ("用户叫小明。", "The user lives in Berlin."); questions come in either ("What's my name?",
- * "用户叫什么名字?"). The query is searched in first person, followed by the same words about
- * "the user" when that reads differently, so both voices are matched.
+ * The text recall searches for: facts are stored in the user's own first-person words ("我叫小明",
+ * "I live in Berlin"), while the model or the client often asks about "the user" ("用户叫什么名字?").
+ * Those references become first person, so the words the user would have used are matched.
  */
 export function recallQueryText(query: string): string {
   let text = query;
   for (const [pattern, replacement] of USER_REFERENCES) text = text.replace(pattern, replacement);
-  let third = text;
-  for (const [pattern, replacement] of SELF_REFERENCES) third = third.replace(pattern, replacement);
-  return third === text ? text : `${text}\n${third}`;
+  return text;
 }
-
-/** First person as learned facts name the user. */
-const SELF_REFERENCES: readonly (readonly [RegExp, string])[] = [
-  [/我们的|我的/gu, "用户的"],
-  // "我妹妹" is "用户的妹妹" in a learned fact
-  [/我(?=妹|姐|哥|弟|妈|爸|老公|老婆|丈夫|妻子|男朋友|女朋友|对象|儿子|女儿|孩子|朋友|同事|室友|老板)/gu, "用户的"],
-  [/我们|我/gu, "用户"],
-  [/\b(?:my|our)\b/giu, "the user's"],
-  [/\b(?:i|me|we|us)\b/giu, "the user"],
-  [/\bam\b/giu, "is"],
-];
 
 /** How many candidates a recall of `k` facts asks the store for: deep enough for the ranking to reorder. */
 export const candidateDepth = (k: number): number => Math.min(100, Math.max(k * 3, k + 5));
