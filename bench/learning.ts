@@ -13,8 +13,8 @@
  * baseline built from another git ref (default `main`: the cue-word extractor behind the
  * salience gate), so both figures come from the same run.
  *
- * Printed per Worker: lines learned (every keyword of a fact line in a stored fact, checked after
- * its session), stored noise (stored facts whose source message is small talk or a question),
+ * Printed per Worker: lines learned (every keyword of a fact line in a fact stored by the end of
+ * its session, or before a later line superseded it), stored noise (stored facts whose source message is small talk or a question),
  * new-session hit@3 (an expected answer in one of the top 3 recalled facts), abstention (unrelated
  * questions that recall nothing), and newer-wins (for each contradicted fact, the newer one is
  * recalled in the top 3 and no fact holding the older answer ranks above it).
@@ -116,21 +116,21 @@ async function runPerson(base: URL, person: DatasetPerson, run: string, tally: T
 
   const seen = new Map<string, StoredFact>();
   const lineOfMessage = new Map<string, DatasetLine>();
-  const factLineIds = new Map<string, DatasetLine>();
   for (const [s, session] of person.sessions.entries()) {
     const sessionId = `${userId}-s${s}`;
     for (const line of session.lines) {
+      // The fact a line contradicts is read before it may be superseded, so it counts as learned.
+      if (line.contradicts) for (const f of await settle()) seen.set(f.id, f);
       await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: line.text }] }, { headers: { "X-Memory-Session": sessionId, "X-Memory-User": userId } });
     }
-    const facts = await settle();
-    for (const f of facts) seen.set(f.id, f);
+    for (const f of await settle()) seen.set(f.id, f);
+    const facts = [...seen.values()];
     const window = (await api<{ window: { id: string; role: string; content: string }[] }>(`/v1/sessions/${sessionId}`)).window;
     for (const m of window) {
       const line = session.lines.find((l) => m.role === "user" && l.text === m.content);
       if (line) lineOfMessage.set(m.id, line);
     }
     for (const line of session.lines.filter((l) => l.kind === "fact")) {
-      factLineIds.set(line.id, line);
       tally.factLines += 1;
       if (learnedIn(line, facts.map((f) => f.text))) tally.learned += 1;
       else log(`  [${person.id}] not learned: ${line.text}`);

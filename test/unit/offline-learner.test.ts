@@ -73,6 +73,11 @@ describe("the offline learner on what people say", () => {
       "I'll think about it.",
       "Nice, I love that idea.",
       "Hi there!",
+      "Honestly, I have no idea.",
+      "That's my favourite movie!",
+      "Can I ask you something?",
+      "I need a recipe for lasagna.",
+      "I wonder if it will rain.",
       "你觉得哪本书适合入门？",
       "帮我写一首关于秋天的诗。",
       "今天天气真不错。",
@@ -83,6 +88,10 @@ describe("the offline learner on what people say", () => {
       "我叫什么名字来着？",
       "推荐几部好看的电影。",
       "你好",
+      "我有一个问题",
+      "你能帮我订个餐厅吗",
+      "我今天好累啊",
+      "好吧，我知道了",
     ];
     for (const line of lines) expect((await learn(line)).map((o) => o.op), line).toEqual(["skip"]);
   });

@@ -13,7 +13,7 @@ export interface Clause {
 
 /** Openers that carry nothing ("Hi!", "btw", "Oh,"); emphasis openers are noted, then dropped. */
 const OPENER =
-  /^(?:(?:hi|hello|hey|hiya|please|pls|oh|ok|okay|well|so|btw|nice|cool|great|awesome|wow|perfect|sure|right|alright|thanks|thank you|by the way|also|actually|anyway|fyi|yeah|yes|yep|no|nope|haha+|lol|hmm+|um+|and|but|ah|oh well|just so you know|for the record|for context|fun fact)\b(?:\s+there)?[\s,!:;.\-–—]*)+/iu;
+  /^(?:(?:hi|hello|hey|hiya|please|pls|honestly|frankly|to be honest|tbh|oh|ok|okay|well|so|btw|nice|cool|great|awesome|wow|perfect|sure|right|alright|thanks|thank you|by the way|also|actually|anyway|fyi|yeah|yes|yep|no|nope|haha+|lol|hmm+|um+|and|but|ah|oh well|just so you know|for the record|for context|fun fact)\b(?:\s+there)?[\s,!:;.\-–—]*)+/iu;
 const EMPHASIS = /^(?:please\s+)?(?:remember|don't forget|do not forget|keep in mind|note|make a note|never forget)(?:\s+that)?\b[\s,:;.\-]*/iu;
 
 const QUESTION_START =
@@ -22,7 +22,7 @@ const REQUEST =
   /^(?:please\s+|pls\s+)?(?:write|tell|give|show|help|make|create|explain|translate|summari[sz]e|list|find|suggest|recommend|draft|generate|compose|describe|check|fix|compare|plan|remind|send|book|let's|lets|let me know|search|look up|calculate|convert|rewrite|continue|repeat|say|guess|imagine|pretend)\b|\b(?:can|could|would|will) you\b|^i(?:'d| would) (?:like|love) (?:you|a |an |to (?:know|ask|get|see|hear|try)|some)|^i (?:want|need) (?:you|help|to know|to ask|some (?:ideas|advice|help|tips)|a (?:poem|story|summary|list|recipe|joke|plan))|^i(?:'m| am) (?:looking for|wondering|curious)|^i (?:wonder|was wondering)\b/iu;
 /** First-person lines that react to the conversation instead of telling something. */
 const CHATTER =
-  /^(?:i|we) (?:think|guess|see|agree|disagree|hope|suppose|mean|bet|wonder|understand|get it|got it|feel like|totally|appreciate|believe you)\b|^(?:i|we) (?:know|knew)(?:\s+(?:that|what|right|it|you|i|how|why|the feeling)\b|$)|^i(?:'m| am) (?:fine|good|great|okay|ok|alright|doing (?:well|good|great|fine|ok|okay)|well|back|here|sorry|glad|so glad|happy to hear|not sure|unsure|just (?:curious|wondering|kidding|asking|saying|checking)|kidding|joking|done|ready|lost|confused|bored|tired|exhausted|hungry|sleepy|excited to try|so excited)\b|^i(?:'m| am) (?:in|out|off now|all set)$|^(?:i|we) (?:don't|do not|didn't|can't|cannot) (?:know|think|get|understand|mind|care|remember|believe|agree|decide|wait)\b|^i(?:'ll| will) (?:try|check|look|think|consider|keep|do|give|let you know|get back|see|have a look|be right back|go with)\b|^i(?:'d| would) (?:say|rather not|guess|think)\b|^i (?:love|like|hate|appreciate|enjoyed|liked|loved) (?:it|that|this|them|those|these|your|the idea|the answer|the suggestion|that idea|this idea|you)\b|^(?:me too|same here|my bad|my pleasure|oh my|my god|my goodness|i'm (?:back|here))\b|^i (?:just )?(?:had|ate) (?:lunch|dinner|breakfast|a snack|coffee)\b|^i (?:have|got) (?:a|one|another) (?:question|request|idea for you)\b/iu;
+  /^(?:i|we) (?:think|guess|see|agree|disagree|hope|suppose|mean|bet|wonder|understand|get it|got it|feel like|totally|appreciate|believe you)\b|^(?:i|we) (?:know|knew)(?:\s+(?:that|what|right|it|you|i|how|why|the feeling)\b|$)|^i(?:'m| am) (?:fine|good|great|okay|ok|alright|doing (?:well|good|great|fine|ok|okay)|well|back|here|sorry|glad|so glad|happy to hear|not sure|unsure|just (?:curious|wondering|kidding|asking|saying|checking)|kidding|joking|done|ready|lost|confused|bored|tired|exhausted|hungry|sleepy|excited to try|so excited)\b|^i(?:'m| am) (?:in|out|off now|all set)$|^(?:i|we) (?:don't|do not|didn't|can't|cannot) (?:know|think|get|understand|mind|care|remember|believe|agree|decide|wait)\b|^i(?:'ll| will) (?:try|check|look|think|consider|keep|do|give|let you know|get back|see|have a look|be right back|go with)\b|^i(?:'d| would) (?:say|rather not|guess|think)\b|^i (?:love|like|hate|appreciate|enjoyed|liked|loved) (?:it|that|this|them|those|these|your|the idea|the answer|the suggestion|that idea|this idea|you)\b|^(?:me too|same here|my bad|my pleasure|oh my|my god|my goodness|i'm (?:back|here))\b|^i (?:just )?(?:had|ate) (?:lunch|dinner|breakfast|a snack|coffee)\b|^i (?:have|got) (?:a|one|another|some) (?:question|request|idea for you)|^i have (?:no idea|no clue|a question)\b|^(?:that|this|it)(?:'s| is) (?:my|our) (?:favou?rite|fave)(?: [\w-]+)?$/iu;
 const FIRST_PERSON = /\b(?:i|i'm|i've|i'll|i'd|my|me|we|we're|we've|we'll|our|us|mine|ours)\b/iu;
 
 /** Verbs that can follow a subject; a clause "X verbs A and verbs B" splits there. */
@@ -99,9 +99,7 @@ const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 const finish = (s: string): string => `${capitalize(s.replace(/[\s,;:.!…]+$/u, ""))}.`;
 
 const NAME = "([A-Z][\\p{L}'-]+(?:\\s+[A-Z][\\p{L}'-]+)?)";
-const SELF_NAME = [
-  new RegExp(`^(?:my name is|my name's|i am|i'm|call me|people call me|everyone calls me|you can call me|this is)\\s+${NAME}(?=\\s*(?:$|[,.!;]|and\\b))`, "u"),
-];
+const SELF_NAME = new RegExp(`^(?:my name is|my name's|i am|i'm|call me|people call me|everyone calls me|you can call me|this is)\\s+${NAME}(?=\\s*(?:$|[,.!;]|and\\b))`, "u");
 
 /** Capitalized words after "I'm" that say what, not who, the user is. */
 const NOT_A_NAME =
@@ -165,7 +163,7 @@ export function englishClauses(sentence: string, ts: number): Clause[] {
     if (part.length < 4 || !FIRST_PERSON.test(part) || CHATTER.test(part) || REQUEST.test(part)) continue;
     // The opener is matched without case ("I'm", "My name is"), the name with it.
     const lowered = part.charAt(0).toLowerCase() + part.slice(1);
-    const nameMatch = SELF_NAME.map((p) => p.exec(lowered)).find((m) => m);
+    const nameMatch = SELF_NAME.exec(lowered);
     const name = nameMatch?.[1];
     if (name && !NOT_A_NAME.test(name)) {
       clauses.push({ text: `The user's name is ${name}.`, emphasized, dated: false, future: false });

@@ -111,7 +111,7 @@ function englishKey(text: string): RelationKey | null {
   if (uses?.[1]) return { subject, relation: `uses:${objectKey(uses[1])}`, kind: "uses" };
   if (/^(?:drives|bought a car|has a car)\b/u.test(rest)) return { subject, relation: "car", kind: "other" };
   if (FUTURE.test(rest)) {
-    const place = /\b(?:to|in|visit|visiting) ([A-Z][\p{L}]+(?: [A-Z][\p{L}]+)?)/u.exec(text.slice(text.length - rest.length - 1));
+    const place = /\b(?:to|in|visit|visiting) (?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)([A-Z][\p{L}]+(?: [A-Z][\p{L}]+)?)/u.exec(text.slice(text.length - rest.length - 1));
     return { subject, relation: place?.[1] ? `plan:${place[1].toLowerCase()}` : "plan", kind: "plan" };
   }
   return null;
@@ -146,7 +146,7 @@ function chineseKey(text: string): RelationKey | null {
     return /^(?:要|打算|准备|计划)/u.test(rest) || FUTURE.test(rest.slice(0, 4)) ? { subject, relation: "home", kind: "plan" } : { subject, relation: "home", kind: "home" };
   }
   if (/^(?:要|打算|准备|计划|下个月|明年).{0,6}(?:搬到|搬去|搬家)/u.test(rest)) return { subject, relation: "home", kind: "plan" };
-  if (/^(?:来自|是.{1,6}人$|老家在|出生在|在.{1,6}长大)/u.test(rest)) return { subject, relation: "origin", kind: "origin" };
+  if (/^(?:来自|老家在|出生在|出生于|在.{1,6}长大)/u.test(rest)) return { subject, relation: "origin", kind: "origin" };
   if (/(?:当|做|是做|是一名|是个|是一个|职业是|工作是|从事|转行做|升职为|成为了?)|^是.{0,8}(?:师|员|生|家|医|警|工|手|长|经理|老板|总监|博士|护士|司机|会计|律师|厨师|记者)/u.test(rest)) {
     return { subject, relation: "job", kind: "job" };
   }
