@@ -177,7 +177,7 @@ export const CONFIG_VARS = {
     },
   }),
   FACT_EXTRACTION: enumVar("FACT_EXTRACTION", {
-    description: "how facts are learned from user messages: not at all, by cue words, or by the LLM with merge",
+    description: "how facts are learned from user messages: not at all, by the offline learner's rules (docs/offline-learner.md), or by the LLM with merge",
     values: ["off", "heuristic", "llm"],
     default: "heuristic",
   }),
