@@ -132,7 +132,8 @@ describe("supersession by subject and relation", () => {
 
   it("supersedes the stored fact of the same subject and relation", async () => {
     expect(await learn("I moved to Berlin", [fact("paris", "The user lives in Paris.")])).toEqual([
-      { op: "supersede", id: "paris", text: "The user moved to Berlin.", type: "fact", importance: 0.8 },
+      // a move says where the user lives now
+      { op: "supersede", id: "paris", text: "The user lives in Berlin.", type: "fact", importance: 0.8 },
     ]);
     expect(await learn("I live in Berlin now", [fact("paris", "The user lives in Paris.")])).toEqual([
       { op: "supersede", id: "paris", text: "The user lives in Berlin now.", type: "fact", importance: 0.8 },
@@ -140,7 +141,12 @@ describe("supersession by subject and relation", () => {
     // a fact stored as the user said it (persisted, or written through the API) is read the same way
     expect((await learn("我叫小刚", [fact("old", "我叫小明，喜欢蓝色")]))[0]).toMatchObject({ op: "supersede", id: "old", text: "用户叫小刚。" });
     expect((await learn("I don't like coffee anymore", [fact("c", "The user loves coffee.")]))[0]).toMatchObject({ op: "supersede", id: "c" });
-    expect((await learn("我上个月搬到上海了。", [fact("hz", "用户住在杭州。")]))[0]).toMatchObject({ op: "supersede", id: "hz", text: "用户2026年11月搬到上海了。" });
+    expect((await learn("我上个月搬到上海了。", [fact("hz", "用户住在杭州。")]))[0]).toMatchObject({ op: "supersede", id: "hz", text: "用户住在上海（2026年11月搬过去）。" });
+    expect((await learn("We moved to Lisbon last month.", [fact("paris", "The user lives in Paris.")]))[0]).toMatchObject({
+      op: "supersede",
+      id: "paris",
+      text: "The user lives in Lisbon (moved there in November 2026).",
+    });
   });
 
   it("adds beside facts of another subject or relation, and of relations that hold several values", async () => {
@@ -148,6 +154,9 @@ describe("supersession by subject and relation", () => {
     expect((await learn("My brother lives in Rome.", existing)).map((o) => o.op)).toEqual(["add"]);
     expect((await learn("I work as a nurse.", existing)).map((o) => o.op)).toEqual(["add"]);
     expect((await learn("I'm allergic to shellfish.", existing)).map((o) => o.op)).toEqual(["add"]);
+    // a move still ahead is a plan, not the end of the current home
+    expect(await learn("I'm moving to Lisbon next year.", existing)).toEqual([{ op: "add", text: "The user is moving to Lisbon in 2027.", type: "context", importance: 0.65 }]);
+    expect((await learn("我下个月搬到北京。", [fact("hz", "用户住在杭州。")]))[0]).toMatchObject({ op: "add", type: "context" });
   });
 
   it("keeps the later of two clauses of one key within a batch", async () => {

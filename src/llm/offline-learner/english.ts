@@ -162,6 +162,14 @@ function splitClauses(sentence: string): string[] {
   return out;
 }
 
+/** "The user moved to Berlin in November 2026." says where the user lives: "The user lives in Berlin (moved there in November 2026)." */
+function homeOf(text: string): string {
+  const m = /^The user (?:has )?(?:just |recently |finally )?moved to ((?:[A-Z][A-Za-zÀ-ÖØ-öø-ÿ'-]+ ?){1,3})(.*)\.$/.exec(text);
+  if (!m?.[1]) return text;
+  const when = (m[2] ?? "").trim();
+  return `The user lives in ${m[1].trim()}${when ? ` (moved there ${when.replace(/^,\s*/, "")})` : ""}.`;
+}
+
 /** Canonical third-person clauses of one English sentence; none when it tells nothing about the user. */
 export function englishClauses(sentence: string, ts: number): Clause[] {
   let s = sentence.normalize("NFKC").replace(/[\u2018\u2019]/gu, "'").replace(/\s+/g, " ").trim();
@@ -193,7 +201,7 @@ export function englishClauses(sentence: string, ts: number): Clause[] {
       continue;
     }
     const dates = resolveEnglishDates(part, ts);
-    clauses.push({ text: finish(toThirdPerson(dates.text)), emphasized, dated: dates.dated, future: dates.future });
+    clauses.push({ text: homeOf(finish(toThirdPerson(dates.text))), emphasized, dated: dates.dated, future: dates.future });
   }
   return clauses;
 }

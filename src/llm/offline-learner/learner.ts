@@ -14,6 +14,9 @@ const HAN = /\p{Script=Han}/u;
 /** Relations that hold one value at a time; others (a health condition, an undated plan, "is a ...") can hold several. */
 const isSingleValued = (relation: string): boolean => relation !== "health" && relation !== "plan" && !relation.startsWith("is-a:");
 
+/** Relations a future date turns into a plan. */
+const PLANNABLE = new Set(["home", "job", "employer", "study"]);
+
 /** Canonical clauses of one message: each sentence read as Chinese or English by its script. */
 export function learnClauses(text: string, ts: number): Clause[] {
   const clauses: Clause[] = [];
@@ -67,7 +70,9 @@ export function learnOperations(messages: readonly StoredMessage[], existing: re
         continue;
       }
       known.add(normalized);
-      const key = relationKey(text);
+      const stated = relationKey(text);
+      // A dated move or new job still ahead is a plan: it must not end the current home or job.
+      const key = stated && clause.future && PLANNABLE.has(stated.kind) ? { ...stated, relation: `plan:${stated.relation}`, kind: "plan" as const } : stated;
       const { type, importance } = classify(text, key, clause);
       const single = key && isSingleValued(key.relation) ? keyOf(key) : null;
       if (single !== null) {

@@ -98,7 +98,7 @@ function englishKey(text: string): RelationKey | null {
   }
   if (DIET.test(rest)) return { subject, relation: "diet", kind: "diet" };
   if (/^(?:lives|is living|has lived|lived|is based|is staying|settled|now lives|resides)\b|^(?:has moved|moved|is moving|relocated|has relocated)(?: (?:back|house|abroad|over|out))? (?:to|into|in with|here|there)\b/.test(rest)) {
-    return FUTURE.test(rest) && !/^(?:moved|has moved|relocated)/.test(rest) ? { subject, relation: "home", kind: "plan" } : { subject, relation: "home", kind: "home" };
+    return FUTURE.test(rest) && !/^(?:moved|has moved|relocated)/.test(rest) ? { subject, relation: "plan:home", kind: "plan" } : { subject, relation: "home", kind: "home" };
   }
   const likes = /^(?:loves|likes|enjoys|adores|hates|dislikes|prefers|can't stand|cannot stand|is into|is a (?:big |huge )?fan of|is obsessed with|is not a fan of|isn't a fan of|doesn't like|does not like|no longer likes|doesn't enjoy|is crazy about|is passionate about)\s+(.+)$/.exec(rest);
   if (likes?.[1]) return { subject, relation: `likes:${objectKey(likes[1].replace(/^(?:to |playing |eating |drinking |watching |listening to )/, ""))}`, kind: "likes" };
@@ -150,9 +150,9 @@ function chineseKey(text: string): RelationKey | null {
   }
   if (DIET.test(rest)) return { subject, relation: "diet", kind: "diet" };
   if (/^(?:住在|住|搬到|搬去|搬家到|定居|在.{1,10}住)/u.test(rest)) {
-    return /^(?:要|打算|准备|计划)/u.test(rest) || FUTURE.test(rest.slice(0, 4)) ? { subject, relation: "home", kind: "plan" } : { subject, relation: "home", kind: "home" };
+    return /^(?:要|打算|准备|计划)/u.test(rest) || FUTURE.test(rest.slice(0, 4)) ? { subject, relation: "plan:home", kind: "plan" } : { subject, relation: "home", kind: "home" };
   }
-  if (/^(?:要|打算|准备|计划|下个月|明年).{0,6}(?:搬到|搬去|搬家)/u.test(rest)) return { subject, relation: "home", kind: "plan" };
+  if (/^(?:要|打算|准备|计划|下个月|明年).{0,6}(?:搬到|搬去|搬家)/u.test(rest)) return { subject, relation: "plan:home", kind: "plan" };
   if (/^(?:来自|老家在|出生在|出生于|在.{1,6}长大)/u.test(rest)) return { subject, relation: "origin", kind: "origin" };
   if (/(?:当|做|是做|是一名|是个|是一个|职业是|工作是|从事|转行做|升职为|成为了?)|^是.{0,8}(?:师|员|生|家|医|警|工|手|长|经理|老板|总监|博士|护士|司机|会计|律师|厨师|记者)/u.test(rest)) {
     return { subject, relation: "job", kind: "job" };
