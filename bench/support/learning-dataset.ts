@@ -168,7 +168,7 @@ const PEOPLE: PersonSpec[] = [
     sessions: 3,
     unrelated: ["How many moons does Mars have?", "What's a good stretching routine?"],
     facts: [
-      { id: "nora-husband", session: 0, variants: ["My husband Karim is a paramedic and works nights."], keywords: ["Karim", "paramedic"], questions: [{ text: "What does my husband do?", expect: ["paramedic"] }] },
+      { id: "nora-husband", session: 0, variants: ["My husband Karim is a paramedic and works nights."], keywords: ["Karim", "paramedic"], questions: [{ text: "What's my husband's name?", expect: ["Karim"] }] },
       { id: "nora-dog", session: 0, variants: ["We adopted a rescue greyhound called Biscuit last month."], keywords: ["Biscuit"], questions: [{ text: "What's my dog's name?", expect: ["Biscuit"] }] },
       { id: "nora-job", session: 0, variants: ["I'm a primary school teacher in Leeds.", "I teach at a primary school in Leeds."], keywords: ["Leeds"], questions: [{ text: "Where do I teach?", expect: ["Leeds"] }] },
       { id: "nora-veg", session: 1, variants: ["I've been vegetarian for ten years.", "I'm vegetarian, have been for ten years."], keywords: ["vegetarian"], questions: [{ text: "Do I eat meat?", expect: ["vegetarian"] }] },
