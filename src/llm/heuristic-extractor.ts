@@ -1,37 +1,18 @@
-import { normalizeFactText } from "../memory/facts.ts";
 import type { FactExtractor, FactOperation } from "../memory/ports.ts";
-import { isSalient, splitSentences } from "../memory/salience.ts";
 import type { Fact, StoredMessage } from "../memory/types.ts";
-
-const MAX_TEXT_CHARS = 500;
+import { learnOperations } from "./offline-learner/learner.ts";
 
 /**
- * Offline fact extraction (no LLM): each user sentence the salience cues mark as worth keeping
- * becomes an `add` with the cues' type and importance; other user messages are skipped, assistant
- * and tool messages ignored. It never updates: without understanding it cannot tell a
- * contradiction, and content-hash ids already merge repeats. Deterministic.
+ * Offline fact extraction (no LLM), the `heuristic` mode and the fallback when the LLM fails:
+ * user statements about themselves and their world (name, job, home, diet, health, likes,
+ * relatives, pets, colleagues, plans, tools; English and Chinese) become self-contained
+ * third-person facts ("The user's sister Mia lives in Lisbon.", "用户的妹妹在深圳当小学老师。")
+ * with relative dates resolved; questions, requests, greetings and small talk teach nothing. A
+ * clause with the subject and relation of a stored fact supersedes it. Deterministic; rules in
+ * `offline-learner/`.
  */
 export class HeuristicFactExtractor implements FactExtractor {
   async extract(request: { messages: StoredMessage[]; existing: Fact[] }): Promise<FactOperation[]> {
-    const known = new Set(request.existing.map((f) => normalizeFactText(f.text)));
-    const ops: FactOperation[] = [];
-    for (const message of request.messages) {
-      if (message.role !== "user") continue;
-      let salient = false;
-      for (const sentence of splitSentences(message.content)) {
-        const cue = isSalient(sentence);
-        if (!cue.salient) continue;
-        salient = true;
-        const text = sentence.slice(0, MAX_TEXT_CHARS);
-        if (known.has(normalizeFactText(text))) {
-          ops.push({ op: "skip", text });
-          continue;
-        }
-        known.add(normalizeFactText(text));
-        ops.push({ op: "add", text, type: cue.type, importance: cue.importance });
-      }
-      if (!salient && message.content.trim()) ops.push({ op: "skip", text: message.content.trim().slice(0, MAX_TEXT_CHARS) });
-    }
-    return ops;
+    return learnOperations(request.messages, request.existing);
   }
 }

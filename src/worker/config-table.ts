@@ -177,7 +177,7 @@ export const CONFIG_VARS = {
     },
   }),
   FACT_EXTRACTION: enumVar("FACT_EXTRACTION", {
-    description: "how facts are learned from user messages: not at all, by cue words, or by the LLM (one call per turn deciding add / update / supersede; the offline learner takes a turn whose LLM call fails)",
+    description: "how facts are learned from user messages: not at all, by the offline learner's rules (docs/offline-learner.md), or by the LLM (one call per turn deciding add / update / supersede; the offline learner takes a turn whose LLM call fails)",
     values: ["off", "heuristic", "llm"],
     default: "heuristic",
   }),
