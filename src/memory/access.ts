@@ -61,6 +61,17 @@ export function decideAccess(principal: Principal, op: OperationClass | null, ta
   return allow;
 }
 
+/**
+ * The owner rule of session routes, after {@link decideAccess}: a token reaches a session only
+ * when no other user owns it (`owner`: the session's stored owner, null when none). A token bound
+ * to a session id another user's session took (or that it was minted for by mistake) reads and
+ * writes nothing of it. Keys pass: a tenant key speaks for every user of its tenant.
+ */
+export function decideSessionOwner(principal: Principal, owner: string | null): AccessDecision {
+  if (principal.kind !== "token" || owner === null || owner === principal.userId) return allow;
+  return deny("this session belongs to another user");
+}
+
 /** What a client asks `POST /v1/tokens` for. */
 export interface TokenRequest {
   userId: string;

@@ -94,12 +94,17 @@ export class ChatTurn {
     const startedAt = deps.now();
     const key = input.key === undefined ? undefined : await turnKey(input.key);
     const messages = await assignTurnIds(input.messages, key, deps.newId);
-    const manager = new MemoryManager(deps, { sessionId: input.sessionId, userId: input.userId });
-    const { add, context } = await manager.addWithContext(
+    const first = new MemoryManager(deps, { sessionId: input.sessionId, userId: input.userId });
+    const { add, context, snapshot } = await first.addWithContext(
       messages,
       { query: input.query, countRecalls: false, followUpFromWindow: input.followUpFromWindow },
       { replaceSystem: input.replaceSystem, deferCompression: true, turn: key === undefined ? undefined : { key } },
     );
+    // The turn acts for one user from here on: the named one, else the session's stored owner
+    // (whose facts the recall used). The reply's append checks that user's erase tombstone, so an
+    // erase that lands while the model answers keeps the reply - and what it recalled - out.
+    const owner = input.userId ?? snapshot.meta?.userId;
+    const manager = owner === input.userId ? first : new MemoryManager(deps, { sessionId: input.sessionId, userId: owner });
     const anchor = [...messages].reverse().find((m) => m.role === "user")?.id;
     const memory: TurnMemory = {
       sessionId: input.sessionId,

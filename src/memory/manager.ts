@@ -138,7 +138,7 @@ export class MemoryManager {
       recalled: scope ? options.recalled : undefined,
       turn: options.turn,
       title: sessionTitle(messages),
-      unlessErasedSince: this.#userId === undefined ? undefined : options.unlessErasedSince,
+      unlessErasedSince: options.unlessErasedSince,
     }));
     const fresh = appended.added.filter((a) => !a.duplicate);
     this.#metrics.sessionGrew(this.#ref.sessionId, fresh.length);

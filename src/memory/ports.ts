@@ -52,7 +52,7 @@ export interface AppendOptions {
   /**
    * Refuse the append (nothing stored, `MemoryError` "conflict") when the owner was erased at or
    * after this time (ms): the reply of a chat turn that started before an erase must not bring
-   * the session back. Needs `userId`.
+   * the session back. The owner is `userId`, else the session's stored owner.
    */
   unlessErasedSince?: number | undefined;
 }
@@ -185,6 +185,8 @@ export interface IndexSweep {
 export interface SessionStore {
   /** One round trip. Idempotent on message ids; the owner check runs before any write. */
   append(ref: SessionRef, messages: StoredMessage[], options: AppendOptions): Promise<AppendResult>;
+  /** The session's stored owner (null: no session, or one no user owns); one round trip. */
+  owner(ref: SessionRef): Promise<string | null>;
   /**
    * One round trip, an atomic snapshot. With a bound, only the newest window messages a context
    * of that budget can use come back (plus the counts and totals), whatever the window's length.

@@ -24,7 +24,7 @@ import { APPEND_LUA } from "./lua/append.ts";
 import { COMMIT_LUA } from "./lua/commit.ts";
 import { HISTORY_LUA } from "./lua/history.ts";
 import { UNLOCK_LUA } from "./lua/lock.ts";
-import { READ_HEAD_LUA, READ_LUA, READ_PAGE_LUA } from "./lua/read.ts";
+import { OWNER_LUA, READ_HEAD_LUA, READ_LUA, READ_PAGE_LUA } from "./lua/read.ts";
 import { RESET_LUA } from "./lua/reset.ts";
 import { SETTINGS_LUA } from "./lua/settings.ts";
 import { ERASE_SESSIONS_LUA, EXPORT_SESSIONS_LUA, SUMMARY_FAILURE_LUA, SWEEP_LUA, USER_SESSIONS_LUA } from "./lua/user-sessions.ts";
@@ -91,6 +91,11 @@ export class RedisSessionStore implements SessionStore {
       snapshot: options.withSnapshot ? parseSnapshot(reply.snap) : undefined,
       ...(options.turn ? { outcome: parseOutcome(reply.outcome) } : {}),
     };
+  }
+
+  async owner(ref: SessionRef): Promise<string | null> {
+    const owner = await this.#scripts.run(OWNER_LUA, [sessionKeys(ref).meta], []);
+    return typeof owner === "string" && owner !== "" ? owner : null;
   }
 
   async read(ref: SessionRef, bound?: WindowBound): Promise<SessionSnapshot> {

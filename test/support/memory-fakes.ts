@@ -172,8 +172,9 @@ export class InMemorySessionStore implements SessionStore {
     if (owner !== undefined && options.userId !== undefined && owner !== options.userId) {
       throw new MemoryError("conflict", "session belongs to a different user");
     }
-    if (options.unlessErasedSince !== undefined && options.userId !== undefined) {
-      const erased = this.users?.tombstone({ tenant: ref.tenant, userId: options.userId }) ?? null;
+    const checked = options.userId ?? owner;
+    if (options.unlessErasedSince !== undefined && checked !== undefined) {
+      const erased = this.users?.tombstone({ tenant: ref.tenant, userId: checked }) ?? null;
       if (erased !== null && erased >= options.unlessErasedSince) throw new MemoryError("conflict", "the user was erased while this turn ran");
     }
     // Like the script: the recorded outcome and the tool-call pairing are checked before any write.
@@ -243,6 +244,11 @@ export class InMemorySessionStore implements SessionStore {
       snapshot: options.withSnapshot ? this.#snapshot(state) : undefined,
       ...(options.turn ? { outcome: outcome === null ? null : clone(outcome) } : {}),
     };
+  }
+
+  async owner(ref: SessionRef): Promise<string | null> {
+    this.#enter("owner");
+    return this.#state(ref, false)?.meta?.userId ?? null;
   }
 
   /** The whole window always (a bound only limits what a store must return). */

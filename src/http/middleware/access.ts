@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
-import { decideAccess, type AccessTarget, type OperationClass } from "../../memory/access.ts";
+import { decideAccess, decideSessionOwner, type AccessTarget, type OperationClass } from "../../memory/access.ts";
 import { isValidId } from "../../memory/ids.ts";
 import { ROUTE_ACCESS } from "../access-table.ts";
 import type { AppEnv } from "../env.ts";
@@ -61,7 +61,12 @@ export function accessGuard(): MiddlewareHandler<AppEnv> {
     const { op, target } = classify(c.req.method, c.req.path, (n) => c.req.query(n), (n) => c.req.header(n));
     target.userId ??= await bodyUser(c);
     c.set("target", target);
-    const decision = decideAccess(c.get("principal"), op, target, c.req.method === "GET");
+    const principal = c.get("principal");
+    let decision = decideAccess(principal, op, target, c.req.method === "GET");
+    // A token's session must not be another user's (one HGET; keys skip it).
+    if (decision.allowed && principal.kind === "token" && target.sessionId !== undefined) {
+      decision = decideSessionOwner(principal, await c.get("memory").sessionOwner(target.sessionId));
+    }
     if (!decision.allowed) {
       c.get("memory").audit("access.denied", target, { method: c.req.method, path: c.req.path, reason: decision.reason });
       throw new ApiError(403, "forbidden", decision.reason);

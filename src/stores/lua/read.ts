@@ -58,3 +58,6 @@ end
 snap.win = head
 return cjson.encode(snap)
 `;
+
+/** The session's stored owner, or false. KEYS: meta. */
+export const OWNER_LUA = `return redis.call('HGET', KEYS[1], 'userId')`;
