@@ -1133,7 +1133,7 @@ export interface components {
              * @example 1764590400000
              */
             erasedAt: number;
-            /** @description What the whole erase removed so far */
+            /** @description What the whole erase removed so far; a repeated erase that found nothing answers the last finished erase's receipt */
             removed: {
                 sessions: number;
                 messages: number;
@@ -1142,6 +1142,8 @@ export interface components {
                 facts: number;
                 /** @description Backup snapshots removed (0 without a BACKUPS bucket) */
                 backups: number;
+                /** @description Stored turn traces removed (they hold queries and recalled fact texts) */
+                traces: number;
             };
         };
         Restored: {
@@ -4923,7 +4925,7 @@ export interface operations {
                      * @example {
                      *       "userId": "xiaoming",
                      *       "receiptId": "er_3b1f0c2a9d",
-                     *       "deleted": 27,
+                     *       "deleted": 31,
                      *       "done": true,
                      *       "erasedAt": 1764590400000,
                      *       "removed": {
@@ -4932,7 +4934,8 @@ export interface operations {
                      *         "archives": 3,
                      *         "notes": 1,
                      *         "facts": 1,
-                     *         "backups": 7
+                     *         "backups": 7,
+                     *         "traces": 4
                      *       }
                      *     }
                      */
@@ -4949,7 +4952,7 @@ export interface operations {
                      * @example {
                      *       "userId": "xiaoming",
                      *       "receiptId": "er_3b1f0c2a9d",
-                     *       "deleted": 27,
+                     *       "deleted": 31,
                      *       "done": false,
                      *       "erasedAt": 1764590400000,
                      *       "removed": {
@@ -4958,7 +4961,8 @@ export interface operations {
                      *         "archives": 3,
                      *         "notes": 1,
                      *         "facts": 1,
-                     *         "backups": 7
+                     *         "backups": 7,
+                     *         "traces": 4
                      *       }
                      *     }
                      */

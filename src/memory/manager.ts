@@ -264,7 +264,7 @@ export class MemoryManager {
     const { options } = this.#d;
     if (!scope || !facts || k <= 0) return emptyRecall(options);
     const outcome = await timed(this.#trace, "vector.query", this.#d.now, recallFrom(facts, scope, query, { k, types, now: this.#d.now(), options }));
-    this.#trace.recall({ query, k, topK: candidateDepth(k), types, outcome });
+    this.#trace.recall({ userId: scope.userId, query, k, topK: candidateDepth(k), types, outcome });
     return outcome;
   }
 

@@ -218,7 +218,8 @@ export interface SessionStore {
   exportSessions(tenant: string, userId: string, page: { offset: number; limit: number }): Promise<{ sessions: SessionDump[]; next: number | null }>;
   /**
    * Deletes up to `limit` sessions the user owns (every key and index entry); entries of the
-   * user's index that name another user's or no session are dropped without touching it.
+   * user's index that name another user's or no session are dropped without touching it. The
+   * counts go into the user's running erase job in the same atomic step (see {@link EraseJournal}).
    */
   eraseUserSessions(tenant: string, userId: string, limit: number): Promise<UserSessionsErased>;
   /** One page of the tenant-index sweep; expired sessions also leave their owner's index. */
@@ -375,6 +376,8 @@ export interface BackupStore {
   latest(scope: FactScope): Promise<FactSnapshot | null>;
   /** Deletes every snapshot of the user; returns how many there were. */
   purge(scope: FactScope): Promise<number>;
+  /** How many snapshots of the user there are. */
+  count(scope: FactScope): Promise<number>;
 }
 
 export interface SummaryRequest {
@@ -506,8 +509,16 @@ export interface TraceRef {
  * so a sealing decorator wraps this port like the other stores.
  */
 export interface TraceStore {
-  /** Stores the trace for `ttlSeconds` and lists it under its session; one round trip. */
+  /**
+   * Stores the trace for `ttlSeconds`, lists it under its session and its user; one round trip.
+   * A trace of a user erased at or after the turn began (`trace.at`) is not stored.
+   */
   put(tenant: string, trace: Trace, ttlSeconds: number): Promise<void>;
+  /**
+   * Deletes up to `limit` of the user's traces, counting them into the user's running erase job
+   * in the same atomic step; `more` when some are left.
+   */
+  eraseUser(tenant: string, userId: string, limit: number): Promise<{ removed: number; more: boolean }>;
   /** The trace, or null when it is unknown, expired or another tenant's. */
   get(tenant: string, traceId: string): Promise<Trace | null>;
   /** The session's most recent traces, newest first. */
@@ -539,6 +550,24 @@ export interface ErasedCounts {
   facts: number;
   /** Backup snapshots removed (0 without a `BACKUPS` bucket). */
   backups: number;
+  /** Stored turn traces removed (they hold queries and recalled fact texts). */
+  traces: number;
+}
+
+/** The parts of an erase outside Redis: their counts go through `EraseJournal.plan` / `settle`. */
+export type ErasePart = "facts" | "backups";
+
+/**
+ * How an erase request ends: `running` (something is left, or a parallel request is mid-step:
+ * call again), `closed` (this request finished the erase: it records the receipt), `replay` (the
+ * erase was finished already - by a parallel request, or by one whose answer was lost - and these
+ * are its receipt and totals).
+ */
+export interface EraseOutcome {
+  state: "running" | "closed" | "replay";
+  receiptId: string;
+  startedAt: number;
+  removed: ErasedCounts;
 }
 
 /** An erase that runs over several requests: one record per user until it is done. */
@@ -548,11 +577,26 @@ export interface EraseJob {
   removed: ErasedCounts;
 }
 
+/**
+ * The durable progress of each user's erase. Redis steps (sessions, traces) count what they delete
+ * into the running job in the same atomic step; a part outside Redis is counted in two steps around
+ * its delete - `plan` records what is there, `settle` counts it as removed - so a fault, a retry or
+ * a parallel request never loses or doubles a count (a `plan` over an unsettled one first counts
+ * what has gone since).
+ */
 export interface EraseJournal {
   /** The running erase of the user, or a new one with `receiptId`. */
   begin(scope: FactScope, receiptId: string, at: number): Promise<EraseJob>;
-  /** Adds what one request removed; when `done`, the record goes and the totals are returned. */
-  add(scope: FactScope, removed: ErasedCounts, done: boolean): Promise<ErasedCounts>;
+  /** Before deleting a part: `remaining` items of it are there now. */
+  plan(scope: FactScope, part: ErasePart, remaining: number): Promise<void>;
+  /** After deleting a part: what was planned is removed. */
+  settle(scope: FactScope, part: ErasePart): Promise<void>;
+  /**
+   * Ends a request of the erase (`more`: this request left something). Closes the job when
+   * nothing is left or pending; exactly one request gets `closed` per receipt. A job that removed
+   * nothing after an earlier one closed answers that one's receipt (`replay`).
+   */
+  finish(scope: FactScope, more: boolean, now: number): Promise<EraseOutcome>;
 }
 
 /** The outcome of counting one request against rate limits. */

@@ -100,6 +100,16 @@ export function eraseJobKey(tenant: string, userId: string): string {
   return `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:erase-job`;
 }
 
+/** `am:{t}:u:{u}:erase-receipt` - the user's last finished erase (receipt id, totals), for replays. */
+export function eraseReceiptKey(tenant: string, userId: string): string {
+  return `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:erase-receipt`;
+}
+
+/** `am:{t}:obs:tru:{u}` - ids of the user's stored traces (an erase deletes them). */
+export function userTracesKey(tenant: string, userId: string): string {
+  return observeKey(tenant, "tru", assertId("userId", userId));
+}
+
 /** `am:{t}:u:{u}:content` - which content ids and fact ids the user's long-term facts use (see ContentIndex). */
 export function contentIndexKey(tenant: string, userId: string): string {
   return `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:content`;

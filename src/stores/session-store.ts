@@ -19,7 +19,7 @@ import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from
 import { MemoryError } from "../memory/errors.ts";
 import { InvalidStoreInput, SessionOwnerMismatch, UnexpectedReply } from "./errors.ts";
 import { appendArgs, boundArgs, commitArgs, isCount, settingsArgs } from "./session-args.ts";
-import { assertId, luaKeyParts, ownersKey, sessionKeys, tenantSessionsKey, tenantUserSets, userRecordKeys, userSessionsKey } from "./keys.ts";
+import { assertId, eraseJobKey, luaKeyParts, ownersKey, sessionKeys, tenantSessionsKey, tenantUserSets, userRecordKeys, userSessionsKey } from "./keys.ts";
 import { APPEND_LUA } from "./lua/append.ts";
 import { COMMIT_LUA } from "./lua/commit.ts";
 import { HISTORY_LUA } from "./lua/history.ts";
@@ -195,7 +195,7 @@ export class RedisSessionStore implements SessionStore {
 
   async eraseUserSessions(tenant: string, userId: string, limit: number): Promise<UserSessionsErased> {
     if (!isCount(limit) || limit === 0) throw new InvalidStoreInput("limit must be a positive integer");
-    const keys = [userSessionsKey(tenant, userId), tenantSessionsKey(tenant), ownersKey(tenant)];
+    const keys = [userSessionsKey(tenant, userId), tenantSessionsKey(tenant), ownersKey(tenant), eraseJobKey(tenant, userId)];
     const args = [assertId("userId", userId), luaKeyParts(tenant).sessionPrefix, String(limit)];
     const r = decodeReply(await this.#scripts.run(ERASE_SESSIONS_LUA, keys, args), "eraseUserSessions");
     return {

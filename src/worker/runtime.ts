@@ -230,7 +230,7 @@ export function createRuntime(env: object, ctx: BackgroundContext | undefined, r
         background,
         trace: observation.trace,
         metrics: observation.metrics,
-        traces: config.traceTtlSeconds > 0 ? adapters.traces : null,
+        traces: adapters.traces,
         metricsStore: adapters.metrics,
       }),
     health: () => probeHealth(config, adapters, backups !== null),

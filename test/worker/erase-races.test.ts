@@ -54,7 +54,7 @@ const proxyTurn: Variant["turn"] = (sid, user, named, env) =>
 async function leftovers(tenant: string, sid: string, user: string): Promise<string[]> {
   const keys = [...(await testRedis.keys(`am:${tenant}:s:${sid}:*`)), ...(await testRedis.keys(`am:${tenant}:u:${user}:*`))];
   // The tombstone and the erase's own receipt record are what an erase leaves on purpose.
-  return keys.filter((k) => !/:(erased|erase-job)$/.test(k)).sort();
+  return keys.filter((k) => !/:(erased|erase-job|erase-receipt)$/.test(k)).sort();
 }
 
 async function race(variant: Variant, named: boolean): Promise<void> {

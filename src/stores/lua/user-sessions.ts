@@ -78,9 +78,10 @@ return cjson.encode({ sessions = sessions, scanned = #members })
 /**
  * Deletes up to `limit` of the user's own sessions (every key, the tenant-index and owner entries)
  * and drops the index entries it examined; entries naming another user's session leave that
- * session alone.
+ * session alone. The counts go into the user's running erase job (when there is one) in this same
+ * step, so a receipt never misses what a faulted request deleted.
  *
- * KEYS: userIndex tenantIndex owners
+ * KEYS: userIndex tenantIndex owners eraseJob
  * ARGV: userId sessionPrefix limit
  */
 export const ERASE_SESSIONS_LUA = `${LUA_OWNED}
@@ -103,6 +104,12 @@ for _, sid in ipairs(members) do
   redis.call('ZREM', KEYS[1], sid)
 end
 out.more = redis.call('ZCARD', KEYS[1]) > 0
+if out.sessions > 0 and redis.call('EXISTS', KEYS[4]) == 1 then
+  redis.call('HINCRBY', KEYS[4], 'sessions', out.sessions)
+  redis.call('HINCRBY', KEYS[4], 'messages', out.messages)
+  redis.call('HINCRBY', KEYS[4], 'archives', out.archived)
+  redis.call('HINCRBY', KEYS[4], 'notes', out.notes)
+end
 return cjson.encode(out)
 `;
 
