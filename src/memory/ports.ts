@@ -535,9 +535,12 @@ export interface MetricsStore {
 
 /** Where audit entries go: per tenant, capped, newest kept. */
 export interface AuditLog {
-  /** Records one entry; with `throttle`, at most a fixed number per tenant and minute are kept. */
+  /**
+   * Records one entry in the log of its stream (security events apart from high-volume writes,
+   * each capped on its own); with `throttle`, at most a fixed number per credential and minute.
+   */
   append(tenant: string, entry: AuditEntry, options?: { throttle?: boolean }): Promise<void>;
-  /** Entries with `ts` > `since`, oldest first, at most `limit` (more when the last ones share a millisecond). */
+  /** Entries of both streams with `ts` > `since`, oldest first, at most `limit` (more when the last ones share a millisecond). */
   list(tenant: string, query: { since: number; limit: number }): Promise<AuditEntry[]>;
 }
 

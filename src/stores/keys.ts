@@ -89,10 +89,14 @@ export function observeKey(tenant: string, ...parts: string[]): string {
   return `${tenantPrefix(tenant)}obs:${parts.join(":")}`;
 }
 
-/** `am:{t}:audit` - the tenant's audit log (sorted by time, capped) and its throttle counters. */
-export function auditKeys(tenant: string, minute: number): { log: string; throttle: string } {
+/**
+ * `am:{t}:audit` (security events) and `am:{t}:audit:activity` (high-volume writes) - the tenant's
+ * audit logs, sorted by time and capped each - and the throttle counter of one credential's minute
+ * (the subject is hashed by the caller, see RedisAuditLog).
+ */
+export function auditKeys(tenant: string, minute: number, subject = ""): { security: string; activity: string; throttle: string } {
   const t = tenantPrefix(tenant);
-  return { log: `${t}audit`, throttle: `${t}audit:throttle:${Math.floor(minute)}` };
+  return { security: `${t}audit`, activity: `${t}audit:activity`, throttle: `${t}audit:throttle:${Math.floor(minute)}:${subject}` };
 }
 
 /** `am:{t}:u:{u}:erase-job` - the running erase of a user (receipt id, counts so far). */

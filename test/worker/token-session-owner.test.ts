@@ -68,3 +68,16 @@ describe("a token bound to another user's session", () => {
     expect(note.status, note.text).toBe(200);
   });
 });
+
+describe("a token's tenant", () => {
+  it("must be one API_KEYS configures: a well-signed token for another tenant is refused", async () => {
+    const { sign } = await import("hono/jwt");
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { iss: "agent-memory", sub: "ana", ten: "ghost", scp: ["read", "write", "chat"], jti: "tk_ghost", iat: now, exp: now + 600 };
+    const token = await sign(claims, ENV.TOKEN_SECRET, "HS256");
+    const res = await call("GET", "/v1/users/ana/facts", { key: token, env: ENV });
+    expect(res.status, res.text).toBe(401);
+    const known = await sign({ ...claims, ten: "acme", jti: "tk_known" }, ENV.TOKEN_SECRET, "HS256");
+    expect((await call("GET", "/v1/users/ana/sessions", { key: known, env: ENV })).status).toBe(200);
+  });
+});
