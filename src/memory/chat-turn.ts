@@ -153,7 +153,7 @@ export class ChatTurn {
     const message: IncomingMessage = { id, role: "assistant", content: reply.content, ...toolCalls };
     const turn = this.#s.key === undefined ? undefined : { key: this.#s.key, outcome };
     // An erase of the user while the model answered wins: the reply is not stored.
-    const result = await this.#s.manager.add([message], { recalled: this.memory.recalled.map((r) => r.id), turn, unlessErasedSince: this.#s.startedAt });
+    const result = await this.#s.manager.add([message], { recalled: this.memory.recalled.map((r) => r.id), turn, unlessErasedSince: this.#s.startedAt, source: "model" });
     this.memory = { ...this.memory, compressionDue: result.compressionDue };
     const recorded = result.outcome ?? outcome;
     return { outcome: recorded, replayed: recorded.id !== outcome.id || recorded.content !== outcome.content };

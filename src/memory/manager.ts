@@ -4,7 +4,7 @@ import type { MemoryDeps } from "./deps.ts";
 import { candidateDepth, emptyRecall, isFollowUp, recallFrom, turnRecallQuery, type RecallOutcome } from "./recall.ts";
 import { deliverPendingFacts, learnFromMessages } from "./learn.ts";
 import type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded } from "./manager-types.ts";
-import { checkMessages } from "./message-rules.ts";
+import { checkMessages, type MessageSource } from "./message-rules.ts";
 import { resolveSessionOptions } from "./options.ts";
 import { factsToPersist } from "./persist.ts";
 import { planBudget } from "./budget.ts";
@@ -49,6 +49,8 @@ export interface AddOptions {
   turn?: AppendOptions["turn"];
   /** See `AppendOptions.unlessErasedSince`. */
   unlessErasedSince?: number | undefined;
+  /** The batch is the model's reply: stored whole, whatever `maxMessageChars` (see `checkMessages`). Default "client". */
+  source?: MessageSource | undefined;
 }
 
 /**
@@ -121,7 +123,7 @@ export class MemoryManager {
   }
 
   async #append(messages: IncomingMessage[], options: AddOptions, bound: WindowBound | undefined) {
-    checkMessages(messages, this.#d.limits);
+    checkMessages(messages, this.#d.limits, options.source);
     const { sessions, options: defaults } = this.#d;
     const counter = await this.#d.counter();
     const now = this.#d.now();

@@ -234,7 +234,7 @@ export const CONFIG_VARS = {
   TOKENIZER: enumVar("TOKENIZER", { description: "token counting; the bundle carries only the rank table wrangler.toml's `[define]` names, which must match", values: ["cl100k_base", "o200k_base"], default: "cl100k_base" }),
   MAX_BODY_BYTES: intVar("MAX_BODY_BYTES", { description: "largest accepted request body, bytes", default: 1_048_576, min: 1024, max: 10_485_760 }),
   MAX_MESSAGES_PER_REQUEST: intVar("MAX_MESSAGES_PER_REQUEST", { description: "most messages one write may carry", default: 100, min: 1, max: 1000 }),
-  MAX_MESSAGE_CHARS: intVar("MAX_MESSAGE_CHARS", { description: "longest message content, characters", default: 32_000, min: 1, max: 1_000_000 }),
+  MAX_MESSAGE_CHARS: intVar("MAX_MESSAGE_CHARS", { description: "longest message content a client may send, characters (a model's reply is stored whole)", default: 32_000, min: 1, max: 1_000_000 }),
   TRACE_TTL_SECONDS: intVar("TRACE_TTL_SECONDS", {
     description: "how long per-turn traces are kept (`GET /v1/traces/{traceId}`); 0 = tracing off",
     default: 86_400,
