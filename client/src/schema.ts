@@ -140,7 +140,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * All notes of the session
+         * The session's notes, a page of at most 100 at a time
          * @description Every note of the session as a key/value map.
          */
         get: operations["listNotes"];
@@ -903,10 +903,12 @@ export interface components {
         };
         Notes: {
             sessionId: string;
-            /** @description Every note, key to value */
+            /** @description One page of the notes, key to value */
             notes: {
                 [key: string]: string;
             };
+            /** @description Pass as `cursor` for the next page; null on the last one */
+            nextCursor: string | null;
         };
         Cleared: {
             sessionId: string;
@@ -2664,7 +2666,12 @@ export interface operations {
     };
     listNotes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The nextCursor of the previous page */
+                cursor?: string;
+                /** @description Notes per page (at most 100, the default) */
+                limit?: string;
+            };
             header?: never;
             path: {
                 /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
@@ -2674,7 +2681,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every note */
+            /** @description One page of the notes */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2686,7 +2693,8 @@ export interface operations {
                      *       "notes": {
                      *         "goal": "book a flight to Lisbon",
                      *         "budget": "500 EUR"
-                     *       }
+                     *       },
+                     *       "nextCursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["Notes"];
@@ -3119,6 +3127,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with what is stored */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body or one of its messages is too large */
             413: {
                 headers: {
@@ -3523,6 +3548,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "forbidden",
                      *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what is stored */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
                      *       }
                      *     }
                      */

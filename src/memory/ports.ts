@@ -214,8 +214,11 @@ export interface SessionStore {
   history(ref: SessionRef, page: { offset: number; limit: number }): Promise<HistoryPage>;
   /** Ids of sessions the user owns, most recent first, one page per call. */
   userSessions(tenant: string, userId: string, page: { offset: number; limit: number }): Promise<SessionIdPage>;
-  /** Everything stored about up to `limit` of the user's own sessions, from `offset` on. */
-  exportSessions(tenant: string, userId: string, page: { offset: number; limit: number }): Promise<{ sessions: SessionDump[]; next: number | null }>;
+  /**
+   * Everything stored about up to `limit` of the user's own sessions, from `offset` on; with
+   * `maxBytes`, the page ends after the session that takes its stored text past it.
+   */
+  exportSessions(tenant: string, userId: string, page: { offset: number; limit: number; maxBytes?: number }): Promise<{ sessions: SessionDump[]; next: number | null }>;
   /**
    * Deletes up to `limit` sessions the user owns (every key and index entry); entries of the
    * user's index that name another user's or no session are dropped without touching it. The
@@ -226,10 +229,25 @@ export interface SessionStore {
   sweepIndexes(tenant: string, cursor: string): Promise<IndexSweep>;
 }
 
+/** What one session's notes may hold: how many, and their stored size in bytes (keys and values). */
+export interface NoteCaps {
+  maxNotes: number;
+  maxBytes: number;
+}
+
+/** Why a note was not set. */
+export type NoteRefusal = "too_many" | "too_large";
+
 /** Working memory: notes (key/value) and a scratchpad (append-only list) per session. */
 export interface WorkingMemoryStore {
-  setNote(ref: SessionRef, key: string, value: string, ttlSeconds: number): Promise<void>;
+  /**
+   * Sets one note unless that would take the session past `caps` (checked in the same atomic
+   * step; replacing a note counts its new size only). Returns why not, or null when set.
+   */
+  setNote(ref: SessionRef, key: string, value: string, ttlSeconds: number, caps?: NoteCaps): Promise<NoteRefusal | null>;
   getNotes(ref: SessionRef): Promise<Record<string, string>>;
+  /** One page of the notes (`cursor` "" starts; `nextCursor` null on the last page). */
+  getNotesPage(ref: SessionRef, cursor: string, limit: number): Promise<{ notes: Record<string, string>; nextCursor: string | null }>;
   getNote(ref: SessionRef, key: string): Promise<string | null>;
   deleteNote(ref: SessionRef, key: string): Promise<boolean>;
   clearNotes(ref: SessionRef): Promise<number>;

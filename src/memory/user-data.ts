@@ -6,6 +6,11 @@ import type { Fact } from "./types.ts";
 
 /** Sessions exported per page: each carries its window, summary, archive and working memory. */
 export const EXPORT_SESSIONS_PER_PAGE = 10;
+/**
+ * Stored text one export page carries at most before it ends (after the session that crosses
+ * it): with notes capped per session, a page stays a few MB at most, so any user can be exported.
+ */
+export const EXPORT_PAGE_BYTES = 2_000_000;
 /** Facts exported per page. */
 export const EXPORT_FACTS_PER_PAGE = 1000;
 /** Sessions erased per store call (one round trip). */
@@ -56,7 +61,7 @@ async function exportPage(deps: MemoryDeps, userId: string, cursorText: string |
   const page: ExportPage = { userId, exportedAt: deps.now(), sessions: [], facts: [], nextCursor: null };
   let factsCursor = cursor.facts;
   if (cursor.sessions !== null) {
-    const dump = await deps.sessions.exportSessions(deps.tenant, userId, { offset: cursor.sessions, limit: EXPORT_SESSIONS_PER_PAGE });
+    const dump = await deps.sessions.exportSessions(deps.tenant, userId, { offset: cursor.sessions, limit: EXPORT_SESSIONS_PER_PAGE, maxBytes: EXPORT_PAGE_BYTES });
     page.sessions = dump.sessions;
     if (dump.next !== null) {
       page.nextCursor = encodeCursor({ sessions: dump.next, facts: "" });

@@ -173,9 +173,11 @@ export class RedisSessionStore implements SessionStore {
     return { ids: sessions.map((s) => s.sessionId), sessions, next: scanned < p.limit ? null : p.offset + scanned };
   }
 
-  async exportSessions(tenant: string, userId: string, p: { offset: number; limit: number }): Promise<{ sessions: SessionDump[]; next: number | null }> {
+  async exportSessions(tenant: string, userId: string, p: { offset: number; limit: number; maxBytes?: number }): Promise<{ sessions: SessionDump[]; next: number | null }> {
     const [offset, limit] = page(p);
-    const args = [assertId("userId", userId), luaKeyParts(tenant).sessionPrefix, offset, limit];
+    const maxBytes = p.maxBytes ?? 0;
+    if (!isCount(maxBytes)) throw new InvalidStoreInput("maxBytes must be a non-negative integer");
+    const args = [assertId("userId", userId), luaKeyParts(tenant).sessionPrefix, offset, limit, String(maxBytes)];
     const reply = decodeReply(await this.#scripts.run(EXPORT_SESSIONS_LUA, [userSessionsKey(tenant, userId)], args), "exportSessions");
     const sessions = asList(reply.sessions).map((raw): SessionDump => {
       const s = decodeReply(raw, "exportSessions");
@@ -190,7 +192,9 @@ export class RedisSessionStore implements SessionStore {
       };
     });
     const scanned = num(reply.scanned);
-    return { sessions, next: scanned < p.limit ? null : p.offset + scanned };
+    // A page cut short by its byte budget continues at the next entry.
+    const cut = reply.full === false;
+    return { sessions, next: scanned < p.limit && !cut ? null : p.offset + scanned };
   }
 
   async eraseUserSessions(tenant: string, userId: string, limit: number): Promise<UserSessionsErased> {

@@ -72,6 +72,7 @@ const refuse = (): never => {
 const unusedWorking: MemoryDeps["working"] = {
   setNote: refuse,
   getNotes: refuse,
+  getNotesPage: refuse,
   getNote: refuse,
   deleteNote: refuse,
   clearNotes: refuse,
