@@ -81,3 +81,24 @@ describe("a token's tenant", () => {
     expect((await call("GET", "/v1/users/ana/sessions", { key: known, env: ENV })).status).toBe(200);
   });
 });
+
+describe("a chat-only token and the inline trace", () => {
+  it("sees no fact texts through ?trace=true (GET facts is 403 for it)", async () => {
+    const user = uniqueId("chatonly");
+    const sid = uniqueId("chatonly-s");
+    const secret = `Allergic to kiwi ${uniqueId("x")}`;
+    const fact = await call("POST", `/v1/users/${user}/facts`, { key: "acme-key", env: ENV, body: { text: secret, type: "fact", importance: 0.9 } });
+    expect(fact.status, fact.text).toBe(201);
+    const minted = await call<{ token: string }>("POST", "/v1/tokens", { key: "acme-key", env: ENV, body: { userId: user, sessionId: sid, scopes: ["chat"] } });
+    const token = minted.json.token;
+    expect((await call("GET", `/v1/users/${user}/facts`, { key: token, env: ENV })).status).toBe(403);
+    const res = await call<{ trace?: { recall: { candidates: { id: string; text: string }[] } | null } }>("POST", `${sessionPath(sid)}/chat?trace=true`, {
+      key: token,
+      env: ENV,
+      body: { message: "which fruit am I allergic to, kiwi?" },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.trace?.recall?.candidates.length ?? 0).toBeGreaterThan(0);
+    expect(JSON.stringify(res.json.trace)).not.toContain(secret);
+  });
+});
