@@ -254,6 +254,12 @@ export const CONFIG_VARS = {
     secret: true,
     parse: parseEncryptionKeys,
   }),
+  SEAL_FACT_METADATA: enumVar("SEAL_FACT_METADATA", {
+    description:
+      "with MEMORY_ENCRYPTION_KEYS: `on` seals a fact's client `metadata` too (in Vector and in the fact queue); `off` keeps it clear so metadata filters can run in Vector",
+    values: ["off", "on"],
+    default: "off",
+  }),
   BACKUP_RETENTION: intVar("BACKUP_RETENTION", { description: "fact snapshots kept per user in the `BACKUPS` R2 bucket", default: 7, min: 1, max: 1000 }),
   BACKUP_INTERVAL_SECONDS: intVar("BACKUP_INTERVAL_SECONDS", {
     description: "the cron snapshots a user's facts when the newest snapshot is older than this",

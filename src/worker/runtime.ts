@@ -138,7 +138,7 @@ export function adaptersFor(config: Config): Adapters {
     audit: redis ? guardUpstream(new RedisAuditLog(redis, { maxEntries: config.auditMaxEntries }), "redis") : unconfigured<AuditLog>("redis", redisMissing),
     eraseJournal: redis ? guardUpstream(new RedisEraseJournal(redis), "redis") : unconfigured<EraseJournal>("redis", redisMissing),
     rateLimiter: redis && config.rateLimit ? new UpstashRateLimiter(redis, config.rateLimit) : null,
-    facts: vector ? indexedFacts(guardUpstream(new VectorFactStore(sealedVectorIndex(vector, cipher), { embed, retrieval: config.memory.retrieval, fusion: config.memory.fusion }), "vector"), redis) : null,
+    facts: vector ? indexedFacts(guardUpstream(new VectorFactStore(sealedVectorIndex(vector, cipher, { sealMetadata: config.sealFactMetadata }), { embed, retrieval: config.memory.retrieval, fusion: config.memory.fusion }), "vector"), redis) : null,
     traces: redis ? new SealedTraceStore(guardUpstream(new RedisTraceStore(redis), "redis"), cipher) : null,
     metrics: redis ? guardUpstream(new RedisMetricsStore(redis), "redis") : null,
     cipher,

@@ -245,3 +245,20 @@ describe("encryption at rest", () => {
     expect(res.json.error.details.join(" ")).toMatch(/MEMORY_ENCRYPTION_KEYS/);
   });
 });
+
+describe("fact metadata under encryption", () => {
+  it("stays clear by default (Vector filters can read it) and is sealed with SEAL_FACT_METADATA=on, reading back the same", async () => {
+    const marker = `ledger-${crypto.randomUUID().slice(0, 8)}`;
+    for (const [mode, expectClear] of [["off", true], ["on", false]] as const) {
+      const user = uniqueId(`md-${mode}`);
+      const env = { ...sealed(K1), SEAL_FACT_METADATA: mode };
+      const added = await call<{ id: string }>("POST", `/v1/users/${user}/facts`, { env, body: { text: "Keeps receipts in a shoebox", metadata: { source: marker } } });
+      expect(added.status, added.text).toBe(201);
+      const raw = await rawFacts(user);
+      expect(raw.includes(marker)).toBe(expectClear);
+      const read = await call<{ metadata?: Record<string, unknown> }>("GET", `/v1/users/${user}/facts/${added.json.id}`, { env });
+      expect(read.json.metadata).toEqual({ source: marker });
+      await call("DELETE", `/v1/users/${user}`, { env });
+    }
+  });
+});

@@ -179,8 +179,10 @@ async function resealFacts(
         if (report.factsResealed >= FACT_UPDATES_PER_RUN) return { namespace, cursor: rangeCursor };
         report.factsExamined++;
         const md = v.metadata;
-        if (!isDict(md) || !cipher.isStale(JSON.stringify({ text: md.text, history: md.history }))) continue;
+        if (!isDict(md) || !cipher.isStale(JSON.stringify({ text: md.text, history: md.history, metadata: md.metadata }))) continue;
         const patch: Record<string, unknown> = {};
+        // Client metadata sealed as one string (SEAL_FACT_METADATA=on).
+        if (typeof md.metadata === "string") patch.metadata = await cipher.reseal(md.metadata, tenant);
         if (typeof md.text === "string") patch.text = await cipher.reseal(md.text, tenant);
         if (Array.isArray(md.history)) {
           patch.history = await Promise.all(md.history.map(async (h: unknown) => (isDict(h) && typeof h.text === "string" ? { ...h, text: await cipher.reseal(h.text, tenant) } : h)));
