@@ -30,7 +30,9 @@ return 1
  * ARGV: trace key prefix, limit
  */
 export const TRACE_ERASE_LUA = `
-local ids = redis.call('SPOP', KEYS[1], tonumber(ARGV[2]))
+-- SPOP with a count on a missing key: an empty list in Redis, nil in some engines
+local ids = {}
+if redis.call('SCARD', KEYS[1]) > 0 then ids = redis.call('SPOP', KEYS[1], tonumber(ARGV[2])) end
 local removed = 0
 for _, id in ipairs(ids) do removed = removed + redis.call('DEL', ARGV[1] .. id) end
 if removed > 0 and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('HINCRBY', KEYS[2], 'traces', removed) end
