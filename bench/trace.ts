@@ -141,6 +141,7 @@ const serialized: number[] = [];
 const sink = {
   put: async (_t: string, trace: unknown) => void serialized.push(JSON.stringify(trace).length),
   get: async () => null,
+  eraseUser: async () => ({ removed: 0, more: false }),
   recent: async () => [],
 };
 const batchSink = { record: async (_t: string, batch: unknown) => void serialized.push(JSON.stringify(batch).length), read: () => Promise.reject(new Error("unused")) };

@@ -140,7 +140,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * All notes of the session
+         * The session's notes, a page of at most 100 at a time
          * @description Every note of the session as a key/value map.
          */
         get: operations["listNotes"];
@@ -909,10 +909,12 @@ export interface components {
         };
         Notes: {
             sessionId: string;
-            /** @description Every note, key to value */
+            /** @description One page of the notes, key to value */
             notes: {
                 [key: string]: string;
             };
+            /** @description Pass as `cursor` for the next page; null on the last one */
+            nextCursor: string | null;
         };
         Cleared: {
             sessionId: string;
@@ -1162,7 +1164,7 @@ export interface components {
              * @example 1764590400000
              */
             erasedAt: number;
-            /** @description What the whole erase removed so far */
+            /** @description What the whole erase removed so far; a repeated erase that found nothing answers the last finished erase's receipt */
             removed: {
                 sessions: number;
                 messages: number;
@@ -1171,6 +1173,8 @@ export interface components {
                 facts: number;
                 /** @description Backup snapshots removed (0 without a BACKUPS bucket) */
                 backups: number;
+                /** @description Stored turn traces removed (they hold queries and recalled fact texts) */
+                traces: number;
             };
         };
         Restored: {
@@ -2695,7 +2699,12 @@ export interface operations {
     };
     listNotes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The nextCursor of the previous page */
+                cursor?: string;
+                /** @description Notes per page (at most 100, the default) */
+                limit?: string;
+            };
             header?: never;
             path: {
                 /** @description The session id, chosen by the client (1-128 characters of A-Z a-z 0-9 _ . - @ +) */
@@ -2705,7 +2714,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every note */
+            /** @description One page of the notes */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2717,7 +2726,8 @@ export interface operations {
                      *       "notes": {
                      *         "goal": "book a flight to Lisbon",
                      *         "budget": "500 EUR"
-                     *       }
+                     *       },
+                     *       "nextCursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["Notes"];
@@ -3150,6 +3160,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with what is stored */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body or one of its messages is too large */
             413: {
                 headers: {
@@ -3554,6 +3581,23 @@ export interface operations {
                      *       "error": {
                      *         "code": "forbidden",
                      *         "message": "a read key cannot write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what is stored */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "session belongs to a different user"
                      *       }
                      *     }
                      */
@@ -4962,7 +5006,7 @@ export interface operations {
                      * @example {
                      *       "userId": "xiaoming",
                      *       "receiptId": "er_3b1f0c2a9d",
-                     *       "deleted": 27,
+                     *       "deleted": 31,
                      *       "done": true,
                      *       "erasedAt": 1764590400000,
                      *       "removed": {
@@ -4971,7 +5015,8 @@ export interface operations {
                      *         "archives": 3,
                      *         "notes": 1,
                      *         "facts": 1,
-                     *         "backups": 7
+                     *         "backups": 7,
+                     *         "traces": 4
                      *       }
                      *     }
                      */
@@ -4988,7 +5033,7 @@ export interface operations {
                      * @example {
                      *       "userId": "xiaoming",
                      *       "receiptId": "er_3b1f0c2a9d",
-                     *       "deleted": 27,
+                     *       "deleted": 31,
                      *       "done": false,
                      *       "erasedAt": 1764590400000,
                      *       "removed": {
@@ -4997,7 +5042,8 @@ export interface operations {
                      *         "archives": 3,
                      *         "notes": 1,
                      *         "facts": 1,
-                     *         "backups": 7
+                     *         "backups": 7,
+                     *         "traces": 4
                      *       }
                      *     }
                      */

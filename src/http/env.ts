@@ -26,6 +26,8 @@ export interface Variables {
   memory: Memory;
   /** The ids the request names (path, query, headers, JSON body); set by the access guard. */
   target: AccessTarget;
+  /** Every valid user id the request names, however it names them (for the rate limit); set by the access guard. */
+  users: readonly string[];
   /** The rate-limit check running alongside the request (null: no limit, or it could not answer). */
   admission: Promise<RateDecision | null> | undefined;
 }

@@ -11,8 +11,15 @@ export function beginTrace(c: Context<AppEnv>, kind: TraceKind, session: { sessi
   c.get("runtime").observe.beginTrace(kind, session, inline);
 }
 
-/** `{ trace }` when the client asked for the trace inline, else nothing. */
+/**
+ * `{ trace }` when the client asked for the trace inline, else nothing. A token without the `read`
+ * scope (a chat-only browser token, refused `GET .../facts`) gets it without the candidates' fact
+ * texts: only ids, scores and verdicts.
+ */
 export function inlineTrace(c: Context<AppEnv>): { trace?: Trace } {
   const trace = c.get("runtime").observe.inlineTrace();
-  return trace ? { trace } : {};
+  if (!trace) return {};
+  const principal = c.get("principal");
+  if (principal.kind !== "token" || principal.scopes.includes("read") || !trace.recall) return { trace };
+  return { trace: { ...trace, recall: { ...trace.recall, candidates: trace.recall.candidates.map((candidate) => ({ ...candidate, text: "" })) } } };
 }

@@ -61,6 +61,30 @@ export function decideAccess(principal: Principal, op: OperationClass | null, ta
   return allow;
 }
 
+/**
+ * The user a request acts for, before the session is read: a token's own user (naming another is
+ * refused), else the user the request names (undefined: none named - a session route then acts for
+ * the session's stored owner, resolved by the use case from the same read that stores the write,
+ * see `ChatTurn.start`). One rule for every route; `decideSessionOwner` and the stores' owner
+ * check complete it.
+ */
+export function actingUserOf(principal: Principal, named: string | undefined): { userId: string | undefined } | { refused: string } {
+  if (principal.kind !== "token") return { userId: named };
+  if (named !== undefined && named !== principal.userId) return { refused: "this token belongs to another user" };
+  return { userId: principal.userId };
+}
+
+/**
+ * The owner rule of session routes, after {@link decideAccess}: a token reaches a session only
+ * when no other user owns it (`owner`: the session's stored owner, null when none). A token bound
+ * to a session id another user's session took (or that it was minted for by mistake) reads and
+ * writes nothing of it. Keys pass: a tenant key speaks for every user of its tenant.
+ */
+export function decideSessionOwner(principal: Principal, owner: string | null): AccessDecision {
+  if (principal.kind !== "token" || owner === null || owner === principal.userId) return allow;
+  return deny("this session belongs to another user");
+}
+
 /** What a client asks `POST /v1/tokens` for. */
 export interface TokenRequest {
   userId: string;

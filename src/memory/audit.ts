@@ -36,11 +36,31 @@ export interface AuditEntry {
 /** Entries of one page of `GET /v1/audit`; more than this is a 400. */
 export const MAX_AUDIT_PAGE = 1000;
 
-/** Auth failures recorded per tenant and minute; the rest are counted in the JSON log only (a flood cannot fill the log). */
+/**
+ * Refusals and auth failures recorded per credential and minute; the rest are counted in the JSON
+ * log only. Per credential, so one caller's flood neither fills the log nor uses up the allowance
+ * that would record another caller's refusal.
+ */
 export const AUDIT_FAILURES_PER_MINUTE = 30;
 
 /** Actions that are throttled: they come from callers who failed to authenticate or were refused. */
 export const THROTTLED_ACTIONS: ReadonlySet<AuditAction> = new Set(["auth.failed", "access.denied"]);
+
+/**
+ * Security events, kept in a log of their own: high-volume writes (fact edits, settings) any write
+ * token can repeat at will never rotate an erase receipt, an export or a refusal out of it.
+ */
+export const SECURITY_ACTIONS: ReadonlySet<AuditAction> = new Set(["user.erase", "user.export", "token.mint", "access.denied", "auth.failed"]);
+
+/** Which log an action goes to. */
+export type AuditStream = "security" | "activity";
+
+export const auditStream = (action: AuditAction): AuditStream => (SECURITY_ACTIONS.has(action) ? "security" : "activity");
+
+/** Who a throttle counts: the credential (key id or token id); anonymous callers share one allowance. */
+export function throttleSubject(actor: AuditActor): string {
+  return actor.kind === "anonymous" ? "anonymous" : `${actor.kind}:${actor.id}`;
+}
 
 export function auditActor(principal: Principal | null): AuditActor {
   if (principal === null) return { kind: "anonymous" };

@@ -96,12 +96,17 @@ export class ChatTurn {
     const startedAt = deps.now();
     const key = input.key === undefined ? undefined : await turnKey(input.key);
     const messages = await assignTurnIds(input.messages, key, deps.newId);
-    const manager = new MemoryManager(deps, { sessionId: input.sessionId, userId: input.userId });
-    const { add, context } = await manager.addWithContext(
+    const first = new MemoryManager(deps, { sessionId: input.sessionId, userId: input.userId });
+    const { add, context, snapshot } = await first.addWithContext(
       messages,
       { query: input.query, countRecalls: false, followUpFromWindow: input.followUpFromWindow },
       { replaceSystem: input.replaceSystem, deferCompression: true, turn: key === undefined ? undefined : { key }, retryTag: input.retryTag },
     );
+    // The turn acts for one user from here on: the named one, else the session's stored owner
+    // (whose facts the recall used). The reply's append checks that user's erase tombstone, so an
+    // erase that lands while the model answers keeps the reply - and what it recalled - out.
+    const owner = input.userId ?? snapshot.meta?.userId;
+    const manager = owner === input.userId ? first : new MemoryManager(deps, { sessionId: input.sessionId, userId: owner });
     const anchor = [...messages].reverse().find((m) => m.role === "user")?.id;
     const memory: TurnMemory = {
       sessionId: input.sessionId,
@@ -150,7 +155,7 @@ export class ChatTurn {
     const message: IncomingMessage = { id, role: "assistant", content: reply.content, ...toolCalls };
     const turn = this.#s.key === undefined ? undefined : { key: this.#s.key, outcome };
     // An erase of the user while the model answered wins: the reply is not stored.
-    const result = await this.#s.manager.add([message], { recalled: this.memory.recalled.map((r) => r.id), turn, unlessErasedSince: this.#s.startedAt });
+    const result = await this.#s.manager.add([message], { recalled: this.memory.recalled.map((r) => r.id), turn, unlessErasedSince: this.#s.startedAt, source: "model" });
     this.memory = { ...this.memory, compressionDue: result.compressionDue };
     const recorded = result.outcome ?? outcome;
     return { outcome: recorded, replayed: recorded.id !== outcome.id || recorded.content !== outcome.content };

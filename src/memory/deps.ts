@@ -72,7 +72,7 @@ export interface MemoryDeps {
   trace?: TraceRecorder | undefined;
   /** This request's metrics. Default: nothing is counted. */
   metrics?: MetricsRecorder | undefined;
-  /** Stored traces; null or absent when tracing is off. */
+  /** Stored traces (read, and erased with their user, even when tracing is now off); null or absent without Redis. */
   traces?: TraceStore | null | undefined;
   /** Stored metrics; null or absent when there is nowhere to keep them. */
   metricsStore?: MetricsStore | null | undefined;

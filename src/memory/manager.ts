@@ -6,7 +6,7 @@ import type { MemoryDeps } from "./deps.ts";
 import { candidateDepth, emptyRecall, isFollowUp, recallFrom, turnRecallQuery, type RecallOutcome } from "./recall.ts";
 import { deliverPendingFacts, learnFromMessages } from "./learn.ts";
 import type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded } from "./manager-types.ts";
-import { checkMessages } from "./message-rules.ts";
+import { checkMessages, type MessageSource } from "./message-rules.ts";
 import { resolveSessionOptions } from "./options.ts";
 import { factsToPersist } from "./persist.ts";
 import { planBudget } from "./budget.ts";
@@ -68,6 +68,8 @@ export interface AddOptions {
   unlessErasedSince?: number | undefined;
   /** See `AppendOptions.retryTag`: a client's automatic retry of a failed request stores nothing twice. */
   retryTag?: string | undefined;
+  /** The batch is the model's reply: stored whole, whatever `maxMessageChars` (see `checkMessages`). Default "client". */
+  source?: MessageSource | undefined;
 }
 
 /**
@@ -141,7 +143,7 @@ export class MemoryManager {
   }
 
   async #append(messages: IncomingMessage[], options: AddOptions, bound: WindowBound | undefined) {
-    checkMessages(messages, this.#d.limits);
+    checkMessages(messages, this.#d.limits, options.source);
     const { sessions, options: defaults } = this.#d;
     const counter = await this.#d.counter();
     const now = this.#d.now();
@@ -159,7 +161,7 @@ export class MemoryManager {
       turn: options.turn,
       title: sessionTitle(messages),
       retryTag: options.retryTag,
-      unlessErasedSince: this.#userId === undefined ? undefined : options.unlessErasedSince,
+      unlessErasedSince: options.unlessErasedSince,
     }));
     const fresh = appended.added.filter((a) => !a.duplicate);
     this.#metrics.sessionGrew(this.#ref.sessionId, fresh.length);
@@ -303,7 +305,7 @@ export class MemoryManager {
     const { options } = this.#d;
     if (!scope || !facts || k <= 0) return emptyRecall(options);
     const outcome = await timed(this.#trace, "vector.query", this.#d.now, recallFrom(facts, scope, query, { k, types, filter, now: this.#d.now(), options }));
-    this.#trace.recall({ query, k, topK: candidateDepth(k), types, outcome });
+    this.#trace.recall({ userId: scope.userId, query, k, topK: candidateDepth(k), types, outcome });
     return outcome;
   }
 

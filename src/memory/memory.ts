@@ -39,6 +39,11 @@ export class Memory {
     return new MemoryManager(this.#d, { sessionId, userId: request.userId }).getContext(request);
   }
 
+  /** The session's stored owner, or null (no session, or one nobody owns). */
+  sessionOwner(sessionId: string): Promise<string | null> {
+    return this.#d.sessions.owner({ tenant: this.#d.tenant, sessionId });
+  }
+
   session(sessionId: string, page: { offset?: number | undefined; limit?: number | undefined } = {}) {
     return sessionState(this.#d, sessionId, page);
   }

@@ -26,14 +26,23 @@ export function metadataProblem(metadata: unknown): string | null {
   return null;
 }
 
+/** Who wrote a batch: a client (every limit applies), or the model answering a chat turn. */
+export type MessageSource = "client" | "model";
+
 /**
  * The limits every write path applies to messages (native append, chat turn, proxied completion),
  * checked before anything is stored: the batch size, each content and each tool call's arguments
  * against `maxMessageChars`, metadata size and depth, and tool results answering a call.
  */
-export function checkMessages(messages: readonly IncomingMessage[], limits: MessageLimits): void {
+export function checkMessages(messages: readonly IncomingMessage[], limits: MessageLimits, source: MessageSource = "client"): void {
   if (messages.length > limits.maxMessagesPerRequest) {
     throw new MemoryError("invalid", `at most ${limits.maxMessagesPerRequest} messages per request`);
+  }
+  // The character limit bounds what clients send; the model's own reply is stored whole (its
+  // length is bounded by the request's max_tokens), so a long answer is never lost.
+  if (source === "model") {
+    checkToolPairs(messages);
+    return;
   }
   messages.forEach((m, i) => {
     if (m.content.length > limits.maxMessageChars) {

@@ -60,7 +60,7 @@ export interface AppendOptions {
   /**
    * Refuse the append (nothing stored, `MemoryError` "conflict") when the owner was erased at or
    * after this time (ms): the reply of a chat turn that started before an erase must not bring
-   * the session back. Needs `userId`.
+   * the session back. The owner is `userId`, else the session's stored owner.
    */
   unlessErasedSince?: number | undefined;
 }
@@ -193,6 +193,8 @@ export interface IndexSweep {
 export interface SessionStore {
   /** One round trip. Idempotent on message ids; the owner check runs before any write. */
   append(ref: SessionRef, messages: StoredMessage[], options: AppendOptions): Promise<AppendResult>;
+  /** The session's stored owner (null: no session, or one no user owns); one round trip. */
+  owner(ref: SessionRef): Promise<string | null>;
   /**
    * One round trip, an atomic snapshot. With a bound, only the newest window messages a context
    * of that budget can use come back (plus the counts and totals), whatever the window's length.
@@ -220,21 +222,40 @@ export interface SessionStore {
   history(ref: SessionRef, page: { offset: number; limit: number }): Promise<HistoryPage>;
   /** Ids of sessions the user owns, most recent first, one page per call. */
   userSessions(tenant: string, userId: string, page: { offset: number; limit: number }): Promise<SessionIdPage>;
-  /** Everything stored about up to `limit` of the user's own sessions, from `offset` on. */
-  exportSessions(tenant: string, userId: string, page: { offset: number; limit: number }): Promise<{ sessions: SessionDump[]; next: number | null }>;
+  /**
+   * Everything stored about up to `limit` of the user's own sessions, from `offset` on; with
+   * `maxBytes`, the page ends after the session that takes its stored text past it.
+   */
+  exportSessions(tenant: string, userId: string, page: { offset: number; limit: number; maxBytes?: number }): Promise<{ sessions: SessionDump[]; next: number | null }>;
   /**
    * Deletes up to `limit` sessions the user owns (every key and index entry); entries of the
-   * user's index that name another user's or no session are dropped without touching it.
+   * user's index that name another user's or no session are dropped without touching it. The
+   * counts go into the user's running erase job in the same atomic step (see {@link EraseJournal}).
    */
   eraseUserSessions(tenant: string, userId: string, limit: number): Promise<UserSessionsErased>;
   /** One page of the tenant-index sweep; expired sessions also leave their owner's index. */
   sweepIndexes(tenant: string, cursor: string): Promise<IndexSweep>;
 }
 
+/** What one session's notes may hold: how many, and their stored size in bytes (keys and values). */
+export interface NoteCaps {
+  maxNotes: number;
+  maxBytes: number;
+}
+
+/** Why a note was not set. */
+export type NoteRefusal = "too_many" | "too_large";
+
 /** Working memory: notes (key/value) and a scratchpad (append-only list) per session. */
 export interface WorkingMemoryStore {
-  setNote(ref: SessionRef, key: string, value: string, ttlSeconds: number): Promise<void>;
+  /**
+   * Sets one note unless that would take the session past `caps` (checked in the same atomic
+   * step; replacing a note counts its new size only). Returns why not, or null when set.
+   */
+  setNote(ref: SessionRef, key: string, value: string, ttlSeconds: number, caps?: NoteCaps): Promise<NoteRefusal | null>;
   getNotes(ref: SessionRef): Promise<Record<string, string>>;
+  /** One page of the notes (`cursor` "" starts; `nextCursor` null on the last page). */
+  getNotesPage(ref: SessionRef, cursor: string, limit: number): Promise<{ notes: Record<string, string>; nextCursor: string | null }>;
   getNote(ref: SessionRef, key: string): Promise<string | null>;
   deleteNote(ref: SessionRef, key: string): Promise<boolean>;
   clearNotes(ref: SessionRef): Promise<number>;
@@ -389,6 +410,8 @@ export interface BackupStore {
   latest(scope: FactScope): Promise<FactSnapshot | null>;
   /** Deletes every snapshot of the user; returns how many there were. */
   purge(scope: FactScope): Promise<number>;
+  /** How many snapshots of the user there are. */
+  count(scope: FactScope): Promise<number>;
 }
 
 export interface SummaryRequest {
@@ -522,8 +545,16 @@ export interface TraceRef {
  * so a sealing decorator wraps this port like the other stores.
  */
 export interface TraceStore {
-  /** Stores the trace for `ttlSeconds` and lists it under its session; one round trip. */
+  /**
+   * Stores the trace for `ttlSeconds`, lists it under its session and its user; one round trip.
+   * A trace of a user erased at or after the turn began (`trace.at`) is not stored.
+   */
   put(tenant: string, trace: Trace, ttlSeconds: number): Promise<void>;
+  /**
+   * Deletes up to `limit` of the user's traces, counting them into the user's running erase job
+   * in the same atomic step; `more` when some are left.
+   */
+  eraseUser(tenant: string, userId: string, limit: number): Promise<{ removed: number; more: boolean }>;
   /** The trace, or null when it is unknown, expired or another tenant's. */
   get(tenant: string, traceId: string): Promise<Trace | null>;
   /** The session's most recent traces, newest first. */
@@ -540,9 +571,12 @@ export interface MetricsStore {
 
 /** Where audit entries go: per tenant, capped, newest kept. */
 export interface AuditLog {
-  /** Records one entry; with `throttle`, at most a fixed number per tenant and minute are kept. */
+  /**
+   * Records one entry in the log of its stream (security events apart from high-volume writes,
+   * each capped on its own); with `throttle`, at most a fixed number per credential and minute.
+   */
   append(tenant: string, entry: AuditEntry, options?: { throttle?: boolean }): Promise<void>;
-  /** Entries with `ts` > `since`, oldest first, at most `limit` (more when the last ones share a millisecond). */
+  /** Entries of both streams with `ts` > `since`, oldest first, at most `limit` (more when the last ones share a millisecond). */
   list(tenant: string, query: { since: number; limit: number }): Promise<AuditEntry[]>;
 }
 
@@ -555,6 +589,24 @@ export interface ErasedCounts {
   facts: number;
   /** Backup snapshots removed (0 without a `BACKUPS` bucket). */
   backups: number;
+  /** Stored turn traces removed (they hold queries and recalled fact texts). */
+  traces: number;
+}
+
+/** The parts of an erase outside Redis: their counts go through `EraseJournal.plan` / `settle`. */
+export type ErasePart = "facts" | "backups";
+
+/**
+ * How an erase request ends: `running` (something is left, or a parallel request is mid-step:
+ * call again), `closed` (this request finished the erase: it records the receipt), `replay` (the
+ * erase was finished already - by a parallel request, or by one whose answer was lost - and these
+ * are its receipt and totals).
+ */
+export interface EraseOutcome {
+  state: "running" | "closed" | "replay";
+  receiptId: string;
+  startedAt: number;
+  removed: ErasedCounts;
 }
 
 /** An erase that runs over several requests: one record per user until it is done. */
@@ -564,11 +616,26 @@ export interface EraseJob {
   removed: ErasedCounts;
 }
 
+/**
+ * The durable progress of each user's erase. Redis steps (sessions, traces) count what they delete
+ * into the running job in the same atomic step; a part outside Redis is counted in two steps around
+ * its delete - `plan` records what is there, `settle` counts it as removed - so a fault, a retry or
+ * a parallel request never loses or doubles a count (a `plan` over an unsettled one first counts
+ * what has gone since).
+ */
 export interface EraseJournal {
   /** The running erase of the user, or a new one with `receiptId`. */
   begin(scope: FactScope, receiptId: string, at: number): Promise<EraseJob>;
-  /** Adds what one request removed; when `done`, the record goes and the totals are returned. */
-  add(scope: FactScope, removed: ErasedCounts, done: boolean): Promise<ErasedCounts>;
+  /** Before deleting a part: `remaining` items of it are there now. */
+  plan(scope: FactScope, part: ErasePart, remaining: number): Promise<void>;
+  /** After deleting a part: what was planned is removed. */
+  settle(scope: FactScope, part: ErasePart): Promise<void>;
+  /**
+   * Ends a request of the erase (`more`: this request left something). Closes the job when
+   * nothing is left or pending; exactly one request gets `closed` per receipt. A job that removed
+   * nothing after an earlier one closed answers that one's receipt (`replay`).
+   */
+  finish(scope: FactScope, more: boolean, now: number): Promise<EraseOutcome>;
 }
 
 /** The outcome of counting one request against rate limits. */

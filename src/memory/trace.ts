@@ -90,6 +90,8 @@ export interface Trace {
 
 /** The recall as it came out of the ranking: its outcome, with the raw candidates it looked at. */
 export interface RecallObservation {
+  /** Whose facts were searched: the trace then holds that user's texts (an erase finds it by them). */
+  userId?: string | undefined;
   query: string;
   k: number;
   topK: number;
@@ -193,6 +195,7 @@ export class TurnTrace implements TraceRecorder {
   recall(observation: RecallObservation): void {
     if (!this.#trace) return;
     const { outcome } = observation;
+    if (observation.userId !== undefined) this.#trace.userId ??= observation.userId;
     this.#trace.recall = {
       query: observation.query,
       mode: outcome.gate.scale,

@@ -6,6 +6,11 @@ import type { Fact } from "./types.ts";
 
 /** Sessions exported per page: each carries its window, summary, archive and working memory. */
 export const EXPORT_SESSIONS_PER_PAGE = 10;
+/**
+ * Stored text one export page carries at most before it ends (after the session that crosses
+ * it): with notes capped per session, a page stays a few MB at most, so any user can be exported.
+ */
+export const EXPORT_PAGE_BYTES = 2_000_000;
 /** Facts exported per page. */
 export const EXPORT_FACTS_PER_PAGE = 1000;
 /** Sessions erased per store call (one round trip). */
@@ -56,7 +61,7 @@ async function exportPage(deps: MemoryDeps, userId: string, cursorText: string |
   const page: ExportPage = { userId, exportedAt: deps.now(), sessions: [], facts: [], nextCursor: null };
   let factsCursor = cursor.facts;
   if (cursor.sessions !== null) {
-    const dump = await deps.sessions.exportSessions(deps.tenant, userId, { offset: cursor.sessions, limit: EXPORT_SESSIONS_PER_PAGE });
+    const dump = await deps.sessions.exportSessions(deps.tenant, userId, { offset: cursor.sessions, limit: EXPORT_SESSIONS_PER_PAGE, maxBytes: EXPORT_PAGE_BYTES });
     page.sessions = dump.sessions;
     if (dump.next !== null) {
       page.nextCursor = encodeCursor({ sessions: dump.next, facts: "" });
@@ -85,36 +90,75 @@ export interface EraseProgress {
   deleted: number;
 }
 
+/** Traces erased per store call (one round trip). */
+export const ERASE_TRACES_PER_CALL = 500;
+
+/** How many facts the user has now (id-only pages, bounded by one user's facts). */
+async function countFacts(facts: NonNullable<MemoryDeps["facts"]>, scope: FactScope): Promise<number> {
+  let count = 0;
+  let cursor = "";
+  do {
+    const page = await facts.list(scope, cursor, EXPORT_FACTS_PER_PAGE);
+    count += page.facts.length;
+    cursor = page.facts.length > 0 ? page.nextCursor : "";
+  } while (cursor !== "");
+  return count;
+}
+
 /**
- * Erases a user everywhere: first a tombstone, so work already scheduled (learning, fact delivery)
- * can never bring anything back; then the facts (when Vector is down the request fails before any
- * session is touched); then the user's own sessions in bounded batches (another user's session
- * under a reused id is left alone). A request stops after a bounded number of store calls and
- * answers `done: false`; calling again continues where it stopped, under the same receipt id. The
- * last request records the receipt (counts, no contents) in the audit log.
+ * Erases a user everywhere: first a tombstone, so work already scheduled (learning, fact delivery,
+ * a chat reply, a trace) can never bring anything back; then the facts (when Vector is down the
+ * request fails before any session is touched) and backups; then the user's own sessions and
+ * traces in bounded batches (another user's session under a reused id is left alone). A request
+ * stops after a bounded number of store calls and answers `done: false`; calling again continues
+ * where it stopped, under the same receipt id.
+ *
+ * The receipt's totals come from the erase job's durable progress: the Redis steps count what
+ * they delete in the same atomic step, the facts and backups are counted around their delete (see
+ * `EraseJournal`). So a fault midway, a retry, a lost answer or parallel erases all end with the
+ * true totals, and exactly one request records the receipt (counts, no contents) in the audit log.
  */
 export async function eraseUser(deps: MemoryDeps, userId: string): Promise<EraseProgress> {
   const scope: FactScope = { tenant: deps.tenant, userId };
   const erasedAt = deps.now();
-  const job = await deps.eraseJournal.begin(scope, `er_${deps.newId()}`, erasedAt);
+  const journal = deps.eraseJournal;
+  const job = await journal.begin(scope, `er_${deps.newId()}`, erasedAt);
   await deps.users.markErased(scope, erasedAt);
-  const removed: ErasedCounts = { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0, backups: 0 };
-  if (deps.facts) removed.facts = await deps.facts.deleteAll(scope);
+  let deleted = 0;
+  const facts = deps.facts;
+  if (facts) {
+    await journal.plan(scope, "facts", await countFacts(facts, scope));
+    deleted += await facts.deleteAll(scope);
+    await journal.settle(scope, "facts");
+  }
   // Snapshots too: a restore must never bring an erased user back.
-  if (deps.backups) removed.backups = await deps.backups.purge(scope);
+  const backups = deps.backups;
+  if (backups) {
+    await journal.plan(scope, "backups", await backups.count(scope));
+    deleted += await backups.purge(scope);
+    await journal.settle(scope, "backups");
+  }
   let more = true;
-  for (let call = 0; call < ERASE_CALLS_PER_REQUEST && more; call++) {
+  let calls = 0;
+  for (; calls < ERASE_CALLS_PER_REQUEST && more; calls++) {
     const batch = await deps.sessions.eraseUserSessions(deps.tenant, userId, ERASE_SESSIONS_PER_CALL);
-    removed.sessions += batch.sessions;
-    removed.messages += batch.messages;
-    removed.archives += batch.archived;
-    removed.notes += batch.notes;
+    deleted += batch.sessions + batch.messages + batch.archived + batch.notes;
     more = batch.more;
   }
-  const totals = await deps.eraseJournal.add(scope, removed, !more);
-  const deleted = Object.values(removed).reduce((sum, n) => sum + n, 0);
-  if (!more) {
-    recordAudit(deps, "user.erase", { userId }, { receiptId: job.receiptId, startedAt: job.startedAt, ...totals });
+  // Traces hold the user's queries and recalled fact texts (kept whether or not tracing is on now).
+  const traces = deps.traces;
+  if (traces && !more) {
+    more = true;
+    for (; calls < ERASE_CALLS_PER_REQUEST && more; calls++) {
+      const batch = await traces.eraseUser(deps.tenant, userId, ERASE_TRACES_PER_CALL);
+      deleted += batch.removed;
+      more = batch.more;
+    }
   }
-  return { userId, receiptId: job.receiptId, done: !more, erasedAt, removed: totals, deleted };
+  const outcome = await journal.finish(scope, more, deps.now());
+  const receiptId = outcome.receiptId || job.receiptId;
+  if (outcome.state === "closed") {
+    recordAudit(deps, "user.erase", { userId }, { receiptId, startedAt: outcome.startedAt, ...outcome.removed });
+  }
+  return { userId, receiptId, done: outcome.state !== "running", erasedAt, removed: outcome.removed, deleted };
 }

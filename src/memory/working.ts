@@ -6,6 +6,15 @@ import type { SessionRef } from "./types.ts";
 export const MAX_WORKING_VALUE_CHARS = 8192;
 /** Scratchpad entries kept; older ones are dropped first. */
 export const MAX_SCRATCH_ENTRIES = 200;
+/** Notes one session holds at most; a new note past it is refused (409) until some are deleted. */
+export const MAX_NOTES_PER_SESSION = 100;
+/**
+ * Bytes one session's notes hold at most, keys and values as stored (sealed values are larger than
+ * their text): a full read of the notes, and a session in an export page, stays bounded.
+ */
+export const MAX_NOTES_BYTES_PER_SESSION = 1_048_576;
+/** Notes one page of `GET .../notes` returns at most. */
+export const NOTES_PAGE_LIMIT = 100;
 
 /**
  * A session's working memory: notes (key/value) and a scratchpad (append-only list) with their
@@ -30,9 +39,21 @@ export class WorkingMemory {
     return value;
   }
 
+  /** One page of the notes; pass `nextCursor` back for the next. */
+  notesPage(page: { cursor?: string | undefined; limit?: number | undefined }): Promise<{ notes: Record<string, string>; nextCursor: string | null }> {
+    const limit = Math.min(page.limit ?? NOTES_PAGE_LIMIT, NOTES_PAGE_LIMIT);
+    if (page.cursor !== undefined && !/^\d{1,20}$/.test(page.cursor)) throw new MemoryError("invalid", "invalid cursor: pass the nextCursor of the previous page");
+    return this.#d.working.getNotesPage(this.#ref, page.cursor ?? "", limit);
+  }
+
   async setNote(key: string, value: string): Promise<void> {
     checkValue(value);
-    await this.#d.working.setNote(this.#ref, key, value, this.#d.workingTtlSeconds);
+    const refused = await this.#d.working.setNote(this.#ref, key, value, this.#d.workingTtlSeconds, {
+      maxNotes: MAX_NOTES_PER_SESSION,
+      maxBytes: MAX_NOTES_BYTES_PER_SESSION,
+    });
+    if (refused === "too_many") throw new MemoryError("conflict", `a session holds at most ${MAX_NOTES_PER_SESSION} notes; delete some first`);
+    if (refused === "too_large") throw new MemoryError("conflict", `a session's notes hold at most ${MAX_NOTES_BYTES_PER_SESSION} bytes; delete some first`);
   }
 
   /** Deletes one note; `not_found` when there was none. */

@@ -94,6 +94,10 @@ export class R2BackupStore implements BackupStore {
     return keys.length;
   }
 
+  async count(scope: FactScope): Promise<number> {
+    return (await this.#keys(scope)).length;
+  }
+
   /** Every snapshot key of the user, oldest first (R2 lists in key order). */
   async #keys(scope: FactScope): Promise<string[]> {
     const prefix = prefixOf(scope);

@@ -89,15 +89,29 @@ export function observeKey(tenant: string, ...parts: string[]): string {
   return `${tenantPrefix(tenant)}obs:${parts.join(":")}`;
 }
 
-/** `am:{t}:audit` - the tenant's audit log (sorted by time, capped) and its throttle counters. */
-export function auditKeys(tenant: string, minute: number): { log: string; throttle: string } {
+/**
+ * `am:{t}:audit` (security events) and `am:{t}:audit:activity` (high-volume writes) - the tenant's
+ * audit logs, sorted by time and capped each - and the throttle counter of one credential's minute
+ * (the subject is hashed by the caller, see RedisAuditLog).
+ */
+export function auditKeys(tenant: string, minute: number, subject = ""): { security: string; activity: string; throttle: string } {
   const t = tenantPrefix(tenant);
-  return { log: `${t}audit`, throttle: `${t}audit:throttle:${Math.floor(minute)}` };
+  return { security: `${t}audit`, activity: `${t}audit:activity`, throttle: `${t}audit:throttle:${Math.floor(minute)}:${subject}` };
 }
 
 /** `am:{t}:u:{u}:erase-job` - the running erase of a user (receipt id, counts so far). */
 export function eraseJobKey(tenant: string, userId: string): string {
   return `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:erase-job`;
+}
+
+/** `am:{t}:u:{u}:erase-receipt` - the user's last finished erase (receipt id, totals), for replays. */
+export function eraseReceiptKey(tenant: string, userId: string): string {
+  return `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:erase-receipt`;
+}
+
+/** `am:{t}:obs:tru:{u}` - ids of the user's stored traces (an erase deletes them). */
+export function userTracesKey(tenant: string, userId: string): string {
+  return observeKey(tenant, "tru", assertId("userId", userId));
 }
 
 /** `am:{t}:u:{u}:content` - which content ids and fact ids the user's long-term facts use (see ContentIndex). */

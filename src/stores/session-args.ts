@@ -47,7 +47,7 @@ export function appendArgs(ref: SessionRef, messages: StoredMessage[], options: 
   const recalled = options.recalled ?? [];
   if ((facts.length > 0 || recalled.length > 0) && userId === "") throw new InvalidStoreInput("queued facts and recalls need the session's userId");
   const parts = luaKeyParts(ref.tenant);
-  const erasedCheck = options.unlessErasedSince !== undefined && userId !== "" ? `e${Math.floor(options.unlessErasedSince)}` : "";
+  const erasedCheck = options.unlessErasedSince !== undefined ? `e${Math.floor(options.unlessErasedSince)}` : "";
   const flags = `${options.withSnapshot ? "s" : ""}${options.replaceSystem ? "r" : ""}${erasedCheck}`;
   const args = [String(now), ttl, userId, flags, ref.sessionId, parts.userPrefix, parts.userSuffix, String(facts.length), String(recalled.length)];
   args.push(...boundArgs(options.withSnapshot));

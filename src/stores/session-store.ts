@@ -19,12 +19,12 @@ import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from
 import { MemoryError } from "../memory/errors.ts";
 import { InvalidStoreInput, SessionOwnerMismatch, UnexpectedReply } from "./errors.ts";
 import { appendArgs, boundArgs, commitArgs, isCount, settingsArgs } from "./session-args.ts";
-import { assertId, luaKeyParts, ownersKey, sessionKeys, tenantSessionsKey, tenantUserSets, userRecordKeys, userSessionsKey } from "./keys.ts";
+import { assertId, eraseJobKey, luaKeyParts, ownersKey, sessionKeys, tenantSessionsKey, tenantUserSets, userRecordKeys, userSessionsKey } from "./keys.ts";
 import { APPEND_LUA } from "./lua/append.ts";
 import { COMMIT_LUA } from "./lua/commit.ts";
 import { HISTORY_LUA } from "./lua/history.ts";
 import { UNLOCK_LUA } from "./lua/lock.ts";
-import { READ_HEAD_LUA, READ_LUA, READ_PAGE_LUA } from "./lua/read.ts";
+import { OWNER_LUA, READ_HEAD_LUA, READ_LUA, READ_PAGE_LUA } from "./lua/read.ts";
 import { RESET_LUA } from "./lua/reset.ts";
 import { SETTINGS_LUA } from "./lua/settings.ts";
 import { ERASE_SESSIONS_LUA, EXPORT_SESSIONS_LUA, SUMMARY_FAILURE_LUA, SWEEP_LUA, USER_SESSIONS_LUA } from "./lua/user-sessions.ts";
@@ -91,6 +91,11 @@ export class RedisSessionStore implements SessionStore {
       snapshot: options.withSnapshot ? parseSnapshot(reply.snap) : undefined,
       ...(options.turn ? { outcome: parseOutcome(reply.outcome) } : {}),
     };
+  }
+
+  async owner(ref: SessionRef): Promise<string | null> {
+    const owner = await this.#scripts.run(OWNER_LUA, [sessionKeys(ref).meta], []);
+    return typeof owner === "string" && owner !== "" ? owner : null;
   }
 
   async read(ref: SessionRef, bound?: WindowBound): Promise<SessionSnapshot> {
@@ -168,9 +173,11 @@ export class RedisSessionStore implements SessionStore {
     return { ids: sessions.map((s) => s.sessionId), sessions, next: scanned < p.limit ? null : p.offset + scanned };
   }
 
-  async exportSessions(tenant: string, userId: string, p: { offset: number; limit: number }): Promise<{ sessions: SessionDump[]; next: number | null }> {
+  async exportSessions(tenant: string, userId: string, p: { offset: number; limit: number; maxBytes?: number }): Promise<{ sessions: SessionDump[]; next: number | null }> {
     const [offset, limit] = page(p);
-    const args = [assertId("userId", userId), luaKeyParts(tenant).sessionPrefix, offset, limit];
+    const maxBytes = p.maxBytes ?? 0;
+    if (!isCount(maxBytes)) throw new InvalidStoreInput("maxBytes must be a non-negative integer");
+    const args = [assertId("userId", userId), luaKeyParts(tenant).sessionPrefix, offset, limit, String(maxBytes)];
     const reply = decodeReply(await this.#scripts.run(EXPORT_SESSIONS_LUA, [userSessionsKey(tenant, userId)], args), "exportSessions");
     const sessions = asList(reply.sessions).map((raw): SessionDump => {
       const s = decodeReply(raw, "exportSessions");
@@ -185,12 +192,14 @@ export class RedisSessionStore implements SessionStore {
       };
     });
     const scanned = num(reply.scanned);
-    return { sessions, next: scanned < p.limit ? null : p.offset + scanned };
+    // A page cut short by its byte budget continues at the next entry.
+    const cut = reply.full === false;
+    return { sessions, next: scanned < p.limit && !cut ? null : p.offset + scanned };
   }
 
   async eraseUserSessions(tenant: string, userId: string, limit: number): Promise<UserSessionsErased> {
     if (!isCount(limit) || limit === 0) throw new InvalidStoreInput("limit must be a positive integer");
-    const keys = [userSessionsKey(tenant, userId), tenantSessionsKey(tenant), ownersKey(tenant)];
+    const keys = [userSessionsKey(tenant, userId), tenantSessionsKey(tenant), ownersKey(tenant), eraseJobKey(tenant, userId)];
     const args = [assertId("userId", userId), luaKeyParts(tenant).sessionPrefix, String(limit)];
     const r = decodeReply(await this.#scripts.run(ERASE_SESSIONS_LUA, keys, args), "eraseUserSessions");
     return {

@@ -1,4 +1,4 @@
-import type { WorkingMemoryStore } from "../memory/ports.ts";
+import type { NoteCaps, NoteRefusal, WorkingMemoryStore } from "../memory/ports.ts";
 import type { SessionRef } from "../memory/types.ts";
 import { InvalidStoreInput } from "./errors.ts";
 import { sessionKeys } from "./keys.ts";
@@ -7,6 +7,7 @@ import {
   NOTE_SET_LUA,
   NOTES_CLEAR_LUA,
   NOTES_GET_LUA,
+  NOTES_PAGE_LUA,
   PAD_APPEND_LUA,
   PAD_CLEAR_LUA,
   PAD_GET_LUA,
@@ -33,8 +34,17 @@ export class RedisWorkingMemoryStore implements WorkingMemoryStore {
     this.#scripts = new ScriptRunner(redis);
   }
 
-  async setNote(ref: SessionRef, key: string, value: string, ttlSeconds: number): Promise<void> {
-    await this.#scripts.run(NOTE_SET_LUA, [sessionKeys(ref).notes], [key, value, positive(ttlSeconds, "ttlSeconds")]);
+  async setNote(ref: SessionRef, key: string, value: string, ttlSeconds: number, caps?: NoteCaps): Promise<NoteRefusal | null> {
+    const limits = caps ? [positive(caps.maxNotes, "maxNotes"), positive(caps.maxBytes, "maxBytes")] : ["0", "0"];
+    const reply = await this.#scripts.run(NOTE_SET_LUA, [sessionKeys(ref).notes], [key, value, positive(ttlSeconds, "ttlSeconds"), ...limits]);
+    return reply === "too_many" || reply === "too_large" ? reply : null;
+  }
+
+  async getNotesPage(ref: SessionRef, cursor: string, limit: number): Promise<{ notes: Record<string, string>; nextCursor: string | null }> {
+    if (!/^\d{0,20}$/.test(cursor)) throw new InvalidStoreInput("invalid notes cursor");
+    const reply = decodeReply(await this.#scripts.run(NOTES_PAGE_LUA, [sessionKeys(ref).notes], [cursor === "" ? "0" : cursor, positive(limit, "limit")]), "getNotesPage");
+    const next = typeof reply.c === "string" ? reply.c : String(num(reply.c));
+    return { notes: asMap(reply.n), nextCursor: next === "0" ? null : next };
   }
 
   async getNotes(ref: SessionRef): Promise<Record<string, string>> {

@@ -26,16 +26,20 @@ function parseOptionalScore(raw: string | undefined, problems: string[]): number
 /** Parses `tenant:key,tenant2:key2:read`; a trailing `:read` gives the key the read role. */
 function parseApiKeys(raw: string | undefined, problems: string[]): ApiKeyEntry[] {
   const entries: ApiKeyEntry[] = [];
+  let position = 0;
   for (const part of (raw ?? "").split(",")) {
     const item = part.trim();
     if (item === "") continue;
+    position++;
     const colon = item.indexOf(":");
     const tenant = colon > 0 ? item.slice(0, colon) : "";
     let key = colon > 0 ? item.slice(colon + 1) : "";
     const role = key.endsWith(":read") ? "read" : "full";
     if (role === "read") key = key.slice(0, -":read".length);
     if (!isValidId(tenant) || key.length < 6) {
-      problems.push(`API_KEYS entry "${tenant || item.slice(0, 8)}..." must be tenant:key[:read] with a valid tenant id and a key of 6+ characters`);
+      // Named by position only: any part of a malformed entry may be key material, and this
+      // message reaches unauthenticated callers.
+      problems.push(`API_KEYS entry ${position} must be tenant:key[:read] with a valid tenant id and a key of 6+ characters`);
       continue;
     }
     entries.push({ tenant, key, role });
@@ -82,14 +86,16 @@ function parseSecret(raw: string | undefined, problems: string[]): string | unde
 /** Parses `kid:base64-32-bytes,...` (newest first); a kid may appear once. */
 function parseEncryptionKeys(raw: string | undefined, problems: string[]): SealingKey[] {
   const keys: SealingKey[] = [];
+  let position = 0;
   for (const part of (raw ?? "").split(",")) {
     const item = part.trim();
     if (item === "") continue;
+    position++;
     const colon = item.indexOf(":");
     const kid = colon > 0 ? item.slice(0, colon) : "";
     const secret = colon > 0 ? decodeBase64(item.slice(colon + 1)) : null;
     if (!KID_PATTERN.test(kid) || secret?.length !== 32) {
-      problems.push(`MEMORY_ENCRYPTION_KEYS entry "${kid || "?"}:..." must be kid:base64 of 32 bytes, kid of [A-Za-z0-9_-]{1,32} (e.g. k1:$(openssl rand -base64 32))`);
+      problems.push(`MEMORY_ENCRYPTION_KEYS entry ${position} must be kid:base64 of 32 bytes, kid of [A-Za-z0-9_-]{1,32} (e.g. k1:$(openssl rand -base64 32))`);
       continue;
     }
     if (keys.some((k) => k.kid === kid)) {
@@ -235,7 +241,7 @@ export const CONFIG_VARS = {
   TOKENIZER: enumVar("TOKENIZER", { description: "token counting; the bundle carries only the rank table wrangler.toml's `[define]` names, which must match", values: ["cl100k_base", "o200k_base"], default: "cl100k_base" }),
   MAX_BODY_BYTES: intVar("MAX_BODY_BYTES", { description: "largest accepted request body, bytes", default: 1_048_576, min: 1024, max: 10_485_760 }),
   MAX_MESSAGES_PER_REQUEST: intVar("MAX_MESSAGES_PER_REQUEST", { description: "most messages one write may carry", default: 100, min: 1, max: 1000 }),
-  MAX_MESSAGE_CHARS: intVar("MAX_MESSAGE_CHARS", { description: "longest message content, characters", default: 32_000, min: 1, max: 1_000_000 }),
+  MAX_MESSAGE_CHARS: intVar("MAX_MESSAGE_CHARS", { description: "longest message content a client may send, characters (a model's reply is stored whole)", default: 32_000, min: 1, max: 1_000_000 }),
   TRACE_TTL_SECONDS: intVar("TRACE_TTL_SECONDS", {
     description: "how long per-turn traces are kept (`GET /v1/traces/{traceId}`); 0 = tracing off",
     default: 86_400,
@@ -248,6 +254,12 @@ export const CONFIG_VARS = {
     defaultText: "unset: stored in clear",
     secret: true,
     parse: parseEncryptionKeys,
+  }),
+  SEAL_FACT_METADATA: enumVar("SEAL_FACT_METADATA", {
+    description:
+      "with MEMORY_ENCRYPTION_KEYS: `on` seals a fact's client `metadata` too (in Vector and in the fact queue); `off` keeps it clear so metadata filters can run in Vector",
+    values: ["off", "on"],
+    default: "off",
   }),
   BACKUP_RETENTION: intVar("BACKUP_RETENTION", { description: "fact snapshots kept per user in the `BACKUPS` R2 bucket", default: 7, min: 1, max: 1000 }),
   BACKUP_INTERVAL_SECONDS: intVar("BACKUP_INTERVAL_SECONDS", {

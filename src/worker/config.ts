@@ -55,6 +55,8 @@ export interface Config {
   auditMaxEntries: number;
   /** Sealing keys, newest first; empty: stored in clear. */
   encryptionKeys: SealingKey[];
+  /** Seal a fact's client metadata too (see SEAL_FACT_METADATA). */
+  sealFactMetadata: boolean;
   /** Fact snapshots (when the `BACKUPS` bucket is bound). */
   backups: { retention: number; intervalSeconds: number };
 }
@@ -130,6 +132,7 @@ export function parseConfig(env: Record<string, unknown>): Config {
     rateLimit: v.RATE_LIMIT,
     auditMaxEntries: v.AUDIT_MAX_ENTRIES,
     encryptionKeys: v.MEMORY_ENCRYPTION_KEYS,
+    sealFactMetadata: v.SEAL_FACT_METADATA === "on",
     backups: { retention: v.BACKUP_RETENTION, intervalSeconds: v.BACKUP_INTERVAL_SECONDS },
   };
   if (config.embeddings === "openai" && !config.llm) problems.push("EMBEDDINGS=openai needs OPENAI_API_KEY or OPENAI_BASE_URL");

@@ -145,7 +145,7 @@ export function adaptersFor(config: Config): Adapters {
     facts:
       vector && vectorCheck
         ? checkedFactStore(
-            indexedFacts(guardUpstream(new VectorFactStore(sealedVectorIndex(vector, cipher), { embed, retrieval: config.memory.retrieval, fusion: config.memory.fusion }), "vector"), redis),
+            indexedFacts(guardUpstream(new VectorFactStore(sealedVectorIndex(vector, cipher, { sealMetadata: config.sealFactMetadata }), { embed, retrieval: config.memory.retrieval, fusion: config.memory.fusion }), "vector"), redis),
             vectorCheck,
           )
         : null,
@@ -253,7 +253,7 @@ export function createRuntime(env: object, ctx: BackgroundContext | undefined, r
         background,
         trace: observation.trace,
         metrics: observation.metrics,
-        traces: config.traceTtlSeconds > 0 ? adapters.traces : null,
+        traces: adapters.traces,
         metricsStore: adapters.metrics,
       }),
     health: () => probeHealth(config, adapters, backups !== null),

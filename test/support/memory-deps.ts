@@ -29,13 +29,15 @@ export function testDeps(overrides: TestDepsOverrides): TestDeps {
   const users = rest.users ?? new InMemoryUserStore();
   const sessions = rest.sessions ?? new InMemorySessionStore();
   if (sessions instanceof InMemorySessionStore && users instanceof InMemoryUserStore) sessions.users ??= users;
+  const eraseJournal = rest.eraseJournal ?? new InMemoryEraseJournal();
+  if (sessions instanceof InMemorySessionStore && eraseJournal instanceof InMemoryEraseJournal) sessions.journal ??= eraseJournal;
   const jobs: Promise<unknown>[] = [];
   const failures: unknown[] = [];
   return {
     tenant: "acme",
     working: unusedWorking,
     audit: new InMemoryAuditLog(),
-    eraseJournal: new InMemoryEraseJournal(),
+    eraseJournal,
     actor: { kind: "key", id: "k_test" },
     facts: new InMemoryFactStore(),
     backups: null,
@@ -70,6 +72,7 @@ const refuse = (): never => {
 const unusedWorking: MemoryDeps["working"] = {
   setNote: refuse,
   getNotes: refuse,
+  getNotesPage: refuse,
   getNote: refuse,
   deleteNote: refuse,
   clearNotes: refuse,

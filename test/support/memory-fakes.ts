@@ -15,6 +15,8 @@ import type {
   AuditLog,
   EraseJob,
   EraseJournal,
+  EraseOutcome,
+  ErasePart,
   ErasedCounts,
   ContentMatch,
   ContentRef,
@@ -103,6 +105,8 @@ export class InMemorySessionStore implements SessionStore {
   readonly #failures: Failures<SessionMethod> = {};
   /** Where queued facts go (the Redis adapter writes them in the append script). */
   users: InMemoryUserStore | null = null;
+  /** Where an erase's counts go (the Redis adapter counts them in the erase script). */
+  journal: InMemoryEraseJournal | null = null;
   /** Called inside `commitCompression` before the checks, to interleave other writes. */
   beforeCommit: (() => void) | null = null;
 
@@ -175,8 +179,9 @@ export class InMemorySessionStore implements SessionStore {
     if (owner !== undefined && options.userId !== undefined && owner !== options.userId) {
       throw new MemoryError("conflict", "session belongs to a different user");
     }
-    if (options.unlessErasedSince !== undefined && options.userId !== undefined) {
-      const erased = this.users?.tombstone({ tenant: ref.tenant, userId: options.userId }) ?? null;
+    const checked = options.userId ?? owner;
+    if (options.unlessErasedSince !== undefined && checked !== undefined) {
+      const erased = this.users?.tombstone({ tenant: ref.tenant, userId: checked }) ?? null;
       if (erased !== null && erased >= options.unlessErasedSince) throw new MemoryError("conflict", "the user was erased while this turn ran");
     }
     // Like the script: the recorded outcome and the tool-call pairing are checked before any write.
@@ -248,6 +253,11 @@ export class InMemorySessionStore implements SessionStore {
       snapshot: options.withSnapshot ? this.#snapshot(state) : undefined,
       ...(options.turn ? { outcome: outcome === null ? null : clone(outcome) } : {}),
     };
+  }
+
+  async owner(ref: SessionRef): Promise<string | null> {
+    this.#enter("owner");
+    return this.#state(ref, false)?.meta?.userId ?? null;
   }
 
   /** The whole window always (a bound only limits what a store must return). */
@@ -410,6 +420,7 @@ export class InMemorySessionStore implements SessionStore {
       index.delete(sessionId);
     }
     out.more = index.size > 0;
+    this.journal?.count({ tenant, userId }, { sessions: out.sessions, messages: out.messages, archives: out.archived, notes: out.notes });
     return out;
   }
 
@@ -745,24 +756,71 @@ export class InMemoryAuditLog implements AuditLog {
   }
 }
 
-/** {@link EraseJournal} in memory. */
+/** {@link EraseJournal} in memory (the in-memory session store counts into it, like the scripts). */
 export class InMemoryEraseJournal implements EraseJournal {
-  readonly #jobs = new Map<string, EraseJob>();
+  readonly #jobs = new Map<string, EraseJob & { pending: Partial<Record<ErasePart, number>> }>();
+  readonly #last = new Map<string, EraseJob>();
+  readonly calls: Record<string, number> = {};
+  #failNext: string | null = null;
 
-  async begin(scope: FactScope, receiptId: string, at: number): Promise<EraseJob> {
-    const key = `${scope.tenant}/${scope.userId}`;
-    const job = this.#jobs.get(key) ?? { receiptId, startedAt: at, removed: { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0, backups: 0 } };
-    this.#jobs.set(key, job);
-    return structuredClone(job);
+  /** Makes the next call of `method` throw (a Redis fault on that step). */
+  failNext(method: "begin" | "plan" | "settle" | "finish"): void {
+    this.#failNext = method;
   }
 
-  async add(scope: FactScope, removed: ErasedCounts, done: boolean): Promise<ErasedCounts> {
+  #enter(method: string): void {
+    this.calls[method] = (this.calls[method] ?? 0) + 1;
+    if (this.#failNext === method) {
+      this.#failNext = null;
+      throw new Error(`${method} failed`);
+    }
+  }
+
+  async begin(scope: FactScope, receiptId: string, at: number): Promise<EraseJob> {
+    this.#enter("begin");
+    const key = `${scope.tenant}/${scope.userId}`;
+    const job = this.#jobs.get(key) ?? { receiptId, startedAt: at, removed: { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0, backups: 0, traces: 0 }, pending: {} };
+    this.#jobs.set(key, job);
+    return structuredClone({ receiptId: job.receiptId, startedAt: job.startedAt, removed: job.removed });
+  }
+
+  /** What a store removed, counted in the same step (as the scripts do); no-op without a running job. */
+  count(scope: FactScope, removed: Partial<ErasedCounts>): void {
+    const job = this.#jobs.get(`${scope.tenant}/${scope.userId}`);
+    if (!job) return;
+    for (const [name, n] of Object.entries(removed) as [keyof ErasedCounts, number][]) job.removed[name] += n;
+  }
+
+  async plan(scope: FactScope, part: ErasePart, remaining: number): Promise<void> {
+    this.#enter("plan");
+    const job = this.#jobs.get(`${scope.tenant}/${scope.userId}`);
+    if (!job) return;
+    const pending = job.pending[part];
+    if (pending !== undefined && pending > remaining) job.removed[part] += pending - remaining;
+    job.pending[part] = remaining;
+  }
+
+  async settle(scope: FactScope, part: ErasePart): Promise<void> {
+    this.#enter("settle");
+    const job = this.#jobs.get(`${scope.tenant}/${scope.userId}`);
+    const pending = job?.pending[part];
+    if (!job || pending === undefined) return;
+    job.removed[part] += pending;
+    delete job.pending[part];
+  }
+
+  async finish(scope: FactScope, more: boolean): Promise<EraseOutcome> {
+    this.#enter("finish");
     const key = `${scope.tenant}/${scope.userId}`;
     const job = this.#jobs.get(key);
-    const totals = { ...(job?.removed ?? { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0, backups: 0 }) };
-    for (const name of Object.keys(totals) as (keyof ErasedCounts)[]) totals[name] += removed[name];
-    if (done) this.#jobs.delete(key);
-    else if (job) job.removed = totals;
-    return totals;
+    const last = this.#last.get(key);
+    const answer = (state: EraseOutcome["state"], j: EraseJob): EraseOutcome => ({ state, receiptId: j.receiptId, startedAt: j.startedAt, removed: { ...j.removed } });
+    if (!job) return last ? answer("replay", last) : { state: "replay", receiptId: "", startedAt: 0, removed: { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0, backups: 0, traces: 0 } };
+    if (more || Object.keys(job.pending).length > 0) return answer("running", job);
+    this.#jobs.delete(key);
+    if (Object.values(job.removed).every((n) => n === 0) && last) return answer("replay", last);
+    const closed = { receiptId: job.receiptId, startedAt: job.startedAt, removed: { ...job.removed } };
+    this.#last.set(key, closed);
+    return answer("closed", closed);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideAccess, MAX_TOKEN_TTL_SECONDS, tokenClaims, tokenPrincipal, type OperationClass, type Principal } from "../../src/memory/access.ts";
+import { actingUserOf, decideAccess, decideSessionOwner, MAX_TOKEN_TTL_SECONDS, tokenClaims, tokenPrincipal, type OperationClass, type Principal } from "../../src/memory/access.ts";
 import { isValidId } from "../../src/memory/ids.ts";
 import { ConfigError, parseConfig } from "../../src/worker/config.ts";
 
@@ -44,6 +44,26 @@ describe("decideAccess", () => {
     expect(decideAccess(token(), userWrite, { userId: "bob" }).allowed).toBe(false);
     expect(decideAccess(token({ scopes: ["read"] }), userWrite, { userId: "ana" })).toMatchObject({ allowed: false, reason: expect.stringContaining("write") });
     for (const op of [erase, audit, null]) expect(decideAccess(token(), op, { userId: "ana" }, true).allowed).toBe(false);
+  });
+});
+
+describe("actingUserOf", () => {
+  it("a token acts for its own user whatever is named; a key for what it names", () => {
+    expect(actingUserOf(token(), undefined)).toEqual({ userId: "ana" });
+    expect(actingUserOf(token(), "ana")).toEqual({ userId: "ana" });
+    expect(actingUserOf(token(), "bob")).toMatchObject({ refused: expect.stringMatching(/another user/) });
+    expect(actingUserOf(full, "bob")).toEqual({ userId: "bob" });
+    expect(actingUserOf(full, undefined)).toEqual({ userId: undefined });
+  });
+});
+
+describe("decideSessionOwner", () => {
+  it("a token reaches a session nobody else owns; keys reach every session", () => {
+    expect(decideSessionOwner(token(), null)).toEqual({ allowed: true });
+    expect(decideSessionOwner(token(), "ana")).toEqual({ allowed: true });
+    expect(decideSessionOwner(token(), "bob")).toMatchObject({ allowed: false, reason: expect.stringMatching(/another user/) });
+    expect(decideSessionOwner(full, "bob")).toEqual({ allowed: true });
+    expect(decideSessionOwner(reader, "bob")).toEqual({ allowed: true });
   });
 });
 

@@ -7,7 +7,7 @@ import type { FactExtractor, TokenCounter } from "../../src/memory/ports.ts";
 import type { StoredMessage } from "../../src/memory/types.ts";
 import { ERASE_CALLS_PER_REQUEST, ERASE_SESSIONS_PER_CALL, EXPORT_SESSIONS_PER_PAGE, eraseUser, exportUser } from "../../src/memory/user-data.ts";
 import { testDeps, type TestDeps } from "../support/memory-deps.ts";
-import { InMemoryFactStore, InMemorySessionStore, InMemoryUserStore } from "../support/memory-fakes.ts";
+import { InMemoryEraseJournal, InMemoryFactStore, InMemorySessionStore, InMemoryUserStore } from "../support/memory-fakes.ts";
 
 let counter: TokenCounter;
 beforeAll(async () => {
@@ -78,10 +78,45 @@ describe("erase", () => {
     expect(audit.filter((e) => e.action === "user.erase")).toEqual([
       expect.objectContaining({ target: { userId: "u1" }, details: expect.objectContaining({ receiptId: first.receiptId, sessions: perRequest + 7 }) }),
     ]);
-    // A later erase is a new one with its own receipt.
+    // Erasing again finds nothing: it answers the finished erase's receipt (a retry whose answer was lost), no new audit entry.
     const again = await eraseUser(deps, "u1");
-    expect(again).toMatchObject({ done: true, deleted: 0, removed: { sessions: 0, facts: 0 } });
-    expect(again.receiptId).not.toBe(first.receiptId);
+    expect(again).toMatchObject({ done: true, deleted: 0, receiptId: first.receiptId, removed: { sessions: perRequest + 7, messages: perRequest + 7 } });
+    await deps.settle();
+    expect((await deps.audit.list("acme", { since: 0, limit: 10 })).filter((e) => e.action === "user.erase")).toHaveLength(1);
+    // Once the user has data again, an erase is a new one with its own receipt.
+    await sessionsOf("u1", 1);
+    const later = await eraseUser(deps, "u1");
+    expect(later).toMatchObject({ done: true, deleted: 2, removed: { sessions: 1, messages: 1 } });
+    expect(later.receiptId).not.toBe(first.receiptId);
+  });
+
+  it("a fault between steps loses no count: the retry's receipt has the true totals, recorded once", async () => {
+    await sessionsOf("u1", 2);
+    await facts.upsert(scope, [createFact("f1", { text: "likes tea", type: "preference", importance: 0.5 }, clock), createFact("f2", { text: "has a cat", type: "fact", importance: 0.5 }, clock)]);
+    const journal = deps.eraseJournal as InMemoryEraseJournal;
+    // The facts are gone, then Redis fails before the step that counts them.
+    journal.failNext("settle");
+    await expect(eraseUser(deps, "u1")).rejects.toThrow("settle failed");
+    // The sessions are gone, then Redis fails before the request ends.
+    journal.failNext("finish");
+    await expect(eraseUser(deps, "u1")).rejects.toThrow("finish failed");
+    const done = await eraseUser(deps, "u1");
+    expect(done).toMatchObject({ done: true, removed: { sessions: 2, messages: 2, facts: 2 } });
+    await deps.settle();
+    const receipts = (await deps.audit.list("acme", { since: 0, limit: 10 })).filter((e) => e.action === "user.erase");
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]?.details).toMatchObject({ receiptId: done.receiptId, sessions: 2, facts: 2 });
+  });
+
+  it("parallel erases end with one receipt, its true totals in every answer, and one audit entry", async () => {
+    await sessionsOf("u1", 3);
+    await facts.upsert(scope, [createFact("f1", { text: "likes tea", type: "preference", importance: 0.5 }, clock)]);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => eraseUser(deps, "u1")));
+    const final = answers.filter((a) => a.done);
+    expect(final.length).toBeGreaterThan(0);
+    for (const a of final) expect(a).toMatchObject({ receiptId: answers[0]!.receiptId, removed: { sessions: 3, messages: 3, facts: 1 } });
+    await deps.settle();
+    expect((await deps.audit.list("acme", { since: 0, limit: 50 })).filter((e) => e.action === "user.erase")).toHaveLength(1);
   });
 
   it("leaves a tombstone first and deletes the facts before any session, so Vector down changes no session", async () => {

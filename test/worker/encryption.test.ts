@@ -192,6 +192,27 @@ describe("encryption at rest", () => {
     expect(notes.text).toContain(`${m.note} plan`);
   });
 
+  it("rotation re-seals stored traces too: they read with the new key alone", async () => {
+    const [sid, user] = [uniqueId("rot-trace"), uniqueId("u")];
+    const k1 = sealed(K1);
+    await append(sid, [{ id: "m1", role: "user", content: "hello" }], { userId: user, env: k1 });
+    await addFact(user, { text: "Rides a red bicycle to work", type: "fact", importance: 0.9 }, { env: k1 });
+    const read = await call("GET", `${sessionPath(sid)}/context?userId=${user}&query=${encodeURIComponent("red bicycle")}`, { env: k1 });
+    const traceId = read.headers.get("x-memory-trace-id");
+    const traceKey = `am:sealed:obs:tr:${traceId}`;
+    expect(JSON.stringify(await testRedis.get(traceKey))).toContain("enc:v1:k1:");
+    const rotated = sealed(`${K2},${K1}`);
+    for (let run = 0; run < 200; run++) {
+      await runCron(Date.now(), { ...rotated, CLEANUP_BATCH: "50" });
+      if (!JSON.stringify(await testRedis.get(traceKey)).includes("enc:v1:k1:")) break;
+    }
+    expect(JSON.stringify(await testRedis.get(traceKey))).not.toContain("enc:v1:k1:");
+    expect(await testRedis.ttl(traceKey)).toBeGreaterThan(0);
+    const trace = await call("GET", `/v1/traces/${traceId}`, { env: sealed(K2) });
+    expect(trace.status, trace.text).toBe(200);
+    expect(trace.text).toContain("Rides a red bicycle");
+  });
+
   it("a missing or wrong key gives a clear 500 error, never ciphertext or garbage", async () => {
     const [sid, user, m] = [uniqueId("miss"), uniqueId("u"), markers()];
     await writeEverything(sid, user, m, { env: sealed(K1) });
@@ -222,5 +243,22 @@ describe("encryption at rest", () => {
     expect(res.status).toBe(500);
     expect(res.json.error.code).toBe("config_invalid");
     expect(res.json.error.details.join(" ")).toMatch(/MEMORY_ENCRYPTION_KEYS/);
+  });
+});
+
+describe("fact metadata under encryption", () => {
+  it("stays clear by default (Vector filters can read it) and is sealed with SEAL_FACT_METADATA=on, reading back the same", async () => {
+    const marker = `ledger-${crypto.randomUUID().slice(0, 8)}`;
+    for (const [mode, expectClear] of [["off", true], ["on", false]] as const) {
+      const user = uniqueId(`md-${mode}`);
+      const env = { ...sealed(K1), SEAL_FACT_METADATA: mode };
+      const added = await call<{ id: string }>("POST", `/v1/users/${user}/facts`, { env, body: { text: "Keeps receipts in a shoebox", metadata: { source: marker } } });
+      expect(added.status, added.text).toBe(201);
+      const raw = await rawFacts(user);
+      expect(raw.includes(marker)).toBe(expectClear);
+      const read = await call<{ metadata?: Record<string, unknown> }>("GET", `/v1/users/${user}/facts/${added.json.id}`, { env });
+      expect(read.json.metadata).toEqual({ source: marker });
+      await call("DELETE", `/v1/users/${user}`, { env });
+    }
   });
 });

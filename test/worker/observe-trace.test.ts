@@ -138,9 +138,9 @@ describe("per-turn trace of a context read", () => {
     const all = await upstreamLog("redis", { telemetry: true });
     const telemetry = all.filter((r) => /"am:acme:obs:/.test(r.body));
     expect(all.filter((r) => r.body.includes(sid) && !/"am:acme:obs:/.test(r.body)).map((r) => commands(r.body))).toEqual([["EVALSHA"]]);
-    // One pipeline storing the trace, one adding the metrics.
+    // One script storing the trace (it checks the user's erase tombstone), one pipeline adding the metrics.
     expect(telemetry).toHaveLength(2);
-    expect(telemetry.some((r) => r.body.includes(":obs:tr:") && commands(r.body)[0] === "SET")).toBe(true);
+    expect(telemetry.some((r) => r.body.includes(":obs:tr:") && commands(r.body)[0] === "EVALSHA")).toBe(true);
     expect(telemetry.some((r) => r.body.includes(":obs:c") && commands(r.body).includes("HINCRBY"))).toBe(true);
   });
 });

@@ -254,7 +254,7 @@ describe("working memory", () => {
     expect((await call("PUT", `${base}/dates`, { body: { value: "[1, 2]" } })).status).toBe(200);
 
     expect((await call("GET", `${base}/destination`)).json).toEqual({ sessionId: sid, key: "destination", value: "Kyoto" });
-    expect((await call("GET", base)).json).toEqual({ sessionId: sid, notes: { destination: "Kyoto", budget: "42", dates: "[1, 2]" } });
+    expect((await call("GET", base)).json).toEqual({ sessionId: sid, notes: { destination: "Kyoto", budget: "42", dates: "[1, 2]" }, nextCursor: null });
 
     expect((await call("PUT", `${base}/destination`, { body: { value: "Osaka" } })).status).toBe(200);
     expect((await call("GET", `${base}/destination`)).json).toMatchObject({ value: "Osaka" });
@@ -267,7 +267,7 @@ describe("working memory", () => {
     expect(missing.json.error.code).toBe("not_found");
 
     expect((await call("DELETE", base)).json).toEqual({ sessionId: sid, deleted: 2 });
-    expect((await call("GET", base)).json).toEqual({ sessionId: sid, notes: {} });
+    expect((await call("GET", base)).json).toEqual({ sessionId: sid, notes: {}, nextCursor: null });
   });
 
   it("appends to, reads and clears the scratchpad in order", async () => {

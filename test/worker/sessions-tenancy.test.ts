@@ -24,7 +24,7 @@ describe("tenant isolation", () => {
     expect(b.settings.overrides).toEqual({});
     expect(b.stats).toMatchObject({ messages: 0, tokens: 0 });
     expect((await readContext(sid, "", { key: KEY_B })).messages).toEqual([]);
-    expect((await call("GET", `${sessionPath(sid)}/notes`, { key: KEY_B })).json).toEqual({ sessionId: sid, notes: {} });
+    expect((await call("GET", `${sessionPath(sid)}/notes`, { key: KEY_B })).json).toEqual({ sessionId: sid, notes: {}, nextCursor: null });
     expect((await call("GET", `${sessionPath(sid)}/notes/plan`, { key: KEY_B })).status).toBe(404);
     expect((await call("GET", `${sessionPath(sid)}/scratchpad`, { key: KEY_B })).json).toEqual({ sessionId: sid, entries: [] });
   });
@@ -44,7 +44,7 @@ describe("tenant isolation", () => {
     expect((await call("DELETE", `${sessionPath(sid)}/scratchpad`, { key: KEY_B })).json).toMatchObject({ deleted: 0 });
 
     expect(await observable(sid)).toEqual(before);
-    expect((await call("GET", `${sessionPath(sid)}/notes`)).json).toEqual({ sessionId: sid, notes: { plan: "folder 7" } });
+    expect((await call("GET", `${sessionPath(sid)}/notes`)).json).toEqual({ sessionId: sid, notes: { plan: "folder 7" }, nextCursor: null });
     expect((await call("GET", `${sessionPath(sid)}/scratchpad`)).json).toEqual({ sessionId: sid, entries: ["acme step"] });
     // and B's own writes stayed in B's session
     const b = await readSession(sid, { key: KEY_B });
@@ -84,7 +84,7 @@ describe("authentication", () => {
     const state = await readSession(sid);
     expect(state.exists).toBe(false);
     expect(state.window).toEqual([]);
-    expect((await call("GET", `${sessionPath(sid)}/notes`)).json).toEqual({ sessionId: sid, notes: {} });
+    expect((await call("GET", `${sessionPath(sid)}/notes`)).json).toEqual({ sessionId: sid, notes: {}, nextCursor: null });
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
-import { decideAccess, type AccessTarget, type OperationClass } from "../../memory/access.ts";
+import { decideAccess, decideSessionOwner, type AccessTarget, type OperationClass } from "../../memory/access.ts";
 import { isValidId } from "../../memory/ids.ts";
 import { ROUTE_ACCESS } from "../access-table.ts";
 import type { AppEnv } from "../env.ts";
@@ -37,19 +37,32 @@ export function classify(method: string, path: string, query: (name: string) => 
 }
 
 /**
- * The user a native route's JSON body names (`userId`; the proxy's free-form `user` field is not
- * read: a token ignores it, see the completions route). The parsed body is cached, so the
- * route's validator does not parse it again; a body of undeclared or too large a size is not read
- * here (the route then checks the user it acts for, see `actingUser`).
+ * The users a JSON body names: a native route's `userId`, and the proxy's `user` field (an
+ * OpenAI-style client names its end user there). The parsed body is cached, so the route's
+ * validator does not parse it again; a body of undeclared or too large a size is not read here
+ * (the route then checks the user it acts for, see `actingUser`). Raw values: the caller
+ * validates them.
  */
-async function bodyUser(c: Context<AppEnv>): Promise<string | undefined> {
-  if (c.req.method !== "POST" || !/json/i.test(c.req.header("content-type") ?? "")) return undefined;
+async function bodyUsers(c: Context<AppEnv>): Promise<{ userId: unknown; user: unknown }> {
+  const none = { userId: undefined, user: undefined };
+  if (c.req.method !== "POST" || !/json/i.test(c.req.header("content-type") ?? "")) return none;
   const size = Number(c.req.header("content-length") ?? Number.NaN);
-  if (!(size <= c.get("runtime").config.limits.maxBodyBytes)) return undefined;
+  if (!(size <= c.get("runtime").config.limits.maxBodyBytes)) return none;
   const body: unknown = await c.req.json().catch(() => null);
-  if (typeof body !== "object" || body === null) return undefined;
-  const named = "userId" in body ? body.userId : undefined;
-  return isValidId(named) ? named : undefined;
+  if (typeof body !== "object" || body === null) return none;
+  return { userId: "userId" in body ? body.userId : undefined, user: "user" in body ? body.user : undefined };
+}
+
+/**
+ * Every user a request names, wherever it names them (path, `userId` query, `X-Memory-User`, the
+ * body's `userId` or `user`), plus a token's own: the rate limit counts each, so no spelling of
+ * the user escapes it. Only valid ids: anything else never becomes a key (the route refuses it).
+ */
+function namedUsers(c: Context<AppEnv>, target: AccessTarget, body: { userId: unknown; user: unknown }): string[] {
+  const principal = c.get("principal");
+  const candidates: unknown[] = [target.userId, c.req.query("userId"), c.req.header("x-memory-user"), body.userId, body.user];
+  if (principal.kind === "token") candidates.push(principal.userId);
+  return [...new Set(candidates.filter(isValidId))];
 }
 
 /**
@@ -59,11 +72,20 @@ async function bodyUser(c: Context<AppEnv>): Promise<string | undefined> {
 export function accessGuard(): MiddlewareHandler<AppEnv> {
   return async function guard(c, next) {
     const { op, target } = classify(c.req.method, c.req.path, (n) => c.req.query(n), (n) => c.req.header(n));
-    target.userId ??= await bodyUser(c);
+    const body = await bodyUsers(c);
+    if (target.userId === undefined && isValidId(body.userId)) target.userId = body.userId;
     c.set("target", target);
-    const decision = decideAccess(c.get("principal"), op, target, c.req.method === "GET");
+    c.set("users", namedUsers(c, target, body));
+    const principal = c.get("principal");
+    let decision = decideAccess(principal, op, target, c.req.method === "GET");
+    // A token's session must not be another user's (one HGET; keys skip it).
+    if (decision.allowed && principal.kind === "token" && target.sessionId !== undefined) {
+      decision = decideSessionOwner(principal, await c.get("memory").sessionOwner(target.sessionId));
+    }
     if (!decision.allowed) {
-      c.get("memory").audit("access.denied", target, { method: c.req.method, path: c.req.path, reason: decision.reason });
+      // Only valid ids reach the log (a refused request may name anything).
+      const logged = { userId: isValidId(target.userId) ? target.userId : undefined, sessionId: isValidId(target.sessionId) ? target.sessionId : undefined };
+      c.get("memory").audit("access.denied", logged, { method: c.req.method, path: c.req.path.slice(0, 200), reason: decision.reason });
       throw new ApiError(403, "forbidden", decision.reason);
     }
     await next();

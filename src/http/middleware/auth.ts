@@ -55,14 +55,20 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
       principal = { kind: "key", tenant: entry.tenant, keyId: await keyId(presented), role: entry.role };
     } else if (presented && looksLikeToken(presented) && runtime.config.tokenSecret) {
       const check = await checkToken(presented, runtime.config.tokenSecret, Date.now());
+      const configured = (tenant: string) => runtime.config.apiKeys.some((k) => k.tenant === tenant);
       if (!check.ok) {
-        if (check.principal) {
+        if (check.principal && configured(check.principal.tenant)) {
           const { tenant } = check.principal;
           runtime.memory(tenant, auditActor(check.principal)).audit("auth.failed", { userId: check.principal.kind === "token" ? check.principal.userId : undefined }, { reason: check.reason, path: c.req.path });
         } else {
           console.warn(JSON.stringify({ level: "warn", message: "auth failed", reason: check.reason, path: c.req.path }));
         }
         throw unauthorized(check.reason === "expired" ? "this token has expired; mint a new one" : "invalid token");
+      }
+      // A good signature is not enough: the token's tenant must be one API_KEYS configures now.
+      if (!configured(check.principal.tenant)) {
+        console.warn(JSON.stringify({ level: "warn", message: "auth failed", reason: "unknown_tenant", path: c.req.path }));
+        throw unauthorized("invalid token");
       }
       principal = check.principal;
     }

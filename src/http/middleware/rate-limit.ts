@@ -1,15 +1,19 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Principal } from "../../memory/access.ts";
+import { isValidId } from "../../memory/ids.ts";
 import type { RateDecision } from "../../memory/ports.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { renderError } from "../on-error.ts";
 
-/** The identifiers a request counts against: its credential and, when it names one, its user. */
-export function limitIds(principal: Principal, userId: string | undefined): string[] {
+/**
+ * The identifiers a request counts against: its credential and every user it names (valid ids
+ * only, see the access guard's `users`); a token always counts against its own user.
+ */
+export function limitIds(principal: Principal, users: readonly string[]): string[] {
   const credential = principal.kind === "key" ? `k:${principal.keyId}` : `t:${principal.tenant}:${principal.tokenId}`;
-  const user = principal.kind === "token" ? principal.userId : userId;
-  return user === undefined ? [credential] : [credential, `u:${principal.tenant}:${user}`];
+  const named = principal.kind === "token" ? [...new Set([principal.userId, ...users])] : users;
+  return [credential, ...named.filter(isValidId).map((u) => `u:${principal.tenant}:${u}`)];
 }
 
 function limitHeaders(d: RateDecision, now: number): Record<string, string> {
@@ -39,7 +43,7 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async function limit(c, next) {
     const limiter = c.get("runtime").rateLimiter;
     if (!limiter) return next();
-    const ids = limitIds(c.get("principal"), c.get("target").userId);
+    const ids = limitIds(c.get("principal"), c.get("users"));
     const known = limiter.knownBlocked(ids);
     if (known) throw tooMany(known);
     const pending = limiter.check(ids).catch((err: unknown) => {

@@ -1,12 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { MAX_WORKING_VALUE_CHARS } from "../../memory/working.ts";
+import { MAX_WORKING_VALUE_CHARS, NOTES_PAGE_LIMIT } from "../../memory/working.ts";
 import { createRouter } from "../router.ts";
-import { IdSchema, SessionParams, errors, jsonResponse, security } from "../schemas/common.ts";
+import { IdSchema, SessionParams, errors, jsonResponse, queryInt, security } from "../schemas/common.ts";
 import { ClearedSchema, NoteDeletedSchema, NoteSchema, NotesSchema, ScratchpadLengthSchema, ScratchpadSchema, WORKING_EXAMPLES } from "../schemas/working-responses.ts";
 
 const NoteParams = SessionParams.extend({ key: IdSchema.openapi({ param: { name: "key", in: "path" } }) });
 const NoteBody = z.object({ value: z.string().min(1).max(MAX_WORKING_VALUE_CHARS) }).strict();
 const ScratchBody = z.object({ entry: z.string().min(1).max(MAX_WORKING_VALUE_CHARS) }).strict();
+const NotesQuery = z.object({
+  cursor: z.string().regex(/^\d{1,20}$/).optional().openapi({ description: "The nextCursor of the previous page" }),
+  limit: queryInt(1, NOTES_PAGE_LIMIT).optional().openapi({ description: `Notes per page (at most ${NOTES_PAGE_LIMIT}, the default)` }),
+});
 
 /** A 200 answer of `schema`, with its example. */
 const ok = <S extends z.ZodType>(schema: S, description: string, example: z.input<S>) => ({ 200: jsonResponse(schema, description, example) });
@@ -28,7 +32,7 @@ const withBody = <B extends z.ZodType, S extends z.ZodType>(method: "put" | "pos
     summary,
     security,
     request: { params, body: { content: { "application/json": { schema: body } }, required: true } },
-    responses: { ...answer, ...errors(400, 401, 413, 415, 503) },
+    responses: { ...answer, ...errors(400, 401, 409, 413, 415, 503) },
   });
 
 const readErrors = errors(400, 401, 503);
@@ -41,9 +45,18 @@ export function workingMemoryRoutes() {
   const notesPath = "/v1/sessions/{sessionId}/notes";
   const padPath = "/v1/sessions/{sessionId}/scratchpad";
 
-  app.openapi(route("get", notesPath, "All notes of the session", SessionParams, ok(NotesSchema, "Every note", notes), readErrors), async (c) => {
+  const notesRoute = createRoute({
+    method: "get",
+    path: notesPath,
+    summary: `The session's notes, a page of at most ${NOTES_PAGE_LIMIT} at a time`,
+    security,
+    request: { params: SessionParams, query: NotesQuery },
+    responses: { ...ok(NotesSchema, "One page of the notes", notes), ...readErrors },
+  });
+  app.openapi(notesRoute, async (c) => {
     const { sessionId } = c.req.valid("param");
-    return c.json({ sessionId, notes: await c.get("memory").working(sessionId).notes() }, 200);
+    const page = await c.get("memory").working(sessionId).notesPage(c.req.valid("query"));
+    return c.json({ sessionId, ...page }, 200);
   });
 
   app.openapi(route("delete", notesPath, "Clear all notes", SessionParams, ok(ClearedSchema, "Notes removed", cleared), readErrors), async (c) => {

@@ -61,8 +61,9 @@ export const UserErasedSchema = z
         notes: z.number().int(),
         facts: z.number().int(),
         backups: z.number().int().openapi({ description: "Backup snapshots removed (0 without a BACKUPS bucket)" }),
+        traces: z.number().int().openapi({ description: "Stored turn traces removed (they hold queries and recalled fact texts)" }),
       })
-      .openapi({ description: "What the whole erase removed so far" }),
+      .openapi({ description: "What the whole erase removed so far; a repeated erase that found nothing answers the last finished erase's receipt" }),
   })
   .openapi("EraseReceipt");
 
@@ -109,10 +110,10 @@ export const USER_EXAMPLES = {
   erased: {
     userId: "xiaoming",
     receiptId: "er_3b1f0c2a9d",
-    deleted: 27,
+    deleted: 31,
     done: true,
     erasedAt: 1764590400000,
-    removed: { sessions: 2, messages: 20, archives: 3, notes: 1, facts: 1, backups: 7 },
+    removed: { sessions: 2, messages: 20, archives: 3, notes: 1, facts: 1, backups: 7, traces: 4 },
   },
   sessions: {
     userId: "xiaoming",

@@ -3,7 +3,11 @@ import { z } from "@hono/zod-openapi";
 /** What the working-memory routes (notes, scratchpad) answer. */
 
 export const NotesSchema = z
-  .object({ sessionId: z.string(), notes: z.record(z.string(), z.string()).openapi({ description: "Every note, key to value" }) })
+  .object({
+    sessionId: z.string(),
+    notes: z.record(z.string(), z.string()).openapi({ description: "One page of the notes, key to value" }),
+    nextCursor: z.string().nullable().openapi({ description: "Pass as `cursor` for the next page; null on the last one" }),
+  })
   .openapi("Notes");
 
 export const NoteSchema = z.object({ sessionId: z.string(), key: z.string(), value: z.string() }).openapi("Note");
@@ -19,7 +23,7 @@ export const ScratchpadLengthSchema = z
 export const ScratchpadSchema = z.object({ sessionId: z.string(), entries: z.array(z.string()).openapi({ description: "Oldest first" }) }).openapi("Scratchpad");
 
 export const WORKING_EXAMPLES = {
-  notes: { sessionId: "demo", notes: { goal: "book a flight to Lisbon", budget: "500 EUR" } },
+  notes: { sessionId: "demo", notes: { goal: "book a flight to Lisbon", budget: "500 EUR" }, nextCursor: null },
   note: { sessionId: "demo", key: "goal", value: "book a flight to Lisbon" },
   noteDeleted: { sessionId: "demo", key: "goal", deleted: 1 as const },
   cleared: { sessionId: "demo", deleted: 2 },

@@ -25,7 +25,8 @@ import { LUA_EXTEND, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
  * window's are running totals in meta ('wtok', 'wimp'), so no append reads the window.
  * flags: 's' returns the bounded snapshot too; 'r' makes the batch's system messages replace the pinned
  * ones when they differ (their ids leave the id set, so they could be pinned again later);
- * 'e<ms>' stores nothing (err 'erased') when the user's tombstone is at or after <ms>.
+ * 'e<ms>' stores nothing (err 'erased') when the tombstone of the session's owner (the named user,
+ * else the stored owner) is at or after <ms>.
  * `ttl` is the default idle TTL; a per-session `set:ttlSeconds` override stored in meta wins.
  * The owner check runs before any write, so a mismatch changes nothing - no message, no queued
  * fact, no recall count. A session id that a new owner takes over (the old session expired) leaves the previous
@@ -92,8 +93,11 @@ if uid ~= '' and owner and owner ~= uid then
   return cjson.encode({ err = 'owner_mismatch' })
 end
 local erased_since = string.match(ARGV[4], 'e(%d+)')
-if erased_since and uid ~= '' then
-  local erased = tonumber(redis.call('GET', KEYS[14]) or '')
+if erased_since then
+  -- the tombstone of the session's owner, named or not (built from the stored, validated owner)
+  local tomb = KEYS[14]
+  if uid == '' then tomb = owner and (ARGV[6] .. owner .. ':erased') or nil end
+  local erased = tomb and tonumber(redis.call('GET', tomb) or '')
   if erased and erased >= tonumber(erased_since) then return cjson.encode({ err = 'erased' }) end
 end
 local nfacts, nrecalls = tonumber(ARGV[8]), tonumber(ARGV[9])

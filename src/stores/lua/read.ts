@@ -58,3 +58,6 @@ end
 snap.win = head
 return encode_snap(snap)
 `;
+
+/** The session's stored owner, or false. KEYS: meta. */
+export const OWNER_LUA = `return redis.call('HGET', KEYS[1], 'userId')`;

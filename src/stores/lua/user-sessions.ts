@@ -40,10 +40,12 @@ return cjson.encode({ sessions = sessions, scanned = #members })
 `;
 
 /**
- * Everything stored about a page of the user's own sessions, newest first.
+ * Everything stored about a page of the user's own sessions, newest first. A page stops after the
+ * session that takes it past maxBytes (of stored text), so a page stays bounded in bytes whatever
+ * the sessions hold; `scanned` says how many index entries it covered.
  *
  * KEYS: userIndex
- * ARGV: userId sessionPrefix offset limit
+ * ARGV: userId sessionPrefix offset limit maxBytes
  */
 export const EXPORT_SESSIONS_LUA = `${LUA_HMAP}${LUA_OWNED}
 local function turn_outcomes(key)
@@ -57,9 +59,18 @@ end
 local off, lim = tonumber(ARGV[3]), tonumber(ARGV[4])
 local members = redis.call('ZREVRANGE', KEYS[1], off, off + lim - 1)
 local sessions = {}
+local max_bytes = tonumber(ARGV[5] or '0')
+local bytes, scanned = 0, 0
+local function size(t)
+  local n = 0
+  for k, v in pairs(t) do n = n + #tostring(k) + (type(v) == 'string' and #v or 0) end
+  return n
+end
 for _, sid in ipairs(members) do
+  if max_bytes > 0 and bytes >= max_bytes then break end
+  scanned = scanned + 1
   if owned(sid) then
-    sessions[#sessions + 1] = {
+    local s = {
       id = sid,
       sys = redis.call('LRANGE', skey(sid, 'sys'), 0, -1),
       win = redis.call('LRANGE', skey(sid, 'win'), 0, -1),
@@ -70,17 +81,20 @@ for _, sid in ipairs(members) do
       pad = redis.call('LRANGE', skey(sid, 'pad'), 0, -1),
       turns = turn_outcomes(skey(sid, 'turns')),
     }
+    for _, part in ipairs({ 'sys', 'win', 'sum', 'arc', 'notes', 'pad', 'turns' }) do bytes = bytes + size(s[part]) end
+    sessions[#sessions + 1] = s
   end
 end
-return cjson.encode({ sessions = sessions, scanned = #members })
+return cjson.encode({ sessions = sessions, scanned = scanned, full = scanned == #members })
 `;
 
 /**
  * Deletes up to `limit` of the user's own sessions (every key, the tenant-index and owner entries)
  * and drops the index entries it examined; entries naming another user's session leave that
- * session alone.
+ * session alone. The counts go into the user's running erase job (when there is one) in this same
+ * step, so a receipt never misses what a faulted request deleted.
  *
- * KEYS: userIndex tenantIndex owners
+ * KEYS: userIndex tenantIndex owners eraseJob
  * ARGV: userId sessionPrefix limit
  */
 export const ERASE_SESSIONS_LUA = `${LUA_OWNED}
@@ -103,6 +117,12 @@ for _, sid in ipairs(members) do
   redis.call('ZREM', KEYS[1], sid)
 end
 out.more = redis.call('ZCARD', KEYS[1]) > 0
+if out.sessions > 0 and redis.call('EXISTS', KEYS[4]) == 1 then
+  redis.call('HINCRBY', KEYS[4], 'sessions', out.sessions)
+  redis.call('HINCRBY', KEYS[4], 'messages', out.messages)
+  redis.call('HINCRBY', KEYS[4], 'archives', out.archived)
+  redis.call('HINCRBY', KEYS[4], 'notes', out.notes)
+end
 return cjson.encode(out)
 `;
 

@@ -1,10 +1,32 @@
 import { LUA_HMAP } from "./common.ts";
 
-/** KEYS: notes. ARGV: field value ttl. Sets one note and refreshes the notes TTL. */
+/**
+ * KEYS: notes. ARGV: field value ttl maxNotes maxBytes ('0': no cap). Sets one note and refreshes
+ * the notes TTL, unless the session would hold more than maxNotes notes or maxBytes bytes (keys
+ * and values as stored): then nothing changes and the reply says which cap.
+ */
 export const NOTE_SET_LUA = `
+local max_notes, max_bytes = tonumber(ARGV[4] or '0'), tonumber(ARGV[5] or '0')
+local exists = redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1
+if max_notes > 0 and not exists and redis.call('HLEN', KEYS[1]) >= max_notes then return 'too_many' end
+if max_bytes > 0 then
+  local bytes = #ARGV[1] + #ARGV[2]
+  for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+    if field ~= ARGV[1] then bytes = bytes + #field + redis.call('HSTRLEN', KEYS[1], field) end
+  end
+  if bytes > max_bytes then return 'too_large' end
+end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
-return 1
+return 'ok'
+`;
+
+/** KEYS: notes. ARGV: cursor limit. One HSCAN page: { c = next cursor, n = { field = value } }. */
+export const NOTES_PAGE_LUA = `
+local page = redis.call('HSCAN', KEYS[1], ARGV[1], 'COUNT', tonumber(ARGV[2]))
+local notes = {}
+for i = 1, #page[2], 2 do notes[page[2][i]] = page[2][i + 1] end
+return cjson.encode({ c = page[1], n = notes })
 `;
 
 /** KEYS: notes. All notes as one JSON object (values stay strings). */

@@ -37,8 +37,9 @@ export const FACT_UPDATES_PER_RUN = 100;
 export const EMPTY_RESEAL_CURSOR: ResealCursor = { redis: {}, vector: { namespace: "", cursor: "" } };
 
 /**
- * Stored values under an older key, from the given keys (lists and hashes; ids, sets and sorted
- * sets hold no sealed text). Replies `{items: [[key, 'l'|'h', index|field, value], ...]}`.
+ * Stored values under an older key, from the given keys (lists, hashes and strings - a trace is one
+ * JSON string; ids, sets and sorted sets hold no sealed text). Replies
+ * `{items: [[key, 'l'|'h'|'s', index|field|'', value], ...]}`.
  *
  * ARGV: the newest key id
  */
@@ -63,6 +64,9 @@ for _, key in ipairs(KEYS) do
     for i = 1, #flat, 2 do
       if stale(flat[i + 1]) then out[#out + 1] = { key, 'h', flat[i], flat[i + 1] } end
     end
+  elseif t == 'string' then
+    local v = redis.call('GET', key)
+    if stale(v) then out[#out + 1] = { key, 's', '', v } end
   end
 end
 return cjson.encode({ items = out })
@@ -71,7 +75,7 @@ return cjson.encode({ items = out })
 /**
  * Replaces each value only if it is still the one that was read (compare-and-set per value), so a
  * concurrent write or a compression that shifted a list always wins; what was skipped is picked up
- * by a later run. Keeps every TTL (LSET and HSET do not touch it).
+ * by a later run. Keeps every TTL (LSET and HSET do not touch it; a string's is set again).
  *
  * KEYS: one per replacement; ARGV: per replacement `kind index|field old new`
  */
@@ -84,6 +88,13 @@ for i = 1, #KEYS do
     if redis.call('LINDEX', KEYS[i], tonumber(field)) == old then redis.call('LSET', KEYS[i], tonumber(field), new); n = n + 1 end
   elseif kind == 'h' then
     if redis.call('HGET', KEYS[i], field) == old then redis.call('HSET', KEYS[i], field, new); n = n + 1 end
+  elseif kind == 's' then
+    if redis.call('GET', KEYS[i]) == old then
+      local ttl = redis.call('PTTL', KEYS[i])
+      redis.call('SET', KEYS[i], new)
+      if ttl > 0 then redis.call('PEXPIRE', KEYS[i], ttl) end
+      n = n + 1
+    end
   end
 end
 return n
@@ -168,8 +179,10 @@ async function resealFacts(
         if (report.factsResealed >= FACT_UPDATES_PER_RUN) return { namespace, cursor: rangeCursor };
         report.factsExamined++;
         const md = v.metadata;
-        if (!isDict(md) || !cipher.isStale(JSON.stringify({ text: md.text, history: md.history }))) continue;
+        if (!isDict(md) || !cipher.isStale(JSON.stringify({ text: md.text, history: md.history, metadata: md.metadata }))) continue;
         const patch: Record<string, unknown> = {};
+        // Client metadata sealed as one string (SEAL_FACT_METADATA=on).
+        if (typeof md.metadata === "string") patch.metadata = await cipher.reseal(md.metadata, tenant);
         if (typeof md.text === "string") patch.text = await cipher.reseal(md.text, tenant);
         if (Array.isArray(md.history)) {
           patch.history = await Promise.all(md.history.map(async (h: unknown) => (isDict(h) && typeof h.text === "string" ? { ...h, text: await cipher.reseal(h.text, tenant) } : h)));

@@ -54,6 +54,11 @@ export class SealedSessionStore implements SessionStore {
     return { ...result, ...(result.snapshot ? { snapshot } : {}), ...("outcome" in result ? { outcome: prior } : {}) };
   }
 
+  /** The owner is stored clear (the scripts compare it). */
+  owner(ref: SessionRef): Promise<string | null> {
+    return this.#inner.owner(ref);
+  }
+
   async read(ref: SessionRef, bound?: WindowBound): Promise<SessionSnapshot> {
     return seal.snapshot(await this.#inner.read(ref, bound), seal.codecsFor(this.#cipher, ref.tenant).open);
   }

@@ -32,6 +32,10 @@ export class SealedTraceStore implements TraceStore {
     return trace ? traceTexts(trace, codecsFor(this.#cipher, tenant).open) : null;
   }
 
+  eraseUser(tenant: string, userId: string, limit: number): Promise<{ removed: number; more: boolean }> {
+    return this.#inner.eraseUser(tenant, userId, limit);
+  }
+
   recent(tenant: string, sessionId: string, limit: number): Promise<TraceRef[]> {
     return this.#inner.recent(tenant, sessionId, limit);
   }

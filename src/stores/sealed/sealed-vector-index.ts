@@ -10,10 +10,16 @@ const isDict = (v: unknown): v is Dict => typeof v === "object" && v !== null &&
 /** The tenant a namespace belongs to: the additional data its sealed values are bound to. */
 const tenantOf = (namespace: string | undefined): string => namespaceToScope(namespace ?? "")?.tenant ?? "";
 
-/** Seals or opens the texts of fact metadata: `text` and every `history[].text`; other fields stay clear. */
-async function mapMetadata<T>(metadata: T, codec: Codec, tenant: string): Promise<T> {
+/**
+ * Seals or opens the texts of fact metadata: `text` and every `history[].text`, and with
+ * `clientMetadata` the fact's client `metadata` object (as one sealed JSON string); other fields
+ * stay clear.
+ */
+async function mapMetadata<T>(metadata: T, codec: Codec, tenant: string, clientMetadata: "seal" | "open" | "clear"): Promise<T> {
   if (!isDict(metadata)) return metadata;
   const out: Dict = { ...metadata };
+  if (clientMetadata === "seal" && isDict(metadata.metadata)) out.metadata = await codec(JSON.stringify(metadata.metadata), tenant);
+  if (clientMetadata === "open" && typeof metadata.metadata === "string" && metadata.metadata.startsWith("enc:v1:")) out.metadata = JSON.parse(await codec(metadata.metadata, tenant)) as unknown;
   if (typeof metadata.text === "string") out.text = await codec(metadata.text, tenant);
   if (Array.isArray(metadata.history)) {
     out.history = await Promise.all(
@@ -23,8 +29,8 @@ async function mapMetadata<T>(metadata: T, codec: Codec, tenant: string): Promis
   return out as T;
 }
 
-async function mapVector<T extends { metadata?: unknown }>(v: T, codec: Codec, tenant: string): Promise<T> {
-  return v.metadata === undefined ? v : { ...v, metadata: await mapMetadata(v.metadata, codec, tenant) };
+async function mapVector<T extends { metadata?: unknown }>(v: T, codec: Codec, tenant: string, clientMetadata: "seal" | "open" | "clear"): Promise<T> {
+  return v.metadata === undefined ? v : { ...v, metadata: await mapMetadata(v.metadata, codec, tenant, clientMetadata) };
 }
 
 /**
@@ -33,39 +39,41 @@ async function mapVector<T extends { metadata?: unknown }>(v: T, codec: Codec, t
  * vectors, so Vector stores sealed text only; with the index's own model the `data` to embed
  * must reach Upstash in clear (it cannot embed ciphertext).
  */
-export function sealedVectorIndex(inner: VectorIndex, cipher: FieldCipher): VectorIndex {
+export function sealedVectorIndex(inner: VectorIndex, cipher: FieldCipher, options: { sealMetadata?: boolean } = {}): VectorIndex {
   const seal: Codec = (text, tenant) => cipher.seal(text, tenant);
   const open: Codec = (text, tenant) => cipher.open(text, tenant);
+  // Client metadata is sealed only when asked and a key is configured; a sealed one always opens.
+  const onWrite = options.sealMetadata && cipher.currentKid !== null ? "seal" : "clear";
   const index: VectorIndex = {
     upsert: async (args, options) => {
       const tenant = tenantOf(options?.namespace);
-      const sealed = Array.isArray(args) ? await Promise.all(args.map((v: { metadata?: unknown }) => mapVector(v, seal, tenant))) : await mapVector(args, seal, tenant);
+      const sealed = Array.isArray(args) ? await Promise.all(args.map((v: { metadata?: unknown }) => mapVector(v, seal, tenant, onWrite))) : await mapVector(args, seal, tenant, onWrite);
       return inner.upsert(sealed as typeof args, options);
     },
     update: async (args, options) => {
-      const sealed = "metadata" in args ? await mapVector(args, seal, tenantOf(options?.namespace)) : args;
+      const sealed = "metadata" in args ? await mapVector(args, seal, tenantOf(options?.namespace), onWrite) : args;
       return inner.update(sealed, options);
     },
     query: async <M extends Dict>(args: Parameters<VectorIndex["query"]>[0], options?: { namespace?: string | undefined }) => {
       const tenant = tenantOf(options?.namespace);
       const results = await inner.query<M>(args, options);
-      return Promise.all(results.map((r) => mapVector(r, open, tenant)));
+      return Promise.all(results.map((r) => mapVector(r, open, tenant, "open")));
     },
     queryMany: async <M extends Dict>(args: Parameters<VectorIndex["queryMany"]>[0], options?: { namespace?: string | undefined }) => {
       const tenant = tenantOf(options?.namespace);
       const groups = await inner.queryMany<M>(args, options);
-      return Promise.all(groups.map((results) => Promise.all(results.map((r) => mapVector(r, open, tenant)))));
+      return Promise.all(groups.map((results) => Promise.all(results.map((r) => mapVector(r, open, tenant, "open")))));
     },
     fetch: async <M extends Dict>(payload: Parameters<VectorIndex["fetch"]>[0], options?: Parameters<VectorIndex["fetch"]>[1]) => {
       // Read before the call: the client deletes `namespace` from the options object it is given.
       const tenant = tenantOf(options?.namespace);
       const found = await inner.fetch<M>(payload, options);
-      return Promise.all(found.map((v) => (v ? mapVector(v, open, tenant) : v)));
+      return Promise.all(found.map((v) => (v ? mapVector(v, open, tenant, "open") : v)));
     },
     range: async <M extends Dict>(args: Parameters<VectorIndex["range"]>[0], options?: { namespace?: string | undefined }) => {
       const tenant = tenantOf(options?.namespace);
       const page = await inner.range<M>(args, options);
-      return { ...page, vectors: await Promise.all(page.vectors.map((v) => mapVector(v, open, tenant))) };
+      return { ...page, vectors: await Promise.all(page.vectors.map((v) => mapVector(v, open, tenant, "open"))) };
     },
     delete: (args, options) => inner.delete(args, options),
     listNamespaces: () => inner.listNamespaces(),

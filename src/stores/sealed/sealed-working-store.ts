@@ -1,4 +1,4 @@
-import type { WorkingMemoryStore } from "../../memory/ports.ts";
+import type { NoteCaps, NoteRefusal, WorkingMemoryStore } from "../../memory/ports.ts";
 import type { SessionRef } from "../../memory/types.ts";
 import type { FieldCipher } from "./cipher.ts";
 import * as seal from "./fields.ts";
@@ -13,8 +13,13 @@ export class SealedWorkingMemoryStore implements WorkingMemoryStore {
     this.#cipher = cipher;
   }
 
-  async setNote(ref: SessionRef, key: string, value: string, ttlSeconds: number): Promise<void> {
-    await this.#inner.setNote(ref, key, await this.#cipher.seal(value, ref.tenant), ttlSeconds);
+  async setNote(ref: SessionRef, key: string, value: string, ttlSeconds: number, caps?: NoteCaps): Promise<NoteRefusal | null> {
+    return this.#inner.setNote(ref, key, await this.#cipher.seal(value, ref.tenant), ttlSeconds, caps);
+  }
+
+  async getNotesPage(ref: SessionRef, cursor: string, limit: number): Promise<{ notes: Record<string, string>; nextCursor: string | null }> {
+    const page = await this.#inner.getNotesPage(ref, cursor, limit);
+    return { notes: await seal.record(page.notes, seal.codecsFor(this.#cipher, ref.tenant).open), nextCursor: page.nextCursor };
   }
 
   async getNotes(ref: SessionRef): Promise<Record<string, string>> {
