@@ -190,6 +190,14 @@ describe("MCP server at /mcp", () => {
     expect((elsewhere as StreamableHTTPError).code).toBe(403);
     expect(String((elsewhere as Error).message)).toContain("bound to another session");
 
+    // A token minted for another user's session reads nothing of it.
+    const theirs = uniqueId("mcp-theirs");
+    await call("POST", `/v1/sessions/${theirs}/messages`, { body: { userId: other, messages: [{ role: "user", content: "My PIN hint is the dog" }] } });
+    const stray = await connect(await mint({ userId: user, sessionId: theirs, scopes: ["read"] }));
+    const stolen = await stray.callTool({ name: "get_context", arguments: {} }).catch((err: unknown) => err);
+    expect((stolen as StreamableHTTPError).code).toBe(403);
+    expect(String((stolen as Error).message)).toContain("belongs to another user");
+
     const reader = await connect(await mint({ userId: user, scopes: ["read"] }));
     const write = await reader.callTool({ name: "forget", arguments: { factId: "f_0123456789abcdef" } }).catch((err: unknown) => err);
     expect((write as StreamableHTTPError).code).toBe(403);

@@ -1,6 +1,6 @@
 /** The access rules on `/mcp`: each tool call of a JSON-RPC body is checked like the route it stands for. */
 import type { Context, MiddlewareHandler } from "hono";
-import { decideAccess, type AccessTarget } from "../../memory/access.ts";
+import { decideAccess, decideSessionOwner, type AccessTarget } from "../../memory/access.ts";
 import { isValidId } from "../../memory/ids.ts";
 import { MCP_TOOL_ACCESS } from "../access-table.ts";
 import type { AppEnv } from "../env.ts";
@@ -68,7 +68,11 @@ export function mcpAccessGuard(): MiddlewareHandler<AppEnv> {
         // A malformed id runs nothing either: the tool's schema rejects the call before it runs.
         if (![callTarget.userId, callTarget.sessionId].every((id) => id === undefined || isValidId(id))) continue;
         if (i === 0) target = callTarget;
-        const decision = decideAccess(caller.principal, MCP_TOOL_ACCESS[tool.name] ?? null, callTarget);
+        let decision = decideAccess(caller.principal, MCP_TOOL_ACCESS[tool.name] ?? null, callTarget);
+        // As on the session routes: a token's session must not be another user's.
+        if (decision.allowed && caller.principal.kind === "token" && callTarget.sessionId !== undefined) {
+          decision = decideSessionOwner(caller.principal, await c.get("memory").sessionOwner(callTarget.sessionId));
+        }
         if (!decision.allowed) {
           c.get("memory").audit("access.denied", callTarget, { method: "POST", path: c.req.path, tool: tool.name, reason: decision.reason });
           throw new ApiError(403, "forbidden", `${tool.name}: ${decision.reason}`);
