@@ -34,6 +34,7 @@ import type { FactExtractor } from "../src/memory/ports.ts";
 import type { Fact } from "../src/memory/types.ts";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
+import { DEV_DENSE_MODEL } from "../tools/upstash-local/vector/config.ts";
 import { CueWordExtractor } from "./support/cue-word-extractor.ts";
 import type { DatasetLine, DatasetPerson } from "./support/learning-dataset.ts";
 
@@ -235,7 +236,8 @@ if (process.argv.includes("--in-process")) {
   for (const row of cpu) console.log(row);
 } else {
   const ref = process.env.LEARNING_BASELINE_REF || "main";
-  const upstash = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined });
+  // The dev stack's index: hybrid, the sentence model for English and hashing for Chinese, plus BM25.
+  const upstash = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "hybrid", denseModel: DEV_DENSE_MODEL } });
   const fake = await startFakeOpenAI({ port: 0 });
   fake.setMode({ mode: "fixed", text: "Got it." });
   const vars = { ...upstash.env, OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: "bench", API_KEYS: `bench:${API_KEY}`, FACT_EXTRACTION: "heuristic", MEMORY_MAX_TOKENS: "1000000" };
