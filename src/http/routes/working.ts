@@ -25,14 +25,15 @@ const route = <P extends typeof SessionParams | typeof NoteParams, S extends z.Z
   failures: E,
 ) => createRoute({ method, path, summary, security, request: { params }, responses: { ...answer, ...failures } });
 
-const withBody = <B extends z.ZodType, S extends z.ZodType>(method: "put" | "post", path: string, summary: string, params: typeof SessionParams | typeof NoteParams, body: B, answer: Ok<S>) =>
+/** `capped`: the write can be refused because the session's notes are at their cap (409). */
+const withBody = <B extends z.ZodType, S extends z.ZodType>(method: "put" | "post", path: string, summary: string, params: typeof SessionParams | typeof NoteParams, body: B, answer: Ok<S>, capped = false) =>
   createRoute({
     method,
     path,
     summary,
     security,
     request: { params, body: { content: { "application/json": { schema: body } }, required: true } },
-    responses: { ...answer, ...errors(400, 401, 409, 413, 415, 503) },
+    responses: { ...answer, ...(capped ? errors(400, 401, 409, 413, 415, 503) : errors(400, 401, 413, 415, 503)) },
   });
 
 const readErrors = errors(400, 401, 503);
@@ -64,7 +65,7 @@ export function workingMemoryRoutes() {
     return c.json({ sessionId, deleted: await c.get("memory").working(sessionId).clearNotes() }, 200);
   });
 
-  app.openapi(withBody("put", `${notesPath}/{key}`, "Set a note (refreshes the working-memory TTL)", NoteParams, NoteBody, ok(NoteSchema, "The note as stored", note)), async (c) => {
+  app.openapi(withBody("put", `${notesPath}/{key}`, "Set a note (refreshes the working-memory TTL)", NoteParams, NoteBody, ok(NoteSchema, "The note as stored", note), true), async (c) => {
     const { sessionId, key } = c.req.valid("param") as z.infer<typeof NoteParams>;
     const { value } = c.req.valid("json");
     await c.get("memory").working(sessionId).setNote(key, value);
