@@ -58,6 +58,7 @@ describe("the offline learner on what people say", () => {
   it("learns nothing from questions, requests, greetings, thanks or small talk", async () => {
     const lines = [
       "Can you recommend a podcast?",
+      "Let me tell you about green tea, item 1.",
       "What is my hobby?",
       "Do you know a good pizza place?",
       "Write me a poem about the sea.",
