@@ -94,6 +94,8 @@ function exportRef(ref: string): string {
   execFileSync("sh", ["-c", `git archive ${JSON.stringify(ref)} src scripts wrangler.toml package.json tsconfig.json | tar -x -C ${JSON.stringify(dir)}`]);
   symlinkSync(resolve("node_modules"), join(dir, "node_modules"));
   if (existsSync("public")) symlinkSync(resolve("public"), join(dir, "public"));
+  // Refs whose Worker bundles binary rank tables need them written, as the build step does.
+  if (existsSync(join(dir, "scripts/rank-binaries.ts"))) execFileSync(process.execPath, ["--import", "tsx", "scripts/rank-binaries.ts"], { cwd: dir });
   return dir;
 }
 

@@ -311,6 +311,12 @@ export interface UserStore {
 
 export interface FactQuery {
   text: string;
+  /**
+   * Other wordings of the same query (the question about "the user" asked in the first person, or
+   * the other way round). The store searches every wording in the same request and gives each fact
+   * its best score per part over them.
+   */
+  also?: readonly string[] | undefined;
   topK: number;
   types?: FactType[] | undefined;
   /** Agent, time and metadata; the store applies it in its query (see `FactFilter`). */

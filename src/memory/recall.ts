@@ -236,6 +236,29 @@ export function recallQueryText(query: string): string {
   return text;
 }
 
+/** First person as learned facts name the user ("my sister" is "the user's sister", "我妹妹" is "用户的妹妹"). */
+const SELF_REFERENCES: readonly (readonly [RegExp, string])[] = [
+  [/我们的|我的/gu, "用户的"],
+  [/我(?=妹|姐|哥|弟|妈|爸|老公|老婆|丈夫|妻子|男朋友|女朋友|对象|儿子|女儿|孩子|朋友|同事|室友|老板)/gu, "用户的"],
+  [/我们|我/gu, "用户"],
+  [/\b(?:my|our)\b/giu, "the user's"],
+  [/\b(?:i|me|we|us)\b/giu, "the user"],
+  [/\bam\b/giu, "is"],
+];
+
+/**
+ * The wordings recall searches: {@link recallQueryText} (the user's own first-person words, how
+ * persisted messages are stored) and, when it reads differently, the same words about "the user"
+ * (how learned facts are stored: "The user's sister Mia lives in Lisbon."). Searched as separate
+ * wordings of one request, so neither dilutes the other.
+ */
+export function recallQueryTexts(query: string): [string, ...string[]] {
+  const first = recallQueryText(query);
+  let third = first;
+  for (const [pattern, replacement] of SELF_REFERENCES) third = third.replace(pattern, replacement);
+  return third === first ? [first] : [first, third];
+}
+
 /** How many candidates a recall of `k` facts asks the store for: deep enough for the ranking to reorder. */
 export const candidateDepth = (k: number): number => Math.min(100, Math.max(k * 3, k + 5));
 
@@ -254,7 +277,8 @@ export async function recallFrom(
 ): Promise<RecallOutcome> {
   const { k, options } = request;
   const filter = request.filter && !isEmptyFilter(request.filter) ? { filter: request.filter } : {};
-  const found = await store.query(scope, { text: recallQueryText(query), topK: candidateDepth(k), types: request.types, ...filter });
+  const [text, ...also] = recallQueryTexts(query);
+  const found = await store.query(scope, { text, ...(also.length > 0 ? { also } : {}), topK: candidateDepth(k), types: request.types, ...filter });
   // The store filters superseded facts out; a fact that stopped being true is never recalled.
   const candidates = found.filter((c) => c.fact.supersededAt === undefined);
   const outcome = selectRecalled(candidates, {

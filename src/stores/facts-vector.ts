@@ -45,6 +45,27 @@ function candidatesOf(results: readonly QueryResult[], part: "dense" | "sparse" 
   });
 }
 
+/** Each fact once, with its best score over the wordings of a query (per part for a hybrid index). */
+function bestOf(lists: readonly RecallCandidate[][]): RecallCandidate[] {
+  const merged = new Map<string, RecallCandidate>();
+  for (const list of lists) {
+    for (const c of list) {
+      const found = merged.get(c.fact.id);
+      if (!found) {
+        merged.set(c.fact.id, { ...c });
+        continue;
+      }
+      found.similarity = Math.max(found.similarity, c.similarity);
+      if (c.dense !== undefined) found.dense = Math.max(found.dense ?? c.dense, c.dense);
+      if (c.sparse !== undefined) found.sparse = Math.max(found.sparse ?? c.sparse, c.sparse);
+    }
+  }
+  return [...merged.values()];
+}
+
+/** One query of a batch, as the client takes it. */
+type QueryPayload = Parameters<VectorIndex["queryMany"]>[0][number];
+
 const toFacts = (vectors: { id: string | number; metadata?: unknown }[]): Fact[] =>
   vectors.flatMap((v) => factFromMetadata(v.id, v.metadata) ?? []);
 
@@ -81,37 +102,42 @@ export class VectorFactStore implements FactStore {
     if (!Number.isSafeInteger(query.topK) || query.topK <= 0) throw new InvalidStoreInput("topK must be a positive integer");
     const filter = allOf([typeFilter(query.types), scopeFilter(query.filter), CURRENT_FACTS_FILTER]);
     const common = { topK: query.topK, includeMetadata: true as const, ...(filter ? { filter } : {}) };
+    const texts = [query.text, ...(query.also ?? [])];
     if (this.#embed) {
       // Worker-side embeddings are dense: the index's sparse model is not involved.
-      const vector = (await this.#embedAll([query.text]))[0] ?? [];
-      const results = await orEmpty(() => this.#index.query({ ...common, vector }, { namespace }), []);
-      return candidatesOf(results, "dense");
+      const vectors = await this.#embedAll(texts);
+      const results = await orEmpty(() => this.#queryEach(vectors.map((vector) => ({ ...common, vector })), namespace), []);
+      return bestOf(results.map((r) => candidatesOf(r, "dense")));
     }
-    if (this.#retrieval === "hybrid" && this.#fusion === "worker") return this.#queryParts(namespace, query.text, common);
+    if (this.#retrieval === "hybrid" && this.#fusion === "worker") return this.#queryParts(namespace, texts, common);
     const fusion = this.#retrieval === "hybrid" ? { fusionAlgorithm: this.#fusion === "dbsf" ? FusionAlgorithm.DBSF : FusionAlgorithm.RRF } : {};
-    const results = await orEmpty(() => this.#index.query({ ...common, ...fusion, data: query.text }, { namespace }), []);
-    return candidatesOf(results, this.#retrieval === "hybrid" ? null : this.#retrieval);
+    const results = await orEmpty(() => this.#queryEach(texts.map((data) => ({ ...common, ...fusion, data })), namespace), []);
+    const part = this.#retrieval === "hybrid" ? null : this.#retrieval;
+    return bestOf(results.map((r) => candidatesOf(r, part)));
+  }
+
+  /** Queries in one request: a single query, or a batch (answered with one result list per query). */
+  async #queryEach(queries: QueryPayload[], namespace: string): Promise<QueryResult[][]> {
+    if (queries.length === 1) return [await this.#index.query(queries[0]!, { namespace })];
+    return this.#index.queryMany(queries, { namespace });
   }
 
   /**
-   * Both parts of a hybrid index in one request (a batch of a DENSE and a SPARSE query), merged per
-   * fact with each part's own score; a fact only one part found has no score for the other.
+   * Both parts of a hybrid index for every wording in one request (a batch of a DENSE and a SPARSE
+   * query per wording), merged per fact with each part's best score; a fact only one part found has
+   * no score for the other.
    */
-  async #queryParts(namespace: string, text: string, common: { topK: number; includeMetadata: true; filter?: string }): Promise<RecallCandidate[]> {
-    const [dense = [], sparse = []] = await orEmpty(
-      () =>
-        this.#index.queryMany(
-          [
-            { ...common, data: text, queryMode: QueryMode.DENSE },
-            { ...common, data: text, queryMode: QueryMode.SPARSE },
-          ],
-          { namespace },
-        ),
-      [],
-    );
+  async #queryParts(namespace: string, texts: readonly string[], common: { topK: number; includeMetadata: true; filter?: string }): Promise<RecallCandidate[]> {
+    const batch = texts.flatMap((data) => [
+      { ...common, data, queryMode: QueryMode.DENSE },
+      { ...common, data, queryMode: QueryMode.SPARSE },
+    ]);
+    const results = await orEmpty(() => this.#index.queryMany(batch, { namespace }), []);
+    const dense = bestOf(results.filter((_, i) => i % 2 === 0).map((r) => candidatesOf(r, "dense")));
+    const sparse = bestOf(results.filter((_, i) => i % 2 === 1).map((r) => candidatesOf(r, "sparse")));
     const merged = new Map<string, RecallCandidate>();
-    for (const c of candidatesOf(dense, "dense")) merged.set(c.fact.id, c);
-    for (const c of candidatesOf(sparse, "sparse")) {
+    for (const c of dense) merged.set(c.fact.id, c);
+    for (const c of sparse) {
       const found = merged.get(c.fact.id);
       if (found) found.sparse = c.sparse;
       else merged.set(c.fact.id, { ...c, similarity: 0 });

@@ -615,7 +615,8 @@ export class InMemoryFactStore implements FactStore {
       // Like the Vector store's filter: a superseded fact is never a candidate.
       .filter((f) => f.supersededAt === undefined)
       .filter((f) => matchesFilter(f, query.filter))
-      .map((f) => ({ fact: clone(f), similarity: this.similarity(query.text, f.text) }))
+      // Like the Vector store: a fact's best score over every wording of the query.
+      .map((f) => ({ fact: clone(f), similarity: Math.max(...[query.text, ...(query.also ?? [])].map((t) => this.similarity(t, f.text))) }))
       .sort((a, b) => b.similarity - a.similarity)
       .slice(0, query.topK);
   }
