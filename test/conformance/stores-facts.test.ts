@@ -51,6 +51,18 @@ describe("VectorFactStore (index embeds the text)", () => {
     expect(hits[0]?.similarity).toBeLessThanOrEqual(1);
   });
 
+  it("searches every wording of a query in one request, each fact once with its best score", async () => {
+    await store.upsert(scope("u-voices"), [fact("f-sister", "The user's sister Mia lives in Lisbon"), fact("f-own", "I grew up in Galway")]);
+    local.vector.resetLog();
+    const both = await store.query(scope("u-voices"), { text: "where does my sister live", also: ["where does the user's sister live"], topK: 5 });
+    expect(local.vector.log).toHaveLength(1);
+    expect(new Set(both.map((c) => c.fact.id)).size).toBe(both.length);
+    const first = await store.query(scope("u-voices"), { text: "where does my sister live", topK: 5 });
+    const third = await store.query(scope("u-voices"), { text: "where does the user's sister live", topK: 5 });
+    const score = (list: typeof both, id: string) => list.find((c) => c.fact.id === id)?.similarity ?? 0;
+    expect(score(both, "f-sister")).toBeCloseTo(Math.max(score(first, "f-sister"), score(third, "f-sister")), 6);
+  });
+
   it("keeps one fact per id (same content hash written twice)", async () => {
     const s = scope("u2");
     await store.upsert(s, [fact("same", "likes jazz")]);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createFact, factId, isSalient, mergeFact, MAX_FACT_HISTORY, refreshOf, normalizeFactText, rankRecalled, scoreRecall, selectRecalled } from "../../src/memory/facts.ts";
-import { DEFAULT_RECALL_GATES, DENSE_ZERO_COSINE, denseRelevance, isFollowUp, SPARSE_SCALE, recallQueryText, relevanceOf, turnRecallQuery } from "../../src/memory/recall.ts";
+import { DEFAULT_RECALL_GATES, DENSE_ZERO_COSINE, denseRelevance, isFollowUp, SPARSE_SCALE, recallQueryText, recallQueryTexts, relevanceOf, turnRecallQuery } from "../../src/memory/recall.ts";
 import { FactService } from "../../src/memory/fact-service.ts";
 import { factsToPersist } from "../../src/memory/persist.ts";
 import type { FactExtractor } from "../../src/memory/ports.ts";
@@ -239,6 +239,14 @@ describe("recall queries", () => {
   it("searches questions about 'the user' in first person", () => {
     expect(recallQueryText("用户叫什么名字?")).toBe("我叫什么名字?");
     expect(recallQueryText("What is the user's name?")).toBe("What is my name?");
+  });
+
+  it("searches a first-person question in the voice of learned facts too, as a second wording", () => {
+    expect(recallQueryTexts("Where does my sister live?")).toEqual(["Where does my sister live?", "Where does the user's sister live?"]);
+    expect(recallQueryTexts("What is the user's job?")).toEqual(["What is my job?", "What is the user's job?"]);
+    expect(recallQueryTexts("我妹妹在哪里工作？")).toEqual(["我妹妹在哪里工作？", "用户的妹妹在哪里工作？"]);
+    expect(recallQueryTexts("Give me a haiku about autumn leaves")).toEqual(["Give me a haiku about autumn leaves", "Give the user a haiku about autumn leaves"]);
+    expect(recallQueryTexts("What is the capital of France?")).toEqual(["What is the capital of France?"]);
   });
 
   it("adds the turns before a short follow-up, and only then", () => {
