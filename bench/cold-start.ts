@@ -14,11 +14,12 @@
  *   node --import tsx bench/cold-start.ts
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import { startBenchWorker } from "./support/bench-worker.ts";
+import { cpuNs, workerdPids } from "./support/workerd-cpu.ts";
 
 const ENCODINGS = ["cl100k_base", "o200k_base"] as const;
 const RUNS = 3;
@@ -26,54 +27,6 @@ const API_KEY = "bench-key";
 const TEXT =
   "I am planning a trip to Lisbon in May with my sister; we like quiet guesthouses, fado in the evening and long walks. " +
   "Budget about 900 euros for five nights. 我们也想去辛特拉一天。Any advice on trams 28 and 12?";
-
-/** Every process below `root` (children of children), by /proc. */
-function descendants(root: number): number[] {
-  const parents = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const list = parents.get(ppid) ?? [];
-      list.push(Number(entry));
-      parents.set(ppid, list);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  const out: number[] = [];
-  const walk = (pid: number) => {
-    for (const child of parents.get(pid) ?? []) {
-      out.push(child);
-      walk(child);
-    }
-  };
-  walk(root);
-  return out;
-}
-
-const workerdPids = (): number[] =>
-  descendants(process.pid).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/comm`, "utf8").trim().startsWith("workerd");
-    } catch {
-      return false;
-    }
-  });
-
-/** CPU ns of every thread of the given processes. */
-function cpuNs(pids: readonly number[]): number {
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      for (const tid of readdirSync(`/proc/${pid}/task`)) total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // gone
-    }
-  }
-  return total;
-}
 
 function bundleKiB(encoding: string): number {
   const out = join(tmpdir(), `am-bundle-${encoding}-${process.pid}`);
