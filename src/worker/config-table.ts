@@ -37,7 +37,7 @@ function parseApiKeys(raw: string | undefined, problems: string[]): ApiKeyEntry[
     const role = key.endsWith(":read") ? "read" : "full";
     if (role === "read") key = key.slice(0, -":read".length);
     if (!isValidId(tenant) || key.length < 6) {
-      // Named by position only: any part of a malformed entry may be key material, and this
+      // Named by position only, since every part of a malformed entry may be key material, and this
       // message reaches unauthenticated callers.
       problems.push(`API_KEYS entry ${position} must be tenant:key[:read] with a valid tenant id and a key of 6+ characters`);
       continue;

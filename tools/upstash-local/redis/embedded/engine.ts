@@ -12,7 +12,7 @@ import type { CommandHandler, EngineContext } from "./types.ts";
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
-  /** Called after every command that may have changed data, with the keys it names (none: any key). */
+  /** Called after every command that may have changed data, with the keys it names (no keys named means every key may have changed). */
   onWrite(keys: readonly string[]): void;
   /** Called by SAVE / BGSAVE. */
   onSave(): void;
