@@ -54,6 +54,14 @@ function filterOf(args: { agentId?: string | undefined; metadata?: Record<string
   return { agentId: args.agentId, metadata: args.metadata };
 }
 
+/** Which of the user's memories a search or a listing covers: type, agent, metadata, user. */
+const whichMemories = {
+  types: z.array(FactTypeSchema).min(1).max(FACT_TYPES.length).optional().describe(`Only memories of these types. ${TYPE_HELP}.`),
+  agentId: agentIdField,
+  metadata: metadataFilterField,
+  userId: userIdField,
+};
+
 const shapes = {
   remember: {
     text: z.string().trim().min(1).max(4000).describe("The memory as one self-contained sentence in the third person, e.g. \"The user's daughter Lily is 7 and loves drawing.\""),
@@ -65,10 +73,7 @@ const shapes = {
   recall: {
     query: z.string().trim().min(1).max(4000).describe("What to look for, in natural language: a question or the topic at hand, e.g. \"the user's children\"."),
     k: z.number().int().min(1).max(50).optional().describe("How many memories to return at most (default: the service's recall size, 3 unless configured)."),
-    types: z.array(FactTypeSchema).min(1).max(FACT_TYPES.length).optional().describe(`Only memories of these types. ${TYPE_HELP}.`),
-    agentId: agentIdField,
-    metadata: metadataFilterField,
-    userId: userIdField,
+    ...whichMemories,
   },
   forget: {
     factId: IdSchema.describe("The id of the memory to delete, exactly as recall or list_memories printed it."),
@@ -77,10 +82,7 @@ const shapes = {
   list_memories: {
     cursor: z.string().max(64).regex(/^[A-Za-z0-9_-]*$/, "must be a cursor list_memories returned").optional().describe("The next-page cursor the previous call printed; omit for the first page."),
     limit: z.number().int().min(1).max(200).optional().describe("Memories per page (default 50)."),
-    types: z.array(FactTypeSchema).min(1).max(FACT_TYPES.length).optional().describe(`Only memories of these types. ${TYPE_HELP}.`),
-    agentId: agentIdField,
-    metadata: metadataFilterField,
-    userId: userIdField,
+    ...whichMemories,
   },
   get_context: {
     sessionId: IdSchema.optional().describe("The conversation whose context to assemble. Omit it when the connection names the session (a session token, or the X-Memory-Session header)."),
