@@ -6,7 +6,7 @@ import { Script } from "node:vm";
 import { MemoryApiError, createMemoryClient, type ChatStreamEvent } from "@agent-memory/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai.ts";
-import { REPO_ROOT, freePorts, runScript, shellEnv, waitForOk, type ScriptRun } from "./dev-process.ts";
+import { REPO_ROOT, runScript, shellEnv, startDevStack, type ScriptRun } from "./dev-process.ts";
 
 // The typed client and the examples against `npm run dev`, as a person runs them, with the fake
 // OpenAI-compatible server as the stack's LLM (OPENAI_BASE_URL).
@@ -22,24 +22,7 @@ let examplePort: number;
 beforeAll(async () => {
   fake = await startFakeOpenAI({ port: 0 });
   dataDir = await mkdtemp(join(tmpdir(), "agent-memory-examples-"));
-  const [port, redisPort, vectorPort, inspectorPort, pagePort] = (await freePorts(5)) as [number, number, number, number, number];
-  examplePort = pagePort;
-  base = `http://127.0.0.1:${port}`;
-  stack = runScript(
-    "scripts/dev.ts",
-    [],
-    shellEnv({
-      PORT: String(port),
-      UPSTASH_LOCAL_REDIS_PORT: String(redisPort),
-      UPSTASH_LOCAL_VECTOR_PORT: String(vectorPort),
-      INSPECTOR_PORT: String(inspectorPort),
-      EXAMPLE_PORT: String(examplePort),
-      DEV_DATA_DIR: dataDir,
-      OPENAI_BASE_URL: fake.baseURL,
-      OPENAI_API_KEY: "fake-key",
-    }),
-  );
-  if (!(await waitForOk(`${base}/healthz`, stack))) throw new Error(`npm run dev did not serve /healthz:\n${stack.output()}`);
+  ({ run: stack, base, examplePort } = await startDevStack(dataDir, { OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: "fake-key" }));
 }, STARTS);
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { generateText, simulateReadableStream, streamText, wrapLanguageModel } f
 import { MockLanguageModelV3 } from "ai/test";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, freePorts, runScript, shellEnv, waitForOk, type ScriptRun } from "./dev-process.ts";
+import { REPO_ROOT, shellEnv, startDevStack, type ScriptRun } from "./dev-process.ts";
 
 // What the README's "Connect your app" promises, against `npm run dev`: the packed client installed
 // into a project outside the repository, the AI SDK middleware, and the MCP server.
@@ -27,21 +27,7 @@ let base: string;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "agent-memory-connect-"));
   scratch = await mkdtemp(join(tmpdir(), "agent-memory-client-install-"));
-  const [port, redisPort, vectorPort, inspectorPort, pagePort] = (await freePorts(5)) as [number, number, number, number, number];
-  base = `http://127.0.0.1:${port}`;
-  stack = runScript(
-    "scripts/dev.ts",
-    [],
-    shellEnv({
-      PORT: String(port),
-      UPSTASH_LOCAL_REDIS_PORT: String(redisPort),
-      UPSTASH_LOCAL_VECTOR_PORT: String(vectorPort),
-      INSPECTOR_PORT: String(inspectorPort),
-      EXAMPLE_PORT: String(pagePort),
-      DEV_DATA_DIR: dataDir,
-    }),
-  );
-  if (!(await waitForOk(`${base}/healthz`, stack))) throw new Error(`npm run dev did not serve /healthz:\n${stack.output()}`);
+  ({ run: stack, base } = await startDevStack(dataDir));
 }, STARTS);
 
 afterAll(async () => {

@@ -93,3 +93,31 @@ export async function waitForOk(url: string, run: ScriptRun, deadlineMs = 180_00
   }
   return false;
 }
+
+/** A running `npm run dev` on free ports: the Worker's base URL and the browser example's port. */
+export interface DevStack {
+  run: ScriptRun;
+  base: string;
+  examplePort: number;
+}
+
+/** Starts `npm run dev` on free ports with its data under `dataDir` and waits for /healthz; `env` adds variables. */
+export async function startDevStack(dataDir: string, env: Record<string, string> = {}): Promise<DevStack> {
+  const [port, redisPort, vectorPort, inspectorPort, examplePort] = (await freePorts(5)) as [number, number, number, number, number];
+  const base = `http://127.0.0.1:${port}`;
+  const run = runScript(
+    "scripts/dev.ts",
+    [],
+    shellEnv({
+      PORT: String(port),
+      UPSTASH_LOCAL_REDIS_PORT: String(redisPort),
+      UPSTASH_LOCAL_VECTOR_PORT: String(vectorPort),
+      INSPECTOR_PORT: String(inspectorPort),
+      EXAMPLE_PORT: String(examplePort),
+      DEV_DATA_DIR: dataDir,
+      ...env,
+    }),
+  );
+  if (!(await waitForOk(`${base}/healthz`, run))) throw new Error(`npm run dev did not serve /healthz:\n${run.output()}`);
+  return { run, base, examplePort };
+}
