@@ -1,6 +1,7 @@
 import { MemoryError } from "./errors.ts";
 import { isEmptyFilter, matchesFilter, type FactFilter } from "./fact-filter.ts";
-import { MAX_FACT_HISTORY, createFact, factId, freshFactId, mergeFact, normalizeFactText, reinstated, supersededFact, type FactDraft } from "./facts.ts";
+import { createFact, factId, freshFactId, mergeFact, normalizeFactText, reinstated, type FactDraft } from "./facts.ts";
+import { planLearnedWrites, type LearnedStep } from "./learned-writes.ts";
 import type { MemoryOptions } from "./options.ts";
 import { recallFrom, type RecallOutcome } from "./recall.ts";
 import { isFiller } from "./salience.ts";
@@ -96,24 +97,6 @@ export class FactService {
   }
 
   /**
-   * `draft` replaces `old`, which stops being true now: the new statement becomes (or refreshes)
-   * the fact holding its text, `old` is marked superseded, and both are written in one upsert, so
-   * the change is applied whole or not at all. Null when the draft restates `old` itself.
-   */
-  async #supersede(old: Fact, draft: FactDraft): Promise<{ fact: Fact; superseded: Fact } | null> {
-    const { facts, scope } = this.#d;
-    const contentId = await factId(scope, draft.text);
-    const [match] = await facts.findByContent(scope, [{ contentId, text: draft.text }]);
-    const holder = match?.holder ?? null;
-    if (holder?.id === old.id || normalizeFactText(draft.text) === normalizeFactText(old.text)) return null;
-    const now = this.#now();
-    const fact = holder ? reinstated(mergeFact(holder, draft, now)) : createFact(match?.idTaken ? freshFactId() : contentId, draft, now, contentId);
-    const superseded = supersededFact(old, fact.id, now);
-    await facts.upsert(scope, [fact, superseded]);
-    return { fact, superseded };
-  }
-
-  /**
    * Stores up to {@link MAX_IMPORT} facts in one Vector upsert, with the same identity and merge
    * rules as {@link remember}: one content lookup for all, restatements within the batch fold into
    * one fact. Answers per draft, in order, the fact holding it and whether it was new.
@@ -191,29 +174,6 @@ export class FactService {
     return { fact: next, holder: null };
   }
 
-  /** A learned update of `current`: same id, new text; folded into another fact that already says it. */
-  async #restate(current: Fact, draft: FactDraft): Promise<Fact> {
-    const merged = mergeFact(current, draft, this.#now());
-    if (normalizeFactText(merged.text) === normalizeFactText(current.text)) {
-      await this.#d.facts.upsert(this.#d.scope, [merged]);
-      return merged;
-    }
-    const { fact, holder } = await this.#retext(merged);
-    // The new statement is already another fact: that one is refreshed, the superseded one goes.
-    return holder ? this.#fold(current, holder, draft) : fact;
-  }
-
-  /** Refreshes `holder` with `draft` and takes over the history of `superseded`, which is deleted. */
-  async #fold(superseded: Fact, holder: Fact, draft: FactDraft): Promise<Fact> {
-    const { facts, scope } = this.#d;
-    const merged = mergeFact(holder, draft, this.#now());
-    const history = [...(holder.history ?? []), ...(superseded.history ?? []), { text: superseded.text, updatedAt: superseded.updatedAt }];
-    const folded = { ...merged, history: history.slice(-MAX_FACT_HISTORY) };
-    await facts.upsert(scope, [folded]);
-    await facts.delete(scope, [superseded.id]);
-    return folded;
-  }
-
   async recall(query: string, options: FactRecallOptions): Promise<RecalledFact[]> {
     return (await this.recallOutcome(query, options)).facts;
   }
@@ -241,35 +201,36 @@ export class FactService {
     const operations = await extractor.extract({ messages, existing });
     const lastUser = [...messages].reverse().find((m) => m.role === "user");
     const metadata = extractor.version === undefined ? undefined : { learnedBy: extractor.version };
+    const steps: LearnedStep[] = [];
     for (const op of operations) {
       // Whatever the extractor says, filler ("Remember that.", "ok") never becomes a memory.
-      if (op.op === "skip" || isFiller(op.text)) {
+      const current = op.op === "update" || op.op === "supersede" ? existing.find((f) => f.id === op.id) : undefined;
+      if (op.op === "skip" || isFiller(op.text) || (op.op !== "add" && !current)) {
         report.skipped += 1;
         continue;
       }
       const draft: FactDraft = { text: op.text, type: op.type, importance: op.importance, sourceSession, sourceMessage: lastUser?.id, ...(metadata ? { metadata } : {}) };
-      if (op.op === "add") {
-        const { fact } = await this.remember(draft);
-        report.added.push(fact.id);
-        continue;
+      // an update keeps the fact's agent; learned statements are shared facts
+      const contentId = await factId(scope, draft.text, op.op === "update" ? current?.agentId : undefined);
+      steps.push(op.op === "add" ? { op: "add", draft, contentId } : { op: op.op, draft, contentId, current: current! });
+    }
+    if (steps.length === 0) return report;
+    const unique = [...new Map(steps.map((s) => [s.contentId, s.draft.text])).entries()];
+    const found = await facts.findByContent(scope, unique.map(([contentId, text]) => ({ contentId, text })));
+    const matches = new Map(unique.map(([contentId], i) => [contentId, found[i] ?? { holder: null, idTaken: false }]));
+    // One upsert for the whole turn; a delete (an update folded into the fact that already says
+    // it) comes after, so a failure between leaves an extra fact, never a lost one.
+    const planned = planLearnedWrites(steps, matches, this.#now());
+    if (planned.upserts.length > 0) await facts.upsert(scope, planned.upserts);
+    if (planned.deletes.length > 0) await facts.delete(scope, planned.deletes);
+    for (const outcome of planned.outcomes) {
+      if (outcome.kind === "skipped") report.skipped += 1;
+      else if (outcome.kind === "added") report.added.push(outcome.id);
+      else if (outcome.kind === "updated") report.updated.push(outcome.id);
+      else {
+        report.added.push(outcome.by);
+        report.superseded.push(outcome.id);
       }
-      const current = existing.find((f) => f.id === op.id);
-      if (!current) {
-        report.skipped += 1;
-        continue;
-      }
-      if (op.op === "update") {
-        const moved = await this.#restate(current, draft);
-        report.updated.push(moved.id);
-        continue;
-      }
-      const replaced = await this.#supersede(current, draft);
-      if (!replaced) {
-        report.skipped += 1;
-        continue;
-      }
-      report.added.push(replaced.fact.id);
-      report.superseded.push(replaced.superseded.id);
     }
     return report;
   }

@@ -114,6 +114,55 @@ describe("supersession", () => {
   });
 });
 
+describe("a learning turn is one write", () => {
+  it("applies every operation of a turn in one upsert; a failed write applies none", async () => {
+    const { store, service, stored, tick } = await serviceWith(["The user lives in Paris", "The user's sister Mia lives in Lisbon"]);
+    const [paris, mia] = stored as [Fact, Fact];
+    tick(1000);
+    const turn = () =>
+      new ScriptedExtractor([
+        () => [
+          { op: "add", text: "The user has a greyhound called Biscuit", type: "fact", importance: 0.7 },
+          { op: "supersede", id: paris.id, text: "The user lives in Berlin", type: "fact", importance: 0.9 },
+          { op: "update", id: mia.id, text: "The user's sister Mia lives in Lisbon and works as an architect", type: "fact", importance: 0.8 },
+        ],
+      ]);
+    store.failNext("upsert");
+    await expect(service.learn(turn(), [userMessage("news")], "s1")).rejects.toThrow();
+    expect(store.all(scope)).toEqual(stored);
+
+    const upsertsBefore = store.calls.upsert ?? 0;
+    const report = await service.learn(turn(), [userMessage("news")], "s1");
+    expect(store.calls.upsert! - upsertsBefore).toBe(1);
+    expect(report).toMatchObject({ updated: [mia.id], superseded: [paris.id], skipped: 0 });
+    expect(report.added).toHaveLength(2);
+    expect(store.all(scope).map((f) => f.text).sort()).toEqual([
+      "The user has a greyhound called Biscuit",
+      "The user lives in Berlin",
+      "The user lives in Paris",
+      "The user's sister Mia lives in Lisbon and works as an architect",
+    ]);
+  });
+
+  it("lets a later operation of the turn see an earlier one: a fact added and then superseded by the same turn is one fact", async () => {
+    const { store, service, stored, tick } = await serviceWith(["The user works at Acme"]);
+    tick(1000);
+    const extractor = new ScriptedExtractor([
+      (existing) => [
+        { op: "add", text: "The user works at Globex", type: "fact", importance: 0.6 },
+        { op: "supersede", id: existing[0]!.id, text: "The user works at Globex", type: "fact", importance: 0.9 },
+      ],
+    ]);
+    const report = await service.learn(extractor, [userMessage("I switched to Globex")], "s1");
+    const globex = await factId(scope, "The user works at Globex");
+    expect(report).toEqual({ added: [globex, globex], updated: [], superseded: [stored[0]!.id], skipped: 0 });
+    const all = store.all(scope);
+    expect(all).toHaveLength(2);
+    expect(all.find((f) => f.id === globex)).toMatchObject({ importance: 0.9, version: 2 });
+    expect(all.find((f) => f.id === stored[0]!.id)).toMatchObject({ supersededBy: globex });
+  });
+});
+
 describe("the fallback learner", () => {
   let counter: TokenCounter;
   beforeAll(async () => {

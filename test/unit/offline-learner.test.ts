@@ -143,6 +143,7 @@ describe("supersession by subject and relation", () => {
     expect((await learn("我叫小刚", [fact("old", "我叫小明，喜欢蓝色")]))[0]).toMatchObject({ op: "supersede", id: "old", text: "用户叫小刚。" });
     expect((await learn("I don't like coffee anymore", [fact("c", "The user loves coffee.")]))[0]).toMatchObject({ op: "supersede", id: "c" });
     expect((await learn("我上个月搬到上海了。", [fact("hz", "用户住在杭州。")]))[0]).toMatchObject({ op: "supersede", id: "hz", text: "用户住在上海（2026年11月搬过去）。" });
+    expect((await learn("我搬到校外和室友合租了。", [fact("dorm", "用户住在学校宿舍。")]))[0]).toMatchObject({ op: "supersede", id: "dorm", text: "用户住在校外，和室友合租。" });
     expect((await learn("We moved to Lisbon last month.", [fact("paris", "The user lives in Paris.")]))[0]).toMatchObject({
       op: "supersede",
       id: "paris",

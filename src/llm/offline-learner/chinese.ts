@@ -76,8 +76,11 @@ export function chineseClauses(sentence: string, ts: number): Clause[] {
     const subject = date ? new RegExp(`^用户(?:的|家的|家)?(?:${KIN})?`, "u").exec(text.slice(date[0].length)) : null;
     if (date && subject) text = `${subject[0]}${date[0].replace(/[，,]$/u, "")}${text.slice(date[0].length + subject[0].length)}`;
     // "用户2026年11月搬到上海了" says where the user lives: "用户住在上海（2026年11月搬过去）".
-    const moved = new RegExp(`^用户(${ZH_DATE.source.slice(1)})?搬(?:到|去)了?([^，。,]{2,4}?)了?$`, "u").exec(text.replace(/[。！!]+$/u, ""));
-    if (moved?.[2] && !dates.future) text = `用户住在${moved[2]}${moved[1] ? `（${moved[1].replace(/[，,]$/u, "")}搬过去）` : ""}`;
+    // "搬到校外和室友合租了" names the place, then who with: "用户住在校外，和室友合租".
+    const moved = new RegExp(`^用户(${ZH_DATE.source.slice(1)})?搬(?:到|去)了?([^，。,和跟与]{2,8}?)((?:和|跟|与)[^，。,]{1,12}?)?了?$`, "u").exec(text.replace(/[。！!]+$/u, ""));
+    if (moved?.[2] && !dates.future) {
+      text = `用户住在${moved[2]}${moved[1] ? `（${moved[1].replace(/[，,]$/u, "")}搬过去）` : ""}${moved[3] ? `，${moved[3]}` : ""}`;
+    }
     clauses.push({ text: finish(text), emphasized, dated: dates.dated, future: dates.future });
   }
   return clauses;
