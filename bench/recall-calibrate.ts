@@ -13,12 +13,12 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { Index } from "@upstash/vector";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
-import { DEFAULT_RECALL_GATES, DENSE_ZERO_COSINE, GATE_FLOOR_RATIO, HYBRID_DENSE_WEIGHT, SPARSE_SCALE } from "../src/memory/recall.ts";
+import { DENSE_ZERO_COSINE, GATE_FLOOR_RATIO, HYBRID_DENSE_WEIGHTS, HYBRID_SCRIPT_GATES, hybridRelevance, SPARSE_SCALE } from "../src/memory/recall.ts";
 import { startVectorEmulator } from "../tools/upstash-local/vector/standalone.ts";
 import { parseDenseModel } from "../tools/upstash-local/vector/config.ts";
 import type { Dataset } from "./data/recall/schema.ts";
 import { BENCH_DENSE_MODEL } from "./support/recall-modes.ts";
-import { collectStudy, formatStudy, runStudy, type StudyCandidate, type Variant } from "./support/recall-variants.ts";
+import { collectStudy, formatStudy, PRODUCT_GATES, runStudy, type StudyCandidate, type Variant } from "./support/recall-variants.ts";
 
 const { values: flags } = parseArgs({ options: { "dense-model": { type: "string" }, top: { type: "string", default: "15" } } });
 const denseModel = parseDenseModel(flags["dense-model"] ?? BENCH_DENSE_MODEL, "--dense-model");
@@ -48,14 +48,32 @@ const previous: Variant = {
   order: "relevance",
   fixedGate: 0.24,
 };
+const productName = `w en ${HYBRID_DENSE_WEIGHTS.latin} / zh ${HYBRID_DENSE_WEIGHTS.cjk} zero ${DENSE_ZERO_COSINE} scale ${SPARSE_SCALE} floor ${GATE_FLOOR_RATIO}`;
+/** The product's relevance (weights by the query's CJK share) at its gates. */
 const current: Variant = {
-  name: `defaults (w ${HYBRID_DENSE_WEIGHT} zero ${DENSE_ZERO_COSINE} scale ${SPARSE_SCALE} floor ${GATE_FLOOR_RATIO}) at gate ${DEFAULT_RECALL_GATES.hybrid}`,
-  relevance: (c) => HYBRID_DENSE_WEIGHT * denseRel(c.dense, DENSE_ZERO_COSINE) + (1 - HYBRID_DENSE_WEIGHT) * sparseRel(c.sparse, SPARSE_SCALE),
+  name: `defaults (${productName}) at gates ${HYBRID_SCRIPT_GATES.latin} / ${HYBRID_SCRIPT_GATES.cjk}`,
+  relevance: (c, q) => hybridRelevance(c.dense, c.sparse, q.cjkShare),
   floorRatio: GATE_FLOOR_RATIO,
   order: "relevance",
-  fixedGate: DEFAULT_RECALL_GATES.hybrid,
+  fixedGate: PRODUCT_GATES,
 };
-const grid: Variant[] = [previous, current];
+/** The same relevance, gates calibrated in this run (one per query script, and one for both). */
+const productCalibrated: Variant[] = [true, false].map((perScript) => ({
+  name: `product relevance (${productName}), ${perScript ? "gate per script" : "one gate"}`,
+  relevance: (c: StudyCandidate, q: { cjkShare: number }) => hybridRelevance(c.dense, c.sparse, q.cjkShare),
+  floorRatio: GATE_FLOOR_RATIO,
+  order: "relevance" as const,
+  perScript,
+}));
+/** The previous defaults (one weight 0.5 and one gate for both scripts). */
+const single: Variant = {
+  name: "previous defaults (w 0.5 zero 0.2 scale 8 floor 0.1) at gate 0.1213",
+  relevance: (c) => 0.5 * denseRel(c.dense, 0.2) + 0.5 * sparseRel(c.sparse, 8),
+  floorRatio: 0.1,
+  order: "relevance",
+  fixedGate: 0.1213,
+};
+const grid: Variant[] = [previous, single, current, ...productCalibrated];
 for (const w of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
   for (const zero of [0, 0.1, 0.2, 0.3]) {
     for (const scale of [2, 4, 8]) {
@@ -66,7 +84,7 @@ for (const w of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
 }
 // The dense part reads English with the sentence model and CJK by hashing: a dense weight per query script.
 for (const en of [0.6, 0.7, 0.8]) {
-  for (const zh of [0.3, 0.4, 0.5]) {
+  for (const zh of [0.2, 0.3, 0.4, 0.5]) {
     for (const zero of [0.1, 0.2]) {
       for (const scale of [4, 8]) {
         for (const perScript of [false, true]) {
@@ -118,7 +136,9 @@ try {
   const top = Number(flags.top);
   const keep = new Set([
     previous.name,
+    single.name,
     current.name,
+    ...productCalibrated.map((v) => v.name),
     ...[...result.variants]
       .filter((v) => v.all.abstained >= 0.9)
       .sort((a, b) => b.all.figures.recall[10] - a.all.figures.recall[10] || b.all.figures.mrr - a.all.figures.mrr)

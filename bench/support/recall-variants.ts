@@ -1,6 +1,6 @@
 import { QueryMode, WeightingStrategy, type Index, type QueryResult } from "@upstash/vector";
 import { createFact, factId } from "../../src/memory/facts.ts";
-import { candidateDepth, DEFAULT_RECALL_GATES, GATE_FLOOR_RATIO, hybridRelevance, recallQueryText } from "../../src/memory/recall.ts";
+import { candidateDepth, GATE_FLOOR_RATIO, HYBRID_SCRIPT_GATES, hybridRelevance, queryCjkShare, recallQueryText, recallQueryTexts } from "../../src/memory/recall.ts";
 import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
 import { VectorFactStore } from "../../src/stores/facts-vector.ts";
 import { DEFAULT_BM25, idfWeight, textTerms } from "../../tools/upstash-local/vector/index.ts";
@@ -34,6 +34,8 @@ export interface StudyCandidate {
 /** What a variant may know of the query besides its candidates (computable in the Worker or index). */
 export interface StudyQueryInfo {
   language: Language;
+  /** Share of the recall query's words in CJK, as the product computes it (queryCjkShare). */
+  cjkShare: number;
   /** Distinct BM25 terms of the recall query text (the emulator's tokenizer). */
   terms: number;
   /** Sum of the IDF weights of those terms in the persona's namespace. */
@@ -61,27 +63,31 @@ export interface Variant {
   order: "relevance" | "rrf" | "dbsf";
   /** One gate per query script instead of one for all. */
   perScript?: boolean;
-  /** A fixed gate instead of a calibrated one. */
-  fixedGate?: number;
+  /** A fixed gate instead of a calibrated one (one for all, or one per query script). */
+  fixedGate?: number | Gates;
 }
 
 const denseRel = (s: number | undefined): number => (s === undefined ? 0 : Math.min(1, Math.max(0, (s - 0.5) * 2)));
 /** Largest BM25 weight one document term can have: f (k1 + 1) / (f + ...) tends to k1 + 1. */
 const TERM_MAX = DEFAULT_BM25.k1 + 1;
-const hybridOf = (c: StudyCandidate): number => hybridRelevance(c.dense, c.sparse);
+const hybridOf = (c: StudyCandidate, q: StudyQueryInfo): number => hybridRelevance(c.dense, c.sparse, q.cjkShare);
+
+/** The product's Worker-fused gates by query script. */
+export const PRODUCT_GATES: Gates = { en: HYBRID_SCRIPT_GATES.latin, zh: HYBRID_SCRIPT_GATES.cjk };
 
 /** The variants, the product's first. */
 export const VARIANTS: readonly Variant[] = [
-  { name: "mean (product) at its gate", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "relevance", fixedGate: DEFAULT_RECALL_GATES.hybrid },
+  { name: "mean (product) at its gate", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "relevance", fixedGate: PRODUCT_GATES },
   // the ranking's ceiling: what the candidates hold when nothing is gated (abstains on nothing)
   { name: "mean, no gate", relevance: hybridOf, floorRatio: 0, order: "relevance", fixedGate: 0 },
-  { name: "mean", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "relevance" },
-  { name: "mean, no floor", relevance: hybridOf, floorRatio: 0, order: "relevance" },
-  { name: "(b) mean gate, rrf order", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "rrf" },
+  { name: "mean", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "relevance", perScript: true },
+  { name: "mean, one gate", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "relevance" },
+  { name: "mean, no floor", relevance: hybridOf, floorRatio: 0, order: "relevance", perScript: true },
+  { name: "(b) mean gate, rrf order", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "rrf", perScript: true },
   {
     // Upstash recommends IDF weighting with its BM25 model; the product's sparse query has none
     name: "mean, sparse query IDF-weighted",
-    relevance: (c) => hybridRelevance(c.dense, c.sparseIdf),
+    relevance: (c, q) => hybridRelevance(c.dense, c.sparseIdf, q.cjkShare),
     floorRatio: GATE_FLOOR_RATIO,
     order: "relevance",
   },
@@ -136,6 +142,16 @@ function merge(dense: readonly QueryResult[], sparse: readonly QueryResult[], id
   return [...by.values()];
 }
 
+/** Per id, the result with the highest score among `lists` (one list per wording). */
+function bestResults(lists: readonly (readonly QueryResult[])[]): QueryResult[] {
+  const by = new Map<string, QueryResult>();
+  for (const r of lists.flat()) {
+    const found = by.get(String(r.id));
+    if (!found || r.score > found.score) by.set(String(r.id), r);
+  }
+  return [...by.values()];
+}
+
 /** Asks every query of every persona (facts dated against `now`) at the product's depths. */
 export async function collectStudy(index: Index, dataset: Dataset, now: number, recallK: number): Promise<StudyQuery[]> {
   const store = new VectorFactStore(index, { retrieval: "hybrid" });
@@ -156,26 +172,29 @@ export async function collectStudy(index: Index, dataset: Dataset, now: number, 
     await store.upsert(scope, stored);
     const df = new Map<string, number>();
     for (const f of facts) for (const t of new Set(textTerms(f.text, DEFAULT_BM25))) df.set(t, (df.get(t) ?? 0) + 1);
+    // Every wording the product searches (recallQueryTexts: first person and, when it differs,
+    // "the user"), each part merged per fact with its best score, as the fact store does.
     const ask = async (text: string, depths: readonly number[]): Promise<Map<number, StudyCandidate[]>> => {
-      const data = recallQueryText(text);
+      const wordings = recallQueryTexts(text);
       const byK = new Map<number, StudyCandidate[]>();
       for (const k of depths) {
         const topK = candidateDepth(k);
-        const [dense = [], sparse = [], idf = []] = await index.queryMany(
-          [
+        const results = await index.queryMany(
+          wordings.flatMap((data) => [
             { data, topK, queryMode: QueryMode.DENSE },
             { data, topK, queryMode: QueryMode.SPARSE },
             { data, topK, queryMode: QueryMode.SPARSE, weightingStrategy: WeightingStrategy.IDF },
-          ],
+          ]),
           { namespace },
         );
-        byK.set(k, merge(dense, sparse, idf, ids));
+        const part = (j: number) => bestResults(results.filter((_, i) => i % 3 === j));
+        byK.set(k, merge(part(0), part(1), part(2), ids));
       }
       return byK;
     };
     const info = (text: string, language: Language): StudyQueryInfo => {
       const terms = [...new Set(textTerms(recallQueryText(text), DEFAULT_BM25))];
-      return { language, terms: terms.length, idfSum: terms.reduce((s, t) => s + idfWeight(facts.length, df.get(t) ?? 0), 0) };
+      return { language, cjkShare: queryCjkShare(recallQueryText(text)), terms: terms.length, idfSum: terms.reduce((s, t) => s + idfWeight(facts.length, df.get(t) ?? 0), 0) };
     };
     for (const q of dataset.queries.filter((x) => x.persona === persona)) {
       out.push({ persona, query: q, ...info(q.text, q.language), byK: await ask(q.text, CUTOFFS) });
@@ -217,7 +236,7 @@ function dbsfOrder(cs: readonly StudyCandidate[]): Map<string, number> {
   return score;
 }
 
-type Gates = Record<Language, number>;
+export type Gates = Record<Language, number>;
 
 /** What `v` recalls for `q` at cutoff `k` with `gates`. */
 function pick(v: Variant, q: StudyQuery, k: number, gates: Gates): string[] {
@@ -240,7 +259,8 @@ function calibrate(values: number[]): number {
 }
 
 function gatesFor(v: Variant, unrelated: readonly StudyQuery[], recallK: number): Gates {
-  if (v.fixedGate !== undefined) return { en: v.fixedGate, zh: v.fixedGate };
+  if (typeof v.fixedGate === "number") return { en: v.fixedGate, zh: v.fixedGate };
+  if (v.fixedGate !== undefined) return v.fixedGate;
   if (!v.perScript) {
     const g = calibrate(unrelated.map((q) => best(v, q, recallK)));
     return { en: g, zh: g };

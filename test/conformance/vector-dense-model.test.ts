@@ -8,6 +8,7 @@ import { resolveVectorConfig } from "../../tools/upstash-local/vector/config.ts"
 import { vectorConfigFromEnv } from "../../tools/upstash-local/vector/config-env.ts";
 import { embedDense } from "../../tools/upstash-local/vector/dense-model.ts";
 import { createVectorService, embedText, SENTENCE_DIMENSION, sentenceModelState, sentenceModelStats, splitScripts } from "../../tools/upstash-local/vector/index.ts";
+import { clearSentenceCache, embedSentences, SENTENCE_BATCH } from "../../tools/upstash-local/vector/sentence-model.ts";
 import { startVectorEmulator } from "../../tools/upstash-local/vector/standalone.ts";
 
 const norm = (v: Float64Array, from = 0, to = v.length): number => Math.sqrt(v.slice(from, to).reduce((s, x) => s + x * x, 0));
@@ -102,6 +103,30 @@ describe("batching", () => {
     expect(after.batches - before.batches).toBe(1);
     expect(after.texts - before.texts).toBe(40);
     expect(Array.from(vectors[40]!)).toEqual(Array.from(vectors[0]!));
+  });
+
+  it("a text embedded before comes from the cache, not the model", async () => {
+    const text = "I keep bees on the roof of my building";
+    const [first] = await embedDense("USE_LITE", [text], 1024);
+    const before = sentenceModelStats();
+    const [again] = await embedDense("USE_LITE", [text], 1024);
+    const after = sentenceModelStats();
+    expect(after.batches - before.batches).toBe(0);
+    expect(after.cached - before.cached).toBe(1);
+    expect(Array.from(again!)).toEqual(Array.from(first!));
+  });
+
+  it("a large batch is cut into model batches of at most SENTENCE_BATCH texts, shortest first", async () => {
+    const texts = Array.from({ length: SENTENCE_BATCH + 10 }, (_, i) => `Batch text ${i}${" and more".repeat(i % 7)}`);
+    const before = sentenceModelStats();
+    const vectors = await embedDense("USE_LITE", texts, 1024);
+    const after = sentenceModelStats();
+    expect(after.batches - before.batches).toBe(2);
+    expect(after.texts - before.texts).toBe(texts.length);
+    // each text keeps its own vector whatever order the model saw them in
+    clearSentenceCache();
+    const [alone] = await embedSentences([texts[5]!]);
+    expect(Array.from(vectors[5]!.slice(0, SENTENCE_DIMENSION)).every((v, j) => Math.abs(v - (alone![j] ?? 0)) < 1e-6)).toBe(true);
   });
 
   it("an upsert-data batch is one model call", async () => {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createFact, factId, isSalient, mergeFact, MAX_FACT_HISTORY, refreshOf, normalizeFactText, rankRecalled, scoreRecall, selectRecalled } from "../../src/memory/facts.ts";
-import { DEFAULT_RECALL_GATES, DENSE_ZERO_COSINE, denseRelevance, isFollowUp, SPARSE_SCALE, recallQueryText, recallQueryTexts, relevanceOf, turnRecallQuery } from "../../src/memory/recall.ts";
+import { DEFAULT_RECALL_GATES, DENSE_ZERO_COSINE, denseRelevance, HYBRID_DENSE_WEIGHTS, HYBRID_SCRIPT_GATES, queryCjkShare, isFollowUp, SPARSE_SCALE, recallQueryText, recallQueryTexts, relevanceOf, turnRecallQuery } from "../../src/memory/recall.ts";
 import { FactService } from "../../src/memory/fact-service.ts";
 import { factsToPersist } from "../../src/memory/persist.ts";
 import type { FactExtractor } from "../../src/memory/ports.ts";
@@ -178,6 +178,36 @@ describe("relevanceOf", () => {
     const both = relevanceOf({ fact: f, similarity: 0, dense: 0.75, sparse: 4 }, "hybrid");
     expect(both).toBeGreaterThan(relevanceOf({ fact: f, similarity: 0, dense: 0.75 }, "hybrid"));
     expect(both).toBeGreaterThan(relevanceOf({ fact: f, similarity: 0, sparse: 4 }, "hybrid"));
+  });
+});
+
+describe("hybrid fusion by query script", () => {
+  const f = fact();
+  it("measures a query's CJK share as the dev stack's dense model splits a text", () => {
+    expect(queryCjkShare("What pet do I have?")).toBe(0);
+    expect(queryCjkShare("我对什么过敏")).toBe(1);
+    expect(queryCjkShare("")).toBe(0);
+    // two Latin words and two CJK characters (0.6 of a word each)
+    expect(queryCjkShare("my thesis 导师")).toBeCloseTo(1.2 / 3.2, 12);
+  });
+
+  it("weights the dense part by the query's script and interpolates a mixed query", () => {
+    const denseOnly = { fact: f, similarity: 0, dense: 1 };
+    const sparseOnly = { fact: f, similarity: 0, sparse: 1e9 };
+    expect(relevanceOf(denseOnly, "hybrid", 0)).toBeCloseTo(HYBRID_DENSE_WEIGHTS.latin, 12);
+    expect(relevanceOf(denseOnly, "hybrid", 1)).toBeCloseTo(HYBRID_DENSE_WEIGHTS.cjk, 12);
+    expect(relevanceOf(sparseOnly, "hybrid", 1)).toBeCloseTo(1 - HYBRID_DENSE_WEIGHTS.cjk, 12);
+    expect(relevanceOf(denseOnly, "hybrid", 0.5)).toBeCloseTo((HYBRID_DENSE_WEIGHTS.latin + HYBRID_DENSE_WEIGHTS.cjk) / 2, 12);
+    // other scales ignore the script
+    expect(relevanceOf({ fact: f, similarity: 0.9 }, "dense", 1)).toBe(relevanceOf({ fact: f, similarity: 0.9 }, "dense", 0));
+  });
+
+  it("gates a hybrid recall with its script's gate unless a minScore is given", () => {
+    const rank = { k: 3, scale: "hybrid" as const, now: NOW, options };
+    expect(selectRecalled([], { ...rank, cjkShare: 0 }).gate.minScore).toBe(HYBRID_SCRIPT_GATES.latin);
+    expect(selectRecalled([], { ...rank, cjkShare: 1 }).gate.minScore).toBe(HYBRID_SCRIPT_GATES.cjk);
+    expect(selectRecalled([], { ...rank, cjkShare: 1, minScore: 0.5 }).gate.minScore).toBe(0.5);
+    expect(DEFAULT_RECALL_GATES.hybrid).toBe(HYBRID_SCRIPT_GATES.latin);
   });
 });
 
