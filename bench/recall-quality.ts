@@ -51,7 +51,9 @@ import { BENCH_DENSE_MODEL, emulatorIndexFor } from "./support/recall-modes.ts";
 import { parseDenseModel } from "../tools/upstash-local/vector/config.ts";
 import { formatReport, type BenchResult } from "./support/recall-report.ts";
 import { INDEX_MODES, isIndexMode, type BenchEnv, type IndexMode, type RetrieverFactory } from "./support/recall-retriever.ts";
-import { runRetrievers } from "./support/recall-run.ts";
+import { personaFacts, runRetrievers } from "./support/recall-run.ts";
+import { queryIntents } from "../src/memory/query-intents.ts";
+import type { Retriever } from "./support/recall-retriever.ts";
 import { ReadOnceSessionStore } from "./support/recall-sessions.ts";
 import { collectStudy, formatStudy, runStudy, type StudyResult } from "./support/recall-variants.ts";
 import { cosineRawRetriever, productRetriever } from "./support/recall-vector.ts";
@@ -59,6 +61,7 @@ import { cosineRawRetriever, productRetriever } from "./support/recall-vector.ts
 /** What is measured; a factory returning null for the index mode is left out of that run. */
 const RETRIEVERS: readonly RetrieverFactory[] = [
   productRetriever("worker"),
+  productRetriever("worker", { withoutIntents: true }),
   productRetriever("rrf"),
   productRetriever("dbsf"),
   bm25Retriever,
@@ -72,7 +75,7 @@ function gateText(mode: IndexMode): string {
   return (["hybrid", "rrf", "dbsf"] as const).map((s) => `${s} ${DEFAULT_RECALL_GATES[s]}`).join(", ");
 }
 /** Retrievers that get per-language and per-type lines. */
-const BREAKDOWN = ["product", "bm25", "bm25-nostop"];
+const BREAKDOWN = ["product", "product-nointent", "bm25", "bm25-nostop"];
 /** The fixed "now" that dated facts are aged against. */
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
@@ -94,6 +97,38 @@ function describeIndex(info: InfoResult): BenchResult["index"] {
     dense: dense ? `${dense.dimension} dims, ${dense.similarityFunction}, ${dense.embeddingModel || "no model"}` : null,
     sparse: info.sparseIndex ? info.sparseIndex.embeddingModel || "no model" : null,
   };
+}
+
+/**
+ * Query intents (src/memory/query-intents.ts): paraphrase hit@3 of the product with and without the
+ * intent wording, on the paraphrases the table may have been read against and on the held-out ones
+ * (dated facts), and how many related and unrelated queries pick up an intent at all.
+ */
+async function intentFigures(retrievers: readonly Retriever[]): Promise<string[]> {
+  const lines = ["", "query intents (dated; hit@3 = an expected fact in the top 3):"];
+  const kinds = [["paraphrase", "paraphrases"], ["held-out-paraphrase", "held-out paraphrases"]] as const;
+  for (const retriever of retrievers.filter((r) => r.name === "product" || r.name === "product-nointent")) {
+    const hits = new Map<string, number>();
+    for (const { id: persona } of dataset.personas) {
+      const queries = dataset.queries.filter((q) => q.persona === persona && (q.kind === "paraphrase" || q.kind === "held-out-paraphrase"));
+      if (queries.length === 0) continue;
+      await retriever.setup(personaFacts(dataset, persona, "dated", NOW));
+      for (const q of queries) {
+        const top = await retriever.recall(q.text, 3);
+        if (q.answers.some((a) => top.includes(a))) hits.set(q.kind ?? "", (hits.get(q.kind ?? "") ?? 0) + 1);
+      }
+    }
+    const cells = kinds.map(([kind, label]) => {
+      const n = dataset.queries.filter((q) => q.kind === kind).length;
+      const h = hits.get(kind) ?? 0;
+      return `${label} ${(h / Math.max(1, n)).toFixed(3)} (${h}/${n})`;
+    });
+    lines.push(`  ${retriever.name.padEnd(17)} ${cells.join("  ")}`);
+  }
+  const withIntent = (texts: readonly string[]) => texts.filter((t) => queryIntents(t).length > 0).length;
+  const related = dataset.queries.map((q) => q.text);
+  lines.push(`  queries with an intent: ${withIntent(related)}/${related.length} related, ${withIntent(dataset.unrelated.map((u) => u.text))}/${dataset.unrelated.length} unrelated`);
+  return lines;
 }
 
 const started = performance.now();
@@ -122,8 +157,9 @@ try {
     seconds: (performance.now() - started) / 1000,
     retrievers: results,
   };
-  if (flags.json) console.log(JSON.stringify({ ...result, study }, null, 2));
-  else console.log([formatReport(result, BREAKDOWN), ...(study ? formatStudy(study) : [])].join("\n"));
+  const intents = await intentFigures(retrievers);
+  if (flags.json) console.log(JSON.stringify({ ...result, study, intents }, null, 2));
+  else console.log([formatReport(result, BREAKDOWN), ...intents, ...(study ? formatStudy(study) : [])].join("\n"));
 } finally {
   await local.close();
 }

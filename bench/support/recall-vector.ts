@@ -3,8 +3,9 @@ import { ExtractiveSummarizer } from "../../src/memory/extractive.ts";
 import { createFact, factId } from "../../src/memory/facts.ts";
 import { MemoryManager } from "../../src/memory/manager.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
-import type { FusionMode } from "../../src/memory/recall.ts";
-import type { FactScope } from "../../src/memory/ports.ts";
+import type { FusionMode, RecallCandidate } from "../../src/memory/recall.ts";
+import type { FactQuery, FactScope } from "../../src/memory/ports.ts";
+import { intentQueryText } from "../../src/memory/query-intents.ts";
 import type { RecalledFact } from "../../src/memory/types.ts";
 import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
 import { VectorFactStore } from "../../src/stores/facts-vector.ts";
@@ -36,16 +37,25 @@ async function storePersona(
 const datasetIds = (recalled: readonly RecalledFact[], toDataset: Map<string, string>): string[] =>
   recalled.flatMap((r) => toDataset.get(r.fact.id) ?? []);
 
+/** The product's store, minus the wording a relation intent adds to a query (the baseline of `query-intents.ts`). */
+class StoreWithoutIntents extends VectorFactStore {
+  override query(scope: FactScope, query: FactQuery): Promise<RecallCandidate[]> {
+    const intent = intentQueryText(query.text);
+    const also = (query.also ?? []).filter((t) => t !== intent);
+    return super.query(scope, { ...query, also });
+  }
+}
+
 /**
  * `product`: recall as a chat context gets it today, `MemoryManager.recall` with the default
  * options (candidate depth, value/recency ranking, minRecallScore), over `VectorFactStore` on the
  * emulator; `inject` is `getContext({ query })` with the default k and gate.
  */
-export const productRetriever = (fusion: FusionMode): RetrieverFactory => (env: BenchEnv) => {
+export const productRetriever = (fusion: FusionMode, variant?: { withoutIntents: true }): RetrieverFactory => (env: BenchEnv) => {
   // Fusion variants only differ on a hybrid index.
   if (fusion !== "worker" && env.mode !== "hybrid") return null;
   const options: MemoryOptions = { ...DEFAULT_MEMORY_OPTIONS, retrieval: env.mode, fusion };
-  const store = new VectorFactStore(env.index, { retrieval: env.mode, fusion });
+  const store = variant?.withoutIntents ? new StoreWithoutIntents(env.index, { retrieval: env.mode, fusion }) : new VectorFactStore(env.index, { retrieval: env.mode, fusion });
   let manager: MemoryManager | null = null;
   let toDataset = new Map<string, string>();
   const current = (): MemoryManager => {
@@ -53,9 +63,9 @@ export const productRetriever = (fusion: FusionMode): RetrieverFactory => (env: 
     return manager;
   };
   const retriever: Retriever = {
-    name: fusion === "worker" ? "product" : `product-${fusion}`,
+    name: (fusion === "worker" ? "product" : `product-${fusion}`) + (variant?.withoutIntents ? "-nointent" : ""),
     async setup(persona) {
-      const scope = { tenant: `product-${fusion}`, userId: persona.persona };
+      const scope = { tenant: `product-${fusion}${variant?.withoutIntents ? "-nointent" : ""}`, userId: persona.persona };
       toDataset = await storePersona(store, scope, persona);
       const deps = testDeps({
         tenant: scope.tenant,

@@ -3,6 +3,7 @@ import type { MemoryOptions } from "./options.ts";
 import type { FactScope, FactStore } from "./ports.ts";
 import type { Fact, FactType, RecalledFact } from "./types.ts";
 import { isEmptyFilter, type FactFilter } from "./fact-filter.ts";
+import { intentQueryText } from "./query-intents.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -294,13 +295,18 @@ const SELF_REFERENCES: readonly (readonly [RegExp, string])[] = [
  * The wordings recall searches: {@link recallQueryText} (the user's own first-person words, how
  * persisted messages are stored) and, when it reads differently, the same words about "the user"
  * (how learned facts are stored: "The user's sister Mia lives in Lisbon."). Searched as separate
- * wordings of one request, so neither dilutes the other.
+ * wordings of one request, so neither dilutes the other. A question that asks for a relation facts
+ * are keyed by ("What do I do for a living?") adds a third wording with that relation's fact words
+ * ({@link intentQueryText}), for facts worded too differently from the question to meet it.
  */
 export function recallQueryTexts(query: string): [string, ...string[]] {
   const first = recallQueryText(query);
   let third = first;
   for (const [pattern, replacement] of SELF_REFERENCES) third = third.replace(pattern, replacement);
-  return third === first ? [first] : [first, third];
+  const texts: [string, ...string[]] = third === first ? [first] : [first, third];
+  const intent = intentQueryText(first);
+  if (intent !== null) texts.push(intent);
+  return texts;
 }
 
 /** How many candidates a recall of `k` facts asks the store for: deep enough for the ranking to reorder. */

@@ -273,7 +273,7 @@ describe("recall queries", () => {
 
   it("searches a first-person question in the voice of learned facts too, as a second wording", () => {
     expect(recallQueryTexts("Where does my sister live?")).toEqual(["Where does my sister live?", "Where does the user's sister live?"]);
-    expect(recallQueryTexts("What is the user's job?")).toEqual(["What is my job?", "What is the user's job?"]);
+    expect(recallQueryTexts("What is the user's job?")).toEqual(["What is my job?", "What is the user's job?", "What is my job? works as job profession became teaches"]);
     expect(recallQueryTexts("我妹妹在哪里工作？")).toEqual(["我妹妹在哪里工作？", "用户的妹妹在哪里工作？"]);
     expect(recallQueryTexts("Give me a haiku about autumn leaves")).toEqual(["Give me a haiku about autumn leaves", "Give the user a haiku about autumn leaves"]);
     expect(recallQueryTexts("What is the capital of France?")).toEqual(["What is the capital of France?"]);

@@ -56,6 +56,7 @@ export function buildDataset(): Dataset {
       [persona.queries, "q", undefined],
       [persona.paraphrases ?? [], "p", "paraphrase"],
       [persona.inflections ?? [], "i", "inflection"],
+      [persona.heldOutParaphrases ?? [], "h", "held-out-paraphrase"],
     ];
     for (const [list, prefix, kind] of lists) {
       list.forEach(([text, ...answers], i) => {

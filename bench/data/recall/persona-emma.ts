@@ -115,4 +115,10 @@ export const EMMA: PersonaSource = {
     ["Have I been interviewing people?", "interviews"],
     ["What am I listening to at my desk?", "jazz"],
   ],
+  heldOutParaphrases: [
+    ["Which neighbourhood is my home in?", "home"],
+    ["Does my mom have any health problems?", "mother"],
+    ["How old is my little girl?", "daughter"],
+    ["Which app do I favour for mockups?", "figma"],
+  ],
 };

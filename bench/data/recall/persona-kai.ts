@@ -84,4 +84,8 @@ export const KAI: PersonaSource = {
     ["What dish do I like to cook on Saturdays?", "braised_pork"],
     ["我骑车的时候出过什么状况？", "cycling"],
   ],
+  heldOutParaphrases: [
+    ["What am I researching for my doctorate?", "phd"],
+    ["Do I have any breathing condition?", "asthma"],
+  ],
 };

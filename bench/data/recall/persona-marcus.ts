@@ -100,4 +100,12 @@ export const MARCUS: PersonaSource = {
     ["Where did we camp?", "camping"],
     ["Where did my family emigrate from?", "name"],
   ],
+  heldOutParaphrases: [
+    ["What do I do for work?", "job"],
+    ["How many kids do I have?", "son"],
+    ["What's my hobby on Saturdays?", "guitar"],
+    ["Is there any animal in my household?", "dog"],
+    ["What does my sibling do for a living?", "sister"],
+    ["Is milk bad for me?", "lactose"],
+  ],
 };

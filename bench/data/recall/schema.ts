@@ -36,12 +36,17 @@ export interface PersonaSource {
   queries: readonly QuerySource[];
   /** English queries that share no content word with their answers ("What do I do for a living?"). */
   paraphrases?: readonly QuerySource[];
+  /**
+   * Paraphrases written after the query-intent table (src/memory/query-intents.ts) and never used
+   * to tune it: the held-out check of that table, reported apart from `paraphrases`.
+   */
+  heldOutParaphrases?: readonly QuerySource[];
   /** Queries whose content words match their answers only in another inflection (grow / grew, allergy / allergic). */
   inflections?: readonly QuerySource[];
 }
 
 /** How a query relates to its answers beyond the paraphrase limit: no shared content word at all. */
-export type QueryKind = "paraphrase" | "inflection";
+export type QueryKind = "paraphrase" | "inflection" | "held-out-paraphrase";
 
 export interface DatasetFact {
   /** `persona.key`, stable across regenerations. */
