@@ -1,16 +1,18 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";
 import { ApiError } from "../errors.ts";
 import { actingUser } from "../acting-user.ts";
 import { admit } from "../middleware/rate-limit.ts";
 import { openAIError } from "../on-error.ts";
 import { CompletionBody, chunksFromOutcome, completionFromOutcome, proxiedTurn } from "../openai-shapes.ts";
+import { chatTurn } from "../access-table.ts";
+import { defineRoute, type DefinedRoute } from "../route-def.ts";
 import { createRouter } from "../router.ts";
 import { beginTrace, inlineTrace } from "../trace-view.ts";
 import { CHAT_EXAMPLES, ChatCompletionSchema, CompletionEventStream } from "../schemas/chat-responses.ts";
 import { IdSchema, IdempotencyKeySchema, errors, security } from "../schemas/common.ts";
 
-const route = createRoute({
+const route = defineRoute({
   method: "post",
   path: "/v1/chat/completions",
   summary: "OpenAI-compatible chat completions with memory (`user` names the memory user; session from X-Memory-Session, else the user); every field passes through",
@@ -31,6 +33,24 @@ const route = createRoute({
       },
     },
     ...errors(400, 401, 409, 413, 415, 502, 503),
+  },
+}, {
+  // The session comes from X-Memory-Session: a token must send it (the `user` field cannot name one).
+  access: chatTurn,
+  // The handler calls `admit` before the LLM.
+  parallelAdmit: true,
+  doc: {
+    operationId: "createChatCompletion",
+    tag: "Chat",
+    description:
+      "OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The `user` field (OpenAI's end-user id) names the memory user (`X-Memory-User` overrides it), the session comes from `X-Memory-Session` (default: the `user` value); `X-Memory-Persist: true` or `persist` on the last user message keeps it as a fact; earlier messages already in memory are not stored twice, nor is a message an SDK retries after a failure.",
+  },
+  example: {
+    model: "gpt-4o-mini",
+    messages: [
+      { role: "system", content: "You are a helpful assistant." },
+      { role: "user", content: "Where do I live?" },
+    ],
   },
 });
 
@@ -53,7 +73,7 @@ function fromUserField(user: string | undefined, header: string): string | undef
 
 export function completionRoutes() {
   const app = createRouter();
-  app.openapi(route, async (c) => {
+  app.openapi(route.route, async (c) => {
     const body = c.req.valid("json");
     const headers = c.req.valid("header");
     const sessionId = headers["x-memory-session"] ?? fromUserField(body.user, "X-Memory-Session");
@@ -79,3 +99,6 @@ export function completionRoutes() {
   });
   return app;
 }
+
+/** The routes this module mounts, for the route registry. */
+export const completionRouteDefs: readonly DefinedRoute[] = [route];
