@@ -1,10 +1,12 @@
 import { z } from "@hono/zod-openapi";
+import { proxiedTurn } from "../../memory/chat-turn.ts";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";
 import { ApiError } from "../errors.ts";
 import { actingUser } from "../acting-user.ts";
 import { admit } from "../middleware/rate-limit.ts";
 import { openAIError } from "../on-error.ts";
-import { CompletionBody, chunksFromOutcome, completionFromOutcome, proxiedTurn } from "../openai-shapes.ts";
+import { chunksFromOutcome, completionFromOutcome } from "../openai-render.ts";
+import { CompletionBody, proxiedRequest } from "../openai-shapes.ts";
 import { chatTurn } from "../access-table.ts";
 import { defineRoute, type DefinedRoute } from "../route-def.ts";
 import { createRouter } from "../router.ts";
@@ -82,7 +84,8 @@ export function completionRoutes() {
     const token = c.get("principal").kind === "token";
     const userId = actingUser(c, headers["x-memory-user"] ?? (token ? undefined : fromUserField(body.user, "X-Memory-User")));
     beginTrace(c, "proxy", { sessionId, userId }, headers["x-memory-trace"] === "1");
-    const proxied = await proxiedTurn(body, { persist: headers["x-memory-persist"] === "true" });
+    const proxied = await proxiedTurn(proxiedRequest(body, headers["x-memory-persist"] === "true"));
+    if ("refused" in proxied) throw new ApiError(400, "validation_failed", `invalid body: ${proxied.refused}`);
     const turn = await c.get("memory").startTurn({ sessionId, userId, replaceSystem: true, key: headers["idempotency-key"], ...proxied });
     await admit(c);
     // The route's text/event-stream answer: a plain Response.
