@@ -45,7 +45,7 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
     if (known) throw tooMany(known);
     const pending = limiter.check(ids).catch((err: unknown) => {
       // A limiter that cannot answer lets the request through: Redis being down fails the request anyway.
-      console.warn(JSON.stringify({ level: "warn", message: "rate limit check failed", error: String(err).slice(0, 200) }));
+      c.get("runtime").logger.warn("rate limit check failed", { error: String(err).slice(0, 200) });
       return null;
     });
     // Reads and the routes that call `admit` (their definition says so) check in parallel with their own first Redis call.

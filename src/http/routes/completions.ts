@@ -95,7 +95,7 @@ export function completionRoutes() {
     const upstream = answer.body === null ? null : ChatCompletionSchema.safeParse(answer.body);
     if (upstream && !upstream.success) {
       const where = upstream.error.issues[0]?.path.join(".") ?? "";
-      console.warn(JSON.stringify({ level: "warn", msg: "the upstream's completion is not a chat.completion: answered from the stored reply", field: where }));
+      c.get("runtime").logger.warn("the upstream's completion is not a chat.completion: answered from the stored reply", { field: where });
     }
     const completion = upstream?.success ? upstream.data : completionFromOutcome(answer.reply, body.model);
     return c.json({ ...completion, ...inlineTrace(c) }, 200, turnHeaders(answer.memory, answer.replayed));
