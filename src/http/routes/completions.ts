@@ -80,9 +80,8 @@ export function completionRoutes() {
     const headers = c.req.valid("header");
     const sessionId = headers["x-memory-session"] ?? fromUserField(body.user, "X-Memory-Session");
     if (!sessionId) throw new ApiError(400, "validation_failed", "invalid header: x-memory-session is required (or name the session in the `user` field)");
-    // A token acts for its own user; the `user` field cannot name another.
-    const token = c.get("principal").kind === "token";
-    const userId = actingUser(c, headers["x-memory-user"] ?? (token ? undefined : fromUserField(body.user, "X-Memory-User")));
+    // The `user` field names the user only for a key's request: a token acts for its own user.
+    const userId = actingUser(c, headers["x-memory-user"], () => fromUserField(body.user, "X-Memory-User"));
     beginTrace(c, "proxy", { sessionId, userId }, headers["x-memory-trace"] === "1");
     const proxied = await proxiedTurn(proxiedRequest(body, headers["x-memory-persist"] === "true"));
     if ("refused" in proxied) throw new ApiError(400, "validation_failed", `invalid body: ${proxied.refused}`);
