@@ -47,14 +47,14 @@ const padPath = "/v1/sessions/{sessionId}/scratchpad";
 
 const defs = {
   notes: defineRoute(
-    createRoute({
+    {
       method: "get",
       path: notesPath,
       summary: `The session's notes, a page of at most ${NOTES_PAGE_LIMIT} at a time`,
       security,
       request: { params: SessionParams, query: NotesQuery },
       responses: { ...ok(NotesSchema, "One page of the notes", notes), ...readErrors },
-    }),
+    },
     {
       access: sessionRead,
       doc: { operationId: "listNotes", tag: "Working memory", description: "Every note of the session as a key/value map." },
