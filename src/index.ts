@@ -1,10 +1,11 @@
 import { buildApp } from "./http/app.ts";
 import { runScheduled } from "./worker/cron.ts";
 import type { Bindings } from "./worker/env.ts";
+import { jsonLogger } from "./worker/log.ts";
 import { createRuntime } from "./worker/runtime.ts";
 
 // The one place where the HTTP layer meets the composition root.
-const app = buildApp(createRuntime);
+const app = buildApp(createRuntime, jsonLogger);
 
 export default {
   fetch: app.fetch,

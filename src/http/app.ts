@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { TrieRouter } from "hono/router/trie-router";
+import type { MemoryLogger } from "../memory/ports.ts";
 import type { AppEnv, RuntimeFactory } from "./env.ts";
 import { ApiError } from "./errors.ts";
 import { accessGuard } from "./middleware/access.ts";
@@ -29,11 +30,15 @@ import { workingMemoryRoutes } from "./routes/working.ts";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-/** Builds the HTTP app: middleware and route modules over the runtime `factory` builds per request. */
-export function buildApp(factory: RuntimeFactory): OpenAPIHono<AppEnv> {
+/**
+ * Builds the HTTP app: middleware and route modules over the runtime `factory` builds per request.
+ * A request logs through its runtime's logger; `logger` takes the lines of a request whose runtime
+ * could not be built (a configuration error). Tools that only read the routes leave it out.
+ */
+export function buildApp(factory: RuntimeFactory, logger?: MemoryLogger): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
-  app.onError(renderError);
-  app.use("*", requestLog(), runtimeMiddleware(factory), corsMiddleware());
+  app.onError((err, c) => renderError(err, c, logger));
+  app.use("*", requestLog(logger), runtimeMiddleware(factory), corsMiddleware());
   app.route("/", healthRoutes());
   mountDocs(app);
   // Who is calling, then may they (the domain's access rules), then how often.

@@ -3,6 +3,7 @@ import type { Memory } from "../memory/memory.ts";
 import type { RateDecision } from "../memory/ports.ts";
 import type { Bindings } from "../worker/env.ts";
 import type { Runtime } from "../worker/runtime.ts";
+import type { DefinedRoute } from "./route-def.ts";
 
 /** Builds a request's runtime from the Worker's bindings and execution context. */
 export type RuntimeFactory = (
@@ -24,6 +25,8 @@ export interface Variables {
   principal: Principal;
   /** The tenant's use cases; set by the auth middleware. */
   memory: Memory;
+  /** The route the request matched, with its facts (undefined: none); set by the access guard. */
+  route: DefinedRoute | undefined;
   /** The ids the request names (path, query, headers, JSON body); set by the access guard. */
   target: AccessTarget;
   /** Every valid user id the request names, however it names them (for the rate limit); set by the access guard. */

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { LlmError, MemoryError, StoredDataUnreadable, UpstreamUnavailable } from "../memory/errors.ts";
+import type { MemoryLogger } from "../memory/ports.ts";
 import type { AppEnv } from "./env.ts";
 import { ApiError, serviceUnavailable, type ErrorCode } from "./errors.ts";
 
@@ -10,12 +11,14 @@ const OPENAI_PATHS = new Set(["/v1/chat/completions", "/v1/models"]);
 /**
  * Renders every failure as `{"error": {"code", "message", "details"?}}`, or on the OpenAI-compatible
  * paths as OpenAI does (`{"error": {"message", "type", "param", "code"}}`); nothing escapes as a bare 500.
+ * A 5xx is logged through the request's logger, or `fallback` when its runtime could not be built.
  */
-export function renderError(err: Error, c: Context<AppEnv>): Response {
+export function renderError(err: Error, c: Context<AppEnv>, fallback?: MemoryLogger): Response {
   const apiError = toApiError(err);
   if (apiError.status >= 500) {
     const where = { requestId: c.var.requestId, tenant: c.var.tenant, session: c.var.session };
-    console.error(JSON.stringify({ level: "error", ...where, code: apiError.code, message: err.message, cause: String(apiError.cause ?? "") }));
+    const logger: MemoryLogger | undefined = c.var.runtime?.logger ?? fallback;
+    logger?.error("request failed", { ...where, code: apiError.code, message: err.message, cause: String(apiError.cause ?? "") });
   }
   const body = OPENAI_PATHS.has(c.req.path) ? openAIError(apiError) : apiError.toJSON();
   return c.json(body, apiError.status, apiError.headers);

@@ -1,7 +1,9 @@
 import type { MemoryDeps } from "./deps.ts";
 import { UpstreamUnavailable } from "./errors.ts";
+import { sha256Hex } from "./hash.ts";
 import { MemoryManager, type ContextResult } from "./manager.ts";
 import type { ChatModel, ChatUsage, JsonObject, ModelReply, PassThroughChunk, PassThroughRequest } from "./ports.ts";
+import { turnRecallQuery } from "./recall.ts";
 import { assignTurnIds, replyIdFor, toolCallMessageId, turnKey } from "./turn-ids.ts";
 import { NO_TRACE, timed, type TraceRecorder } from "./trace.ts";
 import type { IncomingMessage, TurnOutcome } from "./types.ts";
@@ -29,6 +31,71 @@ export interface TurnInput {
   fields: JsonObject;
   /** Names the client request (see `AppendOptions.retryTag`): its automatic retry after a failure is the same turn. */
   retryTag?: string | undefined;
+}
+
+/** An OpenAI-style request, which sends the whole conversation every time. */
+export interface ProxiedRequest {
+  /**
+   * The request as the client sent it: every field but `messages` and `stream` goes to the model
+   * unchanged, and the whole of it names the request for retries.
+   */
+  body: JsonObject;
+  /** `body.messages` in the domain's shape; a `persist` mark counts on the last user message only. */
+  messages: IncomingMessage[];
+  /** The client asks to keep the last user message as a long-term fact, as sent (besides the message's own mark). */
+  persist?: boolean | undefined;
+}
+
+/** What a proxied request adds to a turn (see {@link TurnInput}). */
+export interface ProxiedTurn {
+  /** The system prompt to pin, then the new end of the conversation. */
+  messages: IncomingMessage[];
+  /** The last user message, to recall facts for. */
+  query: string;
+  /** Everything but `messages` and `stream`, for the model as the client sent it. */
+  fields: JsonObject;
+  /**
+   * A hash of the request's messages and fields: an SDK's automatic retry of a failed request
+   * sends the same body, so it has the same tag (see `AppendOptions.retryTag`).
+   */
+  retryTag: string;
+}
+
+const hasCalls = (m: IncomingMessage): boolean => m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0;
+
+/**
+ * What a request (the whole conversation, as OpenAI clients send it) adds to memory: its system
+ * prompt, pinned by content (a changed prompt replaces it), and its end: the last user message,
+ * or the tool results it ends with, together with the tool-call exchanges right before. Those
+ * carry their call ids, so an exchange memory already holds (the reply of the previous turn) is
+ * not stored twice. Earlier messages are in memory already and are not stored again. Refused
+ * when the conversation ends with neither a user message nor a tool result: nothing to answer.
+ */
+export async function proxiedTurn(request: ProxiedRequest): Promise<ProxiedTurn | { refused: string }> {
+  const marked = request.messages.at(-1)?.persist === true;
+  // Only the last user message may be kept as a fact; a mark on any other message is not memory's.
+  const all = request.messages.map(({ persist: _persist, ...m }): IncomingMessage => m);
+  const last = all.at(-1);
+  if (!last || (last.role !== "user" && last.role !== "tool")) return { refused: "messages must end with a user message or a tool result" };
+  const tail: IncomingMessage[] = [];
+  let i = all.length - 1;
+  // Kept as a fact as sent: the request marks the last user message, or the message marks itself.
+  if (last.role === "user") tail.unshift(request.persist || marked ? { ...all[i--]!, persist: true } : all[i--]!);
+  for (; i >= 0; i--) {
+    const m = all[i]!;
+    if (m.role === "tool" || hasCalls(m)) tail.unshift(m);
+    else if (m.role !== "system") break;
+  }
+  const system: IncomingMessage[] = [];
+  for (const m of all) {
+    if (m.role === "system" && m.content.trim() !== "") system.push({ ...m, id: `sys-${await sha256Hex(m.content.trim(), 12)}`, content: m.content.trim() });
+  }
+  const { messages: _messages, stream: _stream, ...fields } = request.body;
+  const lastUser = all.findLastIndex((m) => m.role === "user");
+  // A short follow-up ("and her birthday?") is searched together with the turns before it.
+  const query = lastUser < 0 ? "" : turnRecallQuery(all[lastUser]!.content, all.slice(0, lastUser));
+  const retryTag = await sha256Hex(`proxy\u0000${JSON.stringify(request.body)}\u0000${request.persist === true}`, 16);
+  return { messages: [...system, ...tail], query, fields, retryTag };
 }
 
 /** What a frontend may show or debug: what memory put into the prompt. */

@@ -1,9 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { CompletionBody, chunksFromOutcome, completionFromOutcome, proxiedTurn } from "../../src/http/openai-shapes.ts";
+import { chunksFromOutcome, completionFromOutcome } from "../../src/http/openai-render.ts";
+import { CompletionBody, proxiedRequest } from "../../src/http/openai-shapes.ts";
+import { proxiedTurn } from "../../src/memory/chat-turn.ts";
 import { issueProblem } from "../../src/http/router.ts";
 
 const call = (id: string) => ({ id, type: "function", function: { name: "f", arguments: "{}" } });
-const turn = (messages: unknown[], extra: Record<string, unknown> = {}) => proxiedTurn(CompletionBody.parse({ model: "m", messages, ...extra }));
+const proxied = (messages: unknown[], extra: Record<string, unknown> = {}) => proxiedTurn(proxiedRequest(CompletionBody.parse({ model: "m", messages, ...extra })));
+const turn = async (messages: unknown[], extra: Record<string, unknown> = {}) => {
+  const t = await proxied(messages, extra);
+  if ("refused" in t) throw new Error(t.refused);
+  return t;
+};
 const roles = (t: Awaited<ReturnType<typeof turn>>) => t.messages.map((m) => `${m.role}:${m.content}`);
 
 describe("what a proxied request adds to memory", () => {
@@ -49,8 +56,9 @@ describe("what a proxied request adds to memory", () => {
   });
 
   it("refuses a conversation ending with an assistant or system message", async () => {
-    await expect(turn([{ role: "user", content: "hi" }, { role: "assistant", content: "yo" }])).rejects.toMatchObject({ status: 400 });
-    await expect(turn([{ role: "system", content: "sys" }])).rejects.toMatchObject({ status: 400 });
+    const refused = { refused: "messages must end with a user message or a tool result" };
+    expect(await proxied([{ role: "user", content: "hi" }, { role: "assistant", content: "yo" }])).toEqual(refused);
+    expect(await proxied([{ role: "system", content: "sys" }])).toEqual(refused);
   });
 });
 

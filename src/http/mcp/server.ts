@@ -5,6 +5,7 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validatio
 import { z } from "zod";
 import { decideAccess } from "../../memory/access.ts";
 import type { Memory } from "../../memory/memory.ts";
+import type { MemoryLogger } from "../../memory/ports.ts";
 import { MCP_TOOL_ACCESS } from "../access-table.ts";
 import { toApiError } from "../on-error.ts";
 import { TOOLS, ToolInputError, type ToolCaller } from "./tools.ts";
@@ -22,12 +23,10 @@ let validator: CfWorkerJsonSchemaValidator | undefined;
 const errorResult = (text: string): CallToolResult => ({ isError: true, content: [{ type: "text", text }] });
 
 /** A failure as the model should read it: what went wrong and whether retrying can help. */
-function toolError(err: unknown, tool: string, requestId: string): CallToolResult {
+function toolError(err: unknown, tool: string, logger: MemoryLogger): CallToolResult {
   if (err instanceof ToolInputError) return errorResult(err.message);
   const api = toApiError(err);
-  if (api.status >= 500) {
-    console.error(JSON.stringify({ level: "error", requestId, tool, code: api.code, message: err instanceof Error ? err.message : String(err) }));
-  }
+  if (api.status >= 500) logger.error("tool failed", { tool, code: api.code, message: err instanceof Error ? err.message : String(err) });
   const retry = api.status === 503 ? " Retry in a few seconds." : "";
   return errorResult(`${api.message} (${api.code}).${retry}`);
 }
@@ -37,7 +36,7 @@ function toolError(err: unknown, tool: string, requestId: string): CallToolResul
  * route checked them already, before the body reached the SDK; this is the same rule again at the
  * point of use) and calls one use case of `memory`.
  */
-export function buildMcpServer(memory: Memory, caller: ToolCaller, requestId: string): McpServer {
+export function buildMcpServer(memory: Memory, caller: ToolCaller, logger: MemoryLogger): McpServer {
   validator ??= new CfWorkerJsonSchemaValidator();
   const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
   for (const tool of TOOLS) {
@@ -56,7 +55,7 @@ export function buildMcpServer(memory: Memory, caller: ToolCaller, requestId: st
           const answer = await tool.run(memory, args as never, caller);
           return { content: [{ type: "text", text: answer.text }] };
         } catch (err) {
-          return toolError(err, tool.name, requestId);
+          return toolError(err, tool.name, logger);
         }
       },
     );

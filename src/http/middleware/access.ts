@@ -1,20 +1,15 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
-import { decideAccess, decideSessionOwner, type AccessTarget, type OperationClass } from "../../memory/access.ts";
+import { decideAccess, decideSessionOwner, type AccessTarget } from "../../memory/access.ts";
 import { isValidId } from "../../memory/ids.ts";
-import { ROUTE_ACCESS } from "../access-table.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
+import type { DefinedRoute } from "../route-def.ts";
+import { ROUTES } from "../routes/registry.ts";
 
-interface Classified {
-  op: OperationClass;
-}
-
-const router = new TrieRouter<Classified>();
-for (const [key, op] of Object.entries(ROUTE_ACCESS)) {
-  const [method, path] = key.split(" ") as [string, string];
-  router.add(method, path.replace(/\{(\w+)\}/g, ":$1"), { op });
-}
+// Every route by its own definition: a route is classified where it is declared (see `defineRoute`).
+const router = new TrieRouter<DefinedRoute>();
+for (const route of ROUTES) router.add(route.method, route.path.replace(/\{(\w+)\}/g, ":$1"), route);
 
 function decoded(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -25,15 +20,18 @@ function decoded(value: string | undefined): string | undefined {
   }
 }
 
-/** The operation a request asks for (null when no row classifies it) and the ids it names. */
+/**
+ * The route a request asks for (undefined when none matches), its operation class (null when no
+ * route classifies it) and the ids it names.
+ */
 export function classify(method: string, path: string, query: (name: string) => string | undefined, header: (name: string) => string | undefined) {
-  const match = router.match(method, path)[0]?.[0] as [Classified, Record<string, string>] | undefined;
+  const match = router.match(method, path)[0]?.[0] as [DefinedRoute, Record<string, string>] | undefined;
   const params = match?.[1] ?? {};
   const target: AccessTarget = {
     userId: decoded(params.userId) ?? query("userId") ?? header("x-memory-user"),
     sessionId: decoded(params.sessionId) ?? header("x-memory-session"),
   };
-  return { op: match?.[0].op ?? null, target };
+  return { route: match?.[0], op: match?.[0].access ?? null, target };
 }
 
 /**
@@ -71,7 +69,8 @@ function namedUsers(c: Context<AppEnv>, target: AccessTarget, body: { userId: un
  */
 export function accessGuard(): MiddlewareHandler<AppEnv> {
   return async function guard(c, next) {
-    const { op, target } = classify(c.req.method, c.req.path, (n) => c.req.query(n), (n) => c.req.header(n));
+    const { route, op, target } = classify(c.req.method, c.req.path, (n) => c.req.query(n), (n) => c.req.header(n));
+    c.set("route", route);
     const body = await bodyUsers(c);
     if (target.userId === undefined && isValidId(body.userId)) target.userId = body.userId;
     c.set("target", target);

@@ -61,19 +61,19 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
           const { tenant } = check.principal;
           runtime.memory(tenant, auditActor(check.principal)).audit("auth.failed", { userId: check.principal.kind === "token" ? check.principal.userId : undefined }, { reason: check.reason, path: c.req.path });
         } else {
-          console.warn(JSON.stringify({ level: "warn", message: "auth failed", reason: check.reason, path: c.req.path }));
+          runtime.logger.warn("auth failed", { reason: check.reason, path: c.req.path });
         }
         throw unauthorized(check.reason === "expired" ? "this token has expired; mint a new one" : "invalid token");
       }
       // A good signature is not enough: the token's tenant must be one API_KEYS configures now.
       if (!configured(check.principal.tenant)) {
-        console.warn(JSON.stringify({ level: "warn", message: "auth failed", reason: "unknown_tenant", path: c.req.path }));
+        runtime.logger.warn("auth failed", { reason: "unknown_tenant", path: c.req.path });
         throw unauthorized("invalid token");
       }
       principal = check.principal;
     }
     if (!principal) {
-      console.warn(JSON.stringify({ level: "warn", message: "auth failed", reason: presented ? "unknown_key" : "missing", path: c.req.path }));
+      runtime.logger.warn("auth failed", { reason: presented ? "unknown_key" : "missing", path: c.req.path });
       throw unauthorized("a valid API key or token is required: Authorization: Bearer <key>");
     }
     c.set("principal", principal);

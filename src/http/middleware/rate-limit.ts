@@ -29,9 +29,6 @@ function tooMany(d: RateDecision): ApiError {
   });
 }
 
-/** Reads and chat turns check in parallel with their own first Redis call; other writes wait for the check. */
-const PARALLEL = /^\/v1\/(sessions\/[^/]+\/chat|chat\/completions)$/;
-
 /**
  * `RATE_LIMIT` per credential and per user. A client already refused in this isolate is refused
  * at once. Otherwise a write waits for the check before it touches anything; a read or a chat turn
@@ -48,10 +45,11 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
     if (known) throw tooMany(known);
     const pending = limiter.check(ids).catch((err: unknown) => {
       // A limiter that cannot answer lets the request through: Redis being down fails the request anyway.
-      console.warn(JSON.stringify({ level: "warn", message: "rate limit check failed", error: String(err).slice(0, 200) }));
+      c.get("runtime").logger.warn("rate limit check failed", { error: String(err).slice(0, 200) });
       return null;
     });
-    if (c.req.method !== "GET" && !PARALLEL.test(c.req.path)) {
+    // Reads and the routes that call `admit` (their definition says so) check in parallel with their own first Redis call.
+    if (c.req.method !== "GET" && c.get("route")?.parallelAdmit !== true) {
       const decision = await pending;
       if (decision && !decision.allowed) throw tooMany(decision);
       await next();

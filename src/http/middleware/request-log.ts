@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { isValidId } from "../../memory/ids.ts";
+import type { MemoryLogger } from "../../memory/ports.ts";
 import type { AppEnv } from "../env.ts";
 
 /** A client's request id is kept when it is short and plain (it ends up in logs and headers). */
@@ -16,9 +17,10 @@ function sessionOf(path: string, header: string | undefined): string | undefined
 /**
  * Gives every request an id (`X-Request-Id`, the client's when sane), then logs its one line
  * (route, status, duration, tenant, session; never contents) and hands its trace and metrics to
- * the background once the response is ready. Outermost, so a 401 or a 500 is logged too.
+ * the background once the response is ready. Outermost, so a 401 or a 500 is logged too; through
+ * `fallback` when the runtime (and its logger) could not be built.
  */
-export function requestLog(): MiddlewareHandler<AppEnv> {
+export function requestLog(fallback?: MemoryLogger): MiddlewareHandler<AppEnv> {
   return async function logRequest(c, next) {
     const incoming = c.req.header("x-request-id");
     const requestId = incoming !== undefined && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
@@ -30,7 +32,7 @@ export function requestLog(): MiddlewareHandler<AppEnv> {
     const runtime = c.var.runtime;
     if (!runtime) {
       // The runtime could not be built (bad configuration): still one line for the request.
-      console.log(JSON.stringify({ level: "info", msg: "request", requestId, method: c.req.method, route: c.req.routePath, status: c.res.status, durationMs: Date.now() - started }));
+      fallback?.info("request", { requestId, method: c.req.method, route: c.req.routePath, status: c.res.status, durationMs: Date.now() - started });
       return;
     }
     const observe = runtime.observe;

@@ -1,8 +1,10 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { TurnOutcome } from "../../memory/types.ts";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";
 import { actingUser } from "../acting-user.ts";
 import { admit } from "../middleware/rate-limit.ts";
+import { chatTurn } from "../access-table.ts";
+import { defineRoute, type DefinedRoute } from "../route-def.ts";
 import { createRouter } from "../router.ts";
 import { TraceFlag, beginTrace, inlineTrace } from "../trace-view.ts";
 import { CHAT_EXAMPLES, ChatAnswerSchema, ChatEventStream, type ChatAnswer } from "../schemas/chat-responses.ts";
@@ -22,7 +24,7 @@ const ChatBody = z
   .strict()
   .openapi("ChatTurn");
 
-const chatRoute = createRoute({
+const chatRoute = defineRoute({
   method: "post",
   path: "/v1/sessions/{sessionId}/chat",
   summary: "One chat turn: store the message, build the context, call the LLM, store the reply",
@@ -43,6 +45,17 @@ const chatRoute = createRoute({
     },
     ...errors(400, 401, 409, 413, 415, 502, 503),
   },
+}, {
+  access: chatTurn,
+  // The handler calls `admit` before the LLM.
+  parallelAdmit: true,
+  doc: {
+    operationId: "chat",
+    tag: "Chat",
+    description:
+      "One chat turn: stores the user message, assembles the context, calls the LLM and stores the reply. With `stream: true` the answer is `text/event-stream`: `event: delta` per chunk, then `event: done` with the stored reply and what memory injected, or `event: error`.",
+  },
+  example: { message: "Where do I live?", messageId: "c1", userId: "xiaoming", stream: false },
 });
 
 const sse = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -64,7 +77,7 @@ const chatStreamFormat: StreamFormat = {
 
 export function chatRoutes() {
   const app = createRouter();
-  app.openapi(chatRoute, async (c) => {
+  app.openapi(chatRoute.route, async (c) => {
     const { sessionId } = c.req.valid("param");
     const body = c.req.valid("json");
     const userId = actingUser(c, body.userId);
@@ -89,3 +102,6 @@ export function chatRoutes() {
   });
   return app;
 }
+
+/** The routes this module mounts, for the route registry. */
+export const chatRouteDefs: readonly DefinedRoute[] = [chatRoute];

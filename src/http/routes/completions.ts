@@ -1,16 +1,20 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { proxiedTurn } from "../../memory/chat-turn.ts";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";
 import { ApiError } from "../errors.ts";
 import { actingUser } from "../acting-user.ts";
 import { admit } from "../middleware/rate-limit.ts";
 import { openAIError } from "../on-error.ts";
-import { CompletionBody, chunksFromOutcome, completionFromOutcome, proxiedTurn } from "../openai-shapes.ts";
+import { chunksFromOutcome, completionFromOutcome } from "../openai-render.ts";
+import { CompletionBody, proxiedRequest } from "../openai-shapes.ts";
+import { chatTurn } from "../access-table.ts";
+import { defineRoute, type DefinedRoute } from "../route-def.ts";
 import { createRouter } from "../router.ts";
 import { beginTrace, inlineTrace } from "../trace-view.ts";
 import { CHAT_EXAMPLES, ChatCompletionSchema, CompletionEventStream } from "../schemas/chat-responses.ts";
 import { IdSchema, IdempotencyKeySchema, errors, security } from "../schemas/common.ts";
 
-const route = createRoute({
+const route = defineRoute({
   method: "post",
   path: "/v1/chat/completions",
   summary: "OpenAI-compatible chat completions with memory (`user` names the memory user; session from X-Memory-Session, else the user); every field passes through",
@@ -31,6 +35,24 @@ const route = createRoute({
       },
     },
     ...errors(400, 401, 409, 413, 415, 502, 503),
+  },
+}, {
+  // The session comes from X-Memory-Session: a token must send it (the `user` field cannot name one).
+  access: chatTurn,
+  // The handler calls `admit` before the LLM.
+  parallelAdmit: true,
+  doc: {
+    operationId: "createChatCompletion",
+    tag: "Chat",
+    description:
+      "OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The `user` field (OpenAI's end-user id) names the memory user (`X-Memory-User` overrides it), the session comes from `X-Memory-Session` (default: the `user` value); `X-Memory-Persist: true` or `persist` on the last user message keeps it as a fact; earlier messages already in memory are not stored twice, nor is a message an SDK retries after a failure.",
+  },
+  example: {
+    model: "gpt-4o-mini",
+    messages: [
+      { role: "system", content: "You are a helpful assistant." },
+      { role: "user", content: "Where do I live?" },
+    ],
   },
 });
 
@@ -53,16 +75,16 @@ function fromUserField(user: string | undefined, header: string): string | undef
 
 export function completionRoutes() {
   const app = createRouter();
-  app.openapi(route, async (c) => {
+  app.openapi(route.route, async (c) => {
     const body = c.req.valid("json");
     const headers = c.req.valid("header");
     const sessionId = headers["x-memory-session"] ?? fromUserField(body.user, "X-Memory-Session");
     if (!sessionId) throw new ApiError(400, "validation_failed", "invalid header: x-memory-session is required (or name the session in the `user` field)");
-    // A token acts for its own user; the `user` field cannot name another.
-    const token = c.get("principal").kind === "token";
-    const userId = actingUser(c, headers["x-memory-user"] ?? (token ? undefined : fromUserField(body.user, "X-Memory-User")));
+    // The `user` field names the user only for a key's request: a token acts for its own user.
+    const userId = actingUser(c, headers["x-memory-user"], () => fromUserField(body.user, "X-Memory-User"));
     beginTrace(c, "proxy", { sessionId, userId }, headers["x-memory-trace"] === "1");
-    const proxied = await proxiedTurn(body, { persist: headers["x-memory-persist"] === "true" });
+    const proxied = await proxiedTurn(proxiedRequest(body, headers["x-memory-persist"] === "true"));
+    if ("refused" in proxied) throw new ApiError(400, "validation_failed", `invalid body: ${proxied.refused}`);
     const turn = await c.get("memory").startTurn({ sessionId, userId, replaceSystem: true, key: headers["idempotency-key"], ...proxied });
     await admit(c);
     // The route's text/event-stream answer: a plain Response.
@@ -72,10 +94,13 @@ export function completionRoutes() {
     const upstream = answer.body === null ? null : ChatCompletionSchema.safeParse(answer.body);
     if (upstream && !upstream.success) {
       const where = upstream.error.issues[0]?.path.join(".") ?? "";
-      console.warn(JSON.stringify({ level: "warn", msg: "the upstream's completion is not a chat.completion: answered from the stored reply", field: where }));
+      c.get("runtime").logger.warn("the upstream's completion is not a chat.completion: answered from the stored reply", { field: where });
     }
     const completion = upstream?.success ? upstream.data : completionFromOutcome(answer.reply, body.model);
     return c.json({ ...completion, ...inlineTrace(c) }, 200, turnHeaders(answer.memory, answer.replayed));
   });
   return app;
 }
+
+/** The routes this module mounts, for the route registry. */
+export const completionRouteDefs: readonly DefinedRoute[] = [route];

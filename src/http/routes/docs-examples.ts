@@ -1,9 +1,10 @@
 /**
- * What the API reference shows beside the route schemas: a description of every parameter (by
- * where it travels and its name; a route's own `.openapi({ description })` wins) and an example
- * request body per operation that takes one (keyed like `OPERATION_DOCS`). `redocly lint` checks
- * each example against its schema (`no-invalid-media-type-examples`) and fails on a parameter
- * without a description; `test/unit/openapi-responses.test.ts` fails on a body without an example.
+ * What the API reference shows beside the route schemas: a description of every parameter, by
+ * where it travels and its name (a route's own `.openapi({ description })` wins). A route's
+ * example request body is stated with the route (`example` of `defineRoute`). `redocly lint`
+ * checks each example against its schema (`no-invalid-media-type-examples`) and fails on a
+ * parameter without a description; `test/unit/openapi-responses.test.ts` fails on a body without
+ * an example.
  */
 
 export const PARAMETER_DOCS: Readonly<Record<string, string>> = {
@@ -28,38 +29,4 @@ export const PARAMETER_DOCS: Readonly<Record<string, string>> = {
   "header:x-memory-session": "The memory session of this conversation; without it, the `user` field's value (one continuing conversation per end user)",
   "header:x-memory-user": "The user whose long-term facts are recalled and learned; default: the `user` field (OpenAI's end-user id)",
   "header:idempotency-key": "A retry with the same key answers with the recorded reply and never calls the LLM again",
-};
-
-const S = "/v1/sessions/{sessionId}";
-const F = "/v1/users/{userId}/facts";
-
-export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
-  [`POST ${F}/import`]: {
-    facts: [
-      { text: "Lives in Berlin", type: "fact", importance: 0.7, createdAt: "2026-03-14T09:30:00Z" },
-      { text: "Prefers window seats", type: "preference", createdAt: 1773480600000 },
-    ],
-  },
-  [`POST /v1/tokens`]: { userId: "xiaoming", sessionId: "reference-demo", scopes: ["read", "chat"], ttlSeconds: 900 },
-  [`POST ${S}/messages`]: {
-    userId: "xiaoming",
-    messages: [
-      { id: "sys", role: "system", content: "You are a helpful assistant." },
-      { id: "m1", role: "user", content: "I moved to Berlin last month", persist: true },
-      { id: "m2", role: "assistant", content: "How do you like Berlin so far?" },
-    ],
-  },
-  [`PUT ${S}`]: { maxTokens: 4000, keep: 10, window: null },
-  [`PUT ${S}/notes/{key}`]: { value: "book a flight to Lisbon" },
-  [`POST ${S}/scratchpad`]: { entry: "searched flights: 3 options under 500 EUR" },
-  [`POST ${S}/chat`]: { message: "Where do I live?", messageId: "c1", userId: "xiaoming", stream: false },
-  [`POST /v1/chat/completions`]: {
-    model: "gpt-4o-mini",
-    messages: [
-      { role: "system", content: "You are a helpful assistant." },
-      { role: "user", content: "Where do I live?" },
-    ],
-  },
-  [`POST ${F}`]: { text: "lives in Berlin", type: "fact", importance: 0.7 },
-  [`PATCH ${F}/{factId}`]: { text: "lives in Lisbon", importance: 0.8 },
 };

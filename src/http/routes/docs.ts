@@ -2,8 +2,10 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { ApiKeyEntry } from "../../worker/config.ts";
 import type { AppEnv } from "../env.ts";
-import { PARAMETER_DOCS, REQUEST_EXAMPLES } from "./docs-examples.ts";
-import { API_TAGS, OPERATION_DOCS } from "./docs-operations.ts";
+import type { DefinedRoute } from "../route-def.ts";
+import { PARAMETER_DOCS } from "./docs-examples.ts";
+import { API_TAGS } from "./docs-operations.ts";
+import { routeByKey } from "./registry.ts";
 
 /**
  * Where the API reference's browser script is served from. It is not part of the Worker bundle
@@ -57,27 +59,27 @@ const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "tr
 type Operation = NonNullable<NonNullable<OpenAPIDocument["paths"]>[string]["get"]>;
 
 /** Parameter descriptions and the example request body, where the route gives none itself. */
-function addExamples(operation: Operation, key: string): void {
+function addExamples(operation: Operation, route: DefinedRoute | undefined): void {
   for (const parameter of operation.parameters ?? []) {
     if ("$ref" in parameter) continue;
     parameter.description ??= PARAMETER_DOCS[`${parameter.in}:${parameter.name}`];
   }
   const body = operation.requestBody;
   const json = body === undefined || "$ref" in body ? undefined : body.content["application/json"];
-  const example = REQUEST_EXAMPLES[key];
+  const example = route?.example;
   if (json !== undefined && example !== undefined && json.examples === undefined) json.example ??= example;
 }
 
-/** The spec of `app`: the route schemas plus what `OPERATION_DOCS` and `docs-examples.ts` say where a route says nothing itself. */
+/** The spec of `app`: the route schemas plus the routes' `doc` and `example` and `docs-examples.ts`, where the schemas say nothing themselves. */
 export function openApiDocument(app: OpenAPIHono<AppEnv>): OpenAPIDocument {
   const document = app.getOpenAPI31Document(DOCUMENT_CONFIG);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
       const operation = item[method];
       if (operation === undefined) continue;
-      const key = `${method.toUpperCase()} ${path}`;
-      addExamples(operation, key);
-      const row = OPERATION_DOCS[key];
+      const route = routeByKey(method, path);
+      addExamples(operation, route);
+      const row = route?.doc;
       if (row === undefined) continue;
       operation.operationId ??= row.operationId;
       operation.tags ??= [row.tag];

@@ -1,9 +1,9 @@
-import { createRoute } from "@hono/zod-openapi";
+import { defineRoute, type DefinedRoute } from "../route-def.ts";
 import { createRouter } from "../router.ts";
 import { errors, jsonResponse } from "../schemas/common.ts";
 import { HEALTH_EXAMPLES, HealthSchema } from "../schemas/health-responses.ts";
 
-const route = createRoute({
+const route = defineRoute({
   method: "get",
   path: "/healthz",
   summary: "Health of Redis and Vector (no API key)",
@@ -14,14 +14,26 @@ const route = createRoute({
     503: jsonResponse(HealthSchema, "A store is down; the same report, with Retry-After", HEALTH_EXAMPLES.down),
     ...errors(500),
   },
+}, {
+  // Outside /v1: no credential.
+  access: null,
+  doc: {
+    operationId: "getHealth",
+    tag: "Service",
+    description:
+      "Pings Redis and Vector in parallel: 200 when both answer, else 503 with the same report and Retry-After. Needs no API key.",
+  },
 });
 
 /** `GET /healthz`: checks Redis and Vector in parallel through the official clients. */
 export function healthRoutes() {
   const app = createRouter();
-  app.openapi(route, async (c) => {
+  app.openapi(route.route, async (c) => {
     const health = await c.get("runtime").health();
     return health.ok ? c.json(health, 200) : c.json(health, 503, { "retry-after": "5" });
   });
   return app;
 }
+
+/** The routes this module mounts, for the route registry. */
+export const healthRouteDefs: readonly DefinedRoute[] = [route];

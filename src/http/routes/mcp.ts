@@ -25,7 +25,7 @@ export function mcpRoutes() {
   const app = new Hono<AppEnv>();
   app.post("/mcp", async (c) => {
     const { buildMcpServer, WebStandardStreamableHTTPServerTransport } = await loadMcp();
-    const server = buildMcpServer(c.get("memory"), mcpCaller(c), c.get("requestId"));
+    const server = buildMcpServer(c.get("memory"), mcpCaller(c), c.get("runtime").logger);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {

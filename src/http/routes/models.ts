@@ -1,16 +1,24 @@
-import { createRoute } from "@hono/zod-openapi";
 import { LlmError } from "../../memory/errors.ts";
 import { ApiError } from "../errors.ts";
+import { defineRoute, type DefinedRoute } from "../route-def.ts";
 import { createRouter } from "../router.ts";
 import { CHAT_EXAMPLES, ModelListSchema } from "../schemas/chat-responses.ts";
 import { errors, jsonResponse, security } from "../schemas/common.ts";
 
-const route = createRoute({
+const route = defineRoute({
   method: "get",
   path: "/v1/models",
   summary: "OpenAI-compatible model list: the LLM's, passed through (or the configured model when it lists none)",
   security,
   responses: { 200: jsonResponse(ModelListSchema, "The upstream's model list", CHAT_EXAMPLES.models), ...errors(401, 502, 503) },
+}, {
+  access: { need: "chat", target: "none" },
+  doc: {
+    operationId: "listModels",
+    tag: "Chat",
+    description:
+      "The models of the OpenAI-compatible upstream (or the configured model), so OpenAI-compatible frontends can connect.",
+  },
 });
 
 /**
@@ -26,7 +34,7 @@ function listingFailure(err: LlmError): ApiError {
 /** `GET /v1/models`, so OpenAI-compatible frontends can connect and pick a model. */
 export function modelRoutes() {
   const app = createRouter();
-  app.openapi(route, async (c) => {
+  app.openapi(route.route, async (c) => {
     // Passed through as the upstream sent it, once it is the list the contract promises.
     const listed = ModelListSchema.safeParse(await c.get("memory").models().catch((err: unknown) => Promise.reject(err instanceof LlmError ? listingFailure(err) : err)));
     if (!listed.success) throw new ApiError(502, "llm_failed", "the LLM's model list is not an OpenAI model list", { details: { kind: "bad_output" } });
@@ -34,3 +42,6 @@ export function modelRoutes() {
   });
   return app;
 }
+
+/** The routes this module mounts, for the route registry. */
+export const modelRouteDefs: readonly DefinedRoute[] = [route];

@@ -1,6 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { MAX_TOKEN_TTL_SECONDS, TOKEN_SCOPES, tokenClaims } from "../../memory/access.ts";
 import { ApiError } from "../errors.ts";
+import { tenantWrite } from "../access-table.ts";
+import { defineRoute, type DefinedRoute } from "../route-def.ts";
 import { createRouter } from "../router.ts";
 import { ACCESS_EXAMPLES, TokenAnswerSchema, type TokenAnswer } from "../schemas/access-responses.ts";
 import { IdSchema, errors, jsonResponse, security } from "../schemas/common.ts";
@@ -16,18 +18,28 @@ const TokenBody = z
   .strict()
   .openapi("TokenRequest");
 
-const route = createRoute({
+const route = defineRoute({
   method: "post",
   path: "/v1/tokens",
   summary: "Mint a short-lived token for one user (and session) for a browser frontend; tenant API keys only",
   security,
   request: { body: { content: { "application/json": { schema: TokenBody } }, required: true } },
   responses: { 201: jsonResponse(TokenAnswerSchema, "The token (HS256 JWT) and when it expires", ACCESS_EXAMPLES.token), ...errors(400, 401, 413, 415, 503) },
+}, {
+  // A read key cannot mint: a token with `write` would be more than the key may do.
+  access: tenantWrite,
+  doc: {
+    operationId: "createToken",
+    tag: "Access",
+    description:
+      "Mints a short-lived HS256 token (at most 24 h) for one user, and one session if `sessionId` is given, with scopes `read`, `write`, `chat`. A browser frontend sends it as `Authorization: Bearer <token>`; it reaches only its own user's (and session's) routes and never export, erase, tokens or audit. Needs a full tenant API key and `TOKEN_SECRET`.",
+  },
+  example: { userId: "xiaoming", sessionId: "reference-demo", scopes: ["read", "chat"], ttlSeconds: 900 },
 });
 
 export function tokenRoutes() {
   const app = createRouter();
-  app.openapi(route, async (c) => {
+  app.openapi(route.route, async (c) => {
     const secret = c.get("runtime").config.tokenSecret;
     if (!secret) throw new ApiError(503, "tokens_not_configured", "tokens are off: set TOKEN_SECRET (32+ characters)", { headers: { "retry-after": "3600" } });
     const body = c.req.valid("json");
@@ -38,3 +50,6 @@ export function tokenRoutes() {
   });
   return app;
 }
+
+/** The routes this module mounts, for the route registry. */
+export const tokenRouteDefs: readonly DefinedRoute[] = [route];
