@@ -70,7 +70,6 @@ const proxy = await startTimingProxy(fake);
 
 const { worker, base } = await startBenchWorker({
   ...upstash.env,
-    VECTOR_INDEX: "dense", // the index upstash-local serves here (the Worker defaults to hybrid)
   OPENAI_BASE_URL: `${proxy.url}/v1`,
   OPENAI_API_KEY: "bench",
   API_KEYS: `bench:${API_KEY}`,
