@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { isValidId } from "../../memory/ids.ts";
 import type { AppEnv } from "../env.ts";
 
@@ -36,23 +36,6 @@ export function requestLog(): MiddlewareHandler<AppEnv> {
     const observe = runtime.observe;
     const traceId = observe.trace.traceId;
     if (traceId) c.res.headers.set("x-memory-trace-id", traceId);
-    const outcome = { route: c.req.routePath, method: c.req.method, status: c.res.status, durationMs: Date.now() - started };
-    // The log line and the trace and metrics writes (JSON, the subrequests' setup) are CPU the
-    // client need not wait for: they run once the response is on its way, still within waitUntil.
-    const ctx = executionContext(c);
-    if (ctx) ctx.waitUntil(afterResponse().then(() => observe.finish(outcome)));
-    else observe.finish(outcome);
+    observe.finish({ route: c.req.routePath, method: c.req.method, status: c.res.status, durationMs: Date.now() - started });
   };
-}
-
-/** A macrotask later: the handler has returned its response by then. */
-const afterResponse = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** The request's execution context; Hono throws when there is none (tests calling the app directly). */
-function executionContext(c: Context<AppEnv>): { waitUntil(promise: Promise<unknown>): void } | undefined {
-  try {
-    return c.executionCtx;
-  } catch {
-    return undefined;
-  }
 }
