@@ -50,7 +50,7 @@ try {
     const mcpWarm = { cpu: [] as number[], wall: [] as number[] };
     for (let run = 0; run < RUNS; run++) {
       const { worker, base } = await startBenchWorker(
-        { ...upstash.env, API_KEYS: `bench:${API_KEY}`, TOKENIZER: encoding, FACT_EXTRACTION: "off" },
+        { ...upstash.env, VECTOR_INDEX: "dense", API_KEYS: `bench:${API_KEY}`, TOKENIZER: encoding, FACT_EXTRACTION: "off" },
         { define: { "globalThis.__RANK_TABLE__": JSON.stringify(encoding) } },
       );
       // wrangler (re)starts workerd on the first request it proxies: a health check (no token

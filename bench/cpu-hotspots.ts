@@ -32,7 +32,7 @@ const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: "Noted, thanks for telling me." });
 const inspectorPort = await freePort();
 const { worker, base } = await startBenchWorker(
-  { ...upstash.env, API_KEYS: `bench:${API_KEY}`, OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: "bench", MEMORY_MAX_TOKENS: "1000000" },
+  { ...upstash.env, VECTOR_INDEX: "dense", API_KEYS: `bench:${API_KEY}`, OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: "bench", MEMORY_MAX_TOKENS: "1000000" },
   undefined,
   "bench/support/profile-entry.ts",
   inspectorPort,

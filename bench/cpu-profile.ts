@@ -49,6 +49,7 @@ fake.setMode({ mode: "fixed", text: "Noted, thanks for telling me." });
 const { worker, base } = await startBenchWorker(
   {
     ...upstash.env,
+    VECTOR_INDEX: "dense", // the index upstash-local serves here (the Worker defaults to hybrid)
     API_KEYS: `bench:${API_KEY}`,
     OPENAI_BASE_URL: `${fake.url}/v1`,
     OPENAI_API_KEY: "bench",

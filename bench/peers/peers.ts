@@ -70,6 +70,8 @@ const { worker, base } = await startBenchWorker({
   OPENAI_API_KEY: "bench",
   MEMORY_MAX_TOKENS: "1000000",
   FACT_EXTRACTION: "off",
+  // the emulator's index is dense (rag-chat's kind); the Worker's default is hybrid
+  VECTOR_INDEX: "dense",
 });
 const redis = new Redis({ url: upstash.env.UPSTASH_REDIS_REST_URL ?? "", token: upstash.token, enableTelemetry: false });
 const index = new Index({ url: upstash.env.UPSTASH_VECTOR_REST_URL ?? "", token: upstash.token, enableTelemetry: false });
@@ -199,6 +201,7 @@ try {
     }
     const cell = (ms: Measured[]) => `${median(ms.map((m) => m.ms)).toFixed(1)} (${median(ms.map((m) => m.trips))})`;
     results.push(`| ${row.label} | ${samples.map(cell).join(" | ")} |`);
+    console.error(results.at(-1)); // as it comes, so a long run shows progress
   }
 } finally {
   await worker.dispose();

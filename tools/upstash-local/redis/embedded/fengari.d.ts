@@ -21,6 +21,7 @@ declare module "fengari" {
     readonly LUA_TTABLE: number;
     readonly LUA_MASKCOUNT: number;
     readonly LUA_REGISTRYINDEX: number;
+    readonly LUA_MULTRET: number;
     lua_close(L: LuaState): void;
     lua_gettop(L: LuaState): number;
     lua_settop(L: LuaState, idx: number): void;
@@ -39,6 +40,12 @@ declare module "fengari" {
     lua_pushnumber(L: LuaState, n: number): void;
     lua_pushstring(L: LuaState, s: LuaString): LuaString;
     lua_pushjsfunction(L: LuaState, f: LuaJsFunction): void;
+    lua_pushjsclosure(L: LuaState, f: LuaJsFunction, n: number): void;
+    lua_pushvalue(L: LuaState, idx: number): void;
+    lua_upvalueindex(i: number): number;
+    lua_insert(L: LuaState, idx: number): void;
+    lua_call(L: LuaState, nargs: number, nresults: number): void;
+    lua_rawset(L: LuaState, idx: number): void;
     lua_createtable(L: LuaState, narr: number, nrec: number): void;
     lua_rawseti(L: LuaState, idx: number, n: number): void;
     lua_rawgeti(L: LuaState, idx: number, n: number): number;

@@ -1,6 +1,6 @@
 import { lua, to_luastring, type LuaState } from "fengari";
 import { ReplyError, type Reply } from "../reply.ts";
-import { pushText, readText } from "./lua-strings.ts";
+import { pushBytes, pushText, readText } from "./lua-strings.ts";
 
 const INT32_MAX = 2147483647;
 const MAX_DEPTH = 64;
@@ -26,7 +26,7 @@ export function pushReply(L: LuaState, reply: Reply): void {
   else if (typeof reply === "number") pushNumber(L, reply);
   else if (typeof reply === "bigint") lua.lua_pushnumber(L, Number(reply));
   else if (typeof reply === "string") pushText(L, reply);
-  else if (Buffer.isBuffer(reply)) lua.lua_pushstring(L, new Uint8Array(reply));
+  else if (Buffer.isBuffer(reply)) pushBytes(L, new Uint8Array(reply));
   else if (reply instanceof ReplyError) pushErrorTable(L, reply.message);
   else {
     lua.lua_createtable(L, reply.length, 0);

@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import { lauxlib, lua, lualib, to_luastring, type LuaState } from "fengari";
 import { ReplyError, type Reply } from "../reply.ts";
 import { installCjson } from "./lua-json.ts";
+import { installFastCalls } from "./fengari-calls.ts";
+import { installFastMatch } from "./lua-match.ts";
 import { pushText } from "./lua-strings.ts";
 import { pushErrorTable, pushReply, toArgument, toReply } from "./lua-values.ts";
 
@@ -146,6 +148,7 @@ export interface LuaVm {
  * so nothing a script sets is seen by the next one.
  */
 export function createLuaVm(): LuaVm {
+  installFastCalls();
   const L = lauxlib.luaL_newstate();
   let current: LuaRun | null = null;
   let deadline = 0;
@@ -154,6 +157,7 @@ export function createLuaVm(): LuaVm {
     return current;
   };
   lualib.luaL_openlibs(L);
+  installFastMatch(L);
   installRedis(L, active);
   installCjson(L);
   // the metatable of every run's globals: unknown names are looked up in the shared ones
