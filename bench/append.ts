@@ -10,8 +10,8 @@
  *   node --import tsx bench/append.ts
  *   REDIS_URL=redis://127.0.0.1:6379 node --import tsx bench/append.ts
  */
-import { MemoryManager } from "../src/memory/manager.ts";
-import type { SessionRef } from "../src/memory/types.ts";
+import { SessionMemory } from "../src/memory/sessions/session-memory.ts";
+import type { SessionRef } from "../src/memory/model.ts";
 import { FILLED_BUDGET, SIZES, UPSTREAM_DELAY_MS, measureSessions, printRows, startBench, type Row } from "./support/long-session.ts";
 
 const APPENDS = 30;
@@ -23,8 +23,8 @@ const refs: SessionRef[] = [];
 for (const total of SIZES) refs.push(await bench.build(total));
 let seq = 0;
 
-const measure = (op: (manager: MemoryManager, text: string) => Promise<unknown>): Promise<Row[]> =>
-  measureSessions(bench, refs, { warmup: WARMUP, runs: APPENDS }, (ref) => op(new MemoryManager(deps, { sessionId: ref.sessionId }), `append ${++seq}: one more question about trams in Lisbon`));
+const measure = (op: (manager: SessionMemory, text: string) => Promise<unknown>): Promise<Row[]> =>
+  measureSessions(bench, refs, { warmup: WARMUP, runs: APPENDS }, (ref) => op(new SessionMemory(deps, { sessionId: ref.sessionId }), `append ${++seq}: one more question about trams in Lisbon`));
 
 const plain = await measure((m, content) => m.add([{ role: "user", content }]));
 const turn = await measure((m, content) => m.addWithContext([{ role: "user", content }], { budget: FILLED_BUDGET, countRecalls: false }, { deferCompression: true }));

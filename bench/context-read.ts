@@ -9,9 +9,9 @@
  *   node --import tsx bench/context-read.ts                (embedded Redis engine)
  *   REDIS_URL=redis://127.0.0.1:6379 node --import tsx bench/context-read.ts   (a real Redis)
  */
-import { MemoryManager } from "../src/memory/manager.ts";
+import { SessionMemory } from "../src/memory/sessions/session-memory.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
-import type { SessionRef } from "../src/memory/types.ts";
+import type { SessionRef } from "../src/memory/model.ts";
 import { FILLED_BUDGET, SIZES, UPSTREAM_DELAY_MS, measureSessions, printRows, startBench, type Row } from "./support/long-session.ts";
 
 const READS = 40;
@@ -23,7 +23,7 @@ const refs: SessionRef[] = [];
 for (const total of SIZES) refs.push(await bench.build(total));
 
 const measure = (budget: number): Promise<Row[]> =>
-  measureSessions(bench, refs, { warmup: WARMUP, runs: READS }, (ref) => new MemoryManager(deps, { sessionId: ref.sessionId }).getContext({ budget }));
+  measureSessions(bench, refs, { warmup: WARMUP, runs: READS }, (ref) => new SessionMemory(deps, { sessionId: ref.sessionId }).getContext({ budget }));
 
 const backend = process.env.REDIS_URL ? `real Redis at ${process.env.REDIS_URL} via upstash-local` : "upstash-local embedded engine";
 const filled = await measure(FILLED_BUDGET);

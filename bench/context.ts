@@ -4,11 +4,11 @@
  *
  *   npx tsx bench/context.ts
  */
-import { assembleContext, type ContextInput } from "../src/memory/context.ts";
+import { assembleContext, type ContextInput } from "../src/memory/context/assemble.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
 import { loadTokenCounter } from "../src/llm/tokenizer.ts";
-import type { Fact, RecalledFact, StoredMessage } from "../src/memory/types.ts";
-import { toStoredMessage } from "../src/memory/window.ts";
+import type { Fact, RecalledFact, StoredMessage } from "../src/memory/model.ts";
+import { toStoredMessage } from "../src/memory/context/window.ts";
 
 const RUNS = 2000;
 const counter = await loadTokenCounter();

@@ -1,17 +1,5 @@
-/**
- * Cost of sealing at rest (MEMORY_ENCRYPTION_KEYS): CPU per seal and open of one field (short and
- * long texts), the time the sealing decorator adds to an append (a turn: user message + reply) and
- * to a read of a 30-message session, and the bytes sealing adds to what is stored.
- *
- * Runs in Node with the same WebCrypto API the Worker uses; the decorator wraps an in-memory
- * session store, so the figures are the decorator's own CPU, without network. Three set-ups:
- * `bare` (the store alone), `no key` (decorator without keys: what every deployment runs, it only
- * checks reads for sealed values) and `sealed` (one key).
- *
- * Run with `node --import tsx bench/encryption.ts`. Prints figures only.
- */
-import type { SessionStore } from "../src/memory/ports.ts";
-import type { SessionRef, StoredMessage } from "../src/memory/types.ts";
+import type { SessionStore } from "../src/memory/ports/sessions.ts";
+import type { SessionRef, StoredMessage } from "../src/memory/model.ts";
 import { FieldCipher } from "../src/stores/sealed/cipher.ts";
 import { SealedSessionStore } from "../src/stores/sealed/sealed-session-store.ts";
 import { serializeMessage } from "../src/stores/session-args.ts";

@@ -19,7 +19,7 @@
 import OpenAI from "openai";
 import { EXTRACTION_INSTRUCTIONS } from "../src/llm/extraction-prompt.ts";
 import { loadTokenCounter } from "../src/llm/tokenizer.ts";
-import { isFiller, isSalient } from "../src/memory/salience.ts";
+import { isFiller, isSalient } from "../src/memory/facts/salience.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import { startBenchWorker } from "./support/bench-worker.ts";
 import { startScriptedLlm, type Decision, type ExtractionCall } from "./support/scripted-llm.ts";

@@ -7,13 +7,13 @@
  *
  *   npx tsx bench/recall-calibrate.ts [--dense-model USE_LITE|HASHING_WEIGHTED|HASHING] [--top 15]
  *
- * Prints figures only; the chosen values go into src/memory/recall.ts by hand (docs/recall.md).
+ * Prints figures only; the chosen values go into src/memory/facts/recall.ts by hand (docs/recall.md).
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { Index } from "@upstash/vector";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
-import { DENSE_ZERO_COSINE, GATE_FLOOR_RATIO, HYBRID_DENSE_WEIGHTS, HYBRID_SCRIPT_GATES, hybridRelevance, SPARSE_SCALE } from "../src/memory/recall.ts";
+import { DENSE_ZERO_COSINE, GATE_FLOOR_RATIO, HYBRID_DENSE_WEIGHTS, HYBRID_SCRIPT_GATES, hybridRelevance, SPARSE_SCALE } from "../src/memory/facts/recall.ts";
 import { startVectorEmulator } from "../tools/upstash-local/vector/standalone.ts";
 import { parseDenseModel } from "../tools/upstash-local/vector/config.ts";
 import type { Dataset } from "./data/recall/schema.ts";

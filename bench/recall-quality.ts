@@ -42,7 +42,7 @@ import { parseArgs } from "node:util";
 import { Redis } from "@upstash/redis";
 import { Index, type InfoResult } from "@upstash/vector";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
-import { DEFAULT_RECALL_GATES } from "../src/memory/recall.ts";
+import { DEFAULT_RECALL_GATES } from "../src/memory/facts/recall.ts";
 import { loadTokenCounter } from "../src/llm/tokenizer.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import type { Dataset } from "./data/recall/schema.ts";
@@ -52,7 +52,7 @@ import { parseDenseModel } from "../tools/upstash-local/vector/config.ts";
 import { formatReport, type BenchResult } from "./support/recall-report.ts";
 import { INDEX_MODES, isIndexMode, type BenchEnv, type IndexMode, type RetrieverFactory } from "./support/recall-retriever.ts";
 import { personaFacts, runRetrievers } from "./support/recall-run.ts";
-import { queryIntents } from "../src/memory/query-intents.ts";
+import { queryIntents } from "../src/memory/facts/query-intents.ts";
 import type { Retriever } from "./support/recall-retriever.ts";
 import { ReadOnceSessionStore } from "./support/recall-sessions.ts";
 import { collectStudy, formatStudy, runStudy, type StudyResult } from "./support/recall-variants.ts";
@@ -100,7 +100,7 @@ function describeIndex(info: InfoResult): BenchResult["index"] {
 }
 
 /**
- * Query intents (src/memory/query-intents.ts): paraphrase hit@3 of the product with and without the
+ * Query intents (src/memory/facts/query-intents.ts): paraphrase hit@3 of the product with and without the
  * intent wording, on the paraphrases the table may have been read against and on the held-out ones
  * (dated facts), and how many related and unrelated queries pick up an intent at all.
  */

@@ -6,11 +6,11 @@
  */
 import { performance } from "node:perf_hooks";
 import { Index } from "@upstash/vector";
-import { FactService } from "../src/memory/fact-service.ts";
-import { createFact, factId } from "../src/memory/facts.ts";
+import { FactService } from "../src/memory/facts/fact-service.ts";
+import { createFact, factId } from "../src/memory/facts/identity.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
-import type { FactScope } from "../src/memory/ports.ts";
-import { FACT_TYPES, type Fact } from "../src/memory/types.ts";
+import type { FactScope } from "../src/memory/ports/facts.ts";
+import { FACT_TYPES, type Fact } from "../src/memory/model.ts";
 import { scopeToNamespace } from "../src/stores/fact-namespace.ts";
 import { VectorFactStore } from "../src/stores/facts-vector.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";

@@ -11,14 +11,14 @@
 import { performance } from "node:perf_hooks";
 import { Redis } from "@upstash/redis";
 import { loadTokenCounter } from "../src/llm/tokenizer.ts";
-import { MemoryManager } from "../src/memory/manager.ts";
+import { SessionMemory } from "../src/memory/sessions/session-memory.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
 import { RedisMetricsStore } from "../src/stores/metrics-store.ts";
 import { RedisSessionStore } from "../src/stores/session-store.ts";
 import { RedisTraceStore } from "../src/stores/trace-store.ts";
 import { RedisUserStore } from "../src/stores/user-store.ts";
-import { RequestObservation } from "../src/worker/observation.ts";
-import { createFact } from "../src/memory/facts.ts";
+import { RequestObservation } from "../src/worker/request-observation.ts";
+import { createFact } from "../src/memory/facts/identity.ts";
 import { InMemoryFactStore } from "../test/support/memory-fakes.ts";
 import { testDeps } from "../test/support/memory-deps.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
@@ -55,7 +55,7 @@ await facts.upsert(
   Array.from({ length: 30 }, (_, i) => createFact(`f${i}`, { text: `The user mentioned ${topics[i % topics.length]} (note ${i})`, type: "fact", importance: 0.3 + (i % 7) / 10 }, Date.now())),
 );
 const setup = testDeps({ tenant, counter, sessions, users: new RedisUserStore(redis), facts, options: { ...DEFAULT_MEMORY_OPTIONS } });
-await new MemoryManager(setup, { sessionId, userId: scope.userId }).add([
+await new SessionMemory(setup, { sessionId, userId: scope.userId }).add([
   { role: "system", content: "You are a helpful assistant." },
   ...Array.from({ length: 20 }, (_, i) => ({ role: i % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `Turn ${i}: we talked about ${topics[i % topics.length]} for a while.` })),
 ]);
@@ -90,7 +90,7 @@ async function request(traced: boolean): Promise<Sample> {
   sentRequests = 0;
   const started = performance.now();
   if (traced) observation.beginTrace("context", { sessionId, userId: scope.userId }, false);
-  await new MemoryManager(deps, { sessionId, userId: scope.userId }).getContext({ query: "what does the user drink, green tea?", countRecalls: false });
+  await new SessionMemory(deps, { sessionId, userId: scope.userId }).getContext({ query: "what does the user drink, green tea?", countRecalls: false });
   const pathRequests = sentRequests;
   const bytesBefore = sentBytes;
   // The writes start here but nothing waits for them: the response is already on its way.
@@ -133,7 +133,7 @@ console.log(`CPU added per request (median on - median off, includes the in-proc
 const { InMemorySessionStore } = await import("../test/support/memory-fakes.ts");
 const memSessions = new InMemorySessionStore();
 const pure = testDeps({ tenant, counter, sessions: memSessions, facts, options: { ...DEFAULT_MEMORY_OPTIONS } });
-await new MemoryManager(pure, { sessionId, userId: scope.userId }).add([
+await new SessionMemory(pure, { sessionId, userId: scope.userId }).add([
   { role: "system", content: "You are a helpful assistant." },
   ...Array.from({ length: 20 }, (_, i) => ({ role: i % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `Turn ${i}: we talked about ${topics[i % topics.length]}.` })),
 ]);
@@ -151,7 +151,7 @@ async function pureRead(traced: boolean): Promise<void> {
   o.tenant = tenant;
   const deps = traced ? { ...pure, trace: o.trace, metrics: o.metrics } : pure;
   if (traced) o.beginTrace("context", { sessionId, userId: scope.userId }, false);
-  await new MemoryManager(deps, { sessionId, userId: scope.userId }).getContext({ query: "what does the user drink, green tea?", countRecalls: false });
+  await new SessionMemory(deps, { sessionId, userId: scope.userId }).getContext({ query: "what does the user drink, green tea?", countRecalls: false });
   if (traced) o.finish({ route: "/v1/sessions/:sessionId/context", method: "GET", status: 200, durationMs: 1 });
   await Promise.all(jobs);
 }

@@ -5,7 +5,7 @@ import { buildSpec } from "./openapi-spec.ts";
 
 /**
  * `npm run client:generate`: writes the typed client's `client/src/schema.ts` from the document
- * `/openapi.json` serves, built in Node (no Worker, no network). `test/unit/client-schema.test.ts`
+ * `/openapi.json` serves, built in Node (no Worker, no network). `test/unit/client/schema.test.ts`
  * fails when the committed file differs, so a route change must come with a regenerated client.
  */
 

@@ -1,5 +1,5 @@
 import { buildApp } from "../src/http/app.ts";
-import type { RuntimeFactory } from "../src/http/env.ts";
+import type { RuntimeFactory } from "../src/http/context-types.ts";
 import { openApiDocument, type OpenAPIDocument } from "../src/http/routes/docs.ts";
 
 // The routes register their schemas when the app is built; no request is served, so no runtime is needed.

@@ -11,9 +11,9 @@
 import { buildApp } from "../../src/http/app.ts";
 import { entryForKey, keyId } from "../../src/http/middleware/auth.ts";
 import worker from "../../src/index.ts";
-import { assembleContext } from "../../src/memory/context.ts";
-import type { SessionSnapshot } from "../../src/memory/types.ts";
-import { decodeReply, parseSnapshot, parseTotals } from "../../src/stores/reply.ts";
+import { assembleContext } from "../../src/memory/context/assemble.ts";
+import type { SessionSnapshot } from "../../src/memory/model.ts";
+import { decodeReply, parseSnapshot, parseTotals } from "../../src/stores/script-replies.ts";
 import { loadConfig, parseConfig } from "../../src/worker/config.ts";
 import { adaptersFor, createRuntime } from "../../src/worker/runtime.ts";
 

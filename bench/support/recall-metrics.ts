@@ -1,4 +1,4 @@
-import type { FactType } from "../../src/memory/types.ts";
+import type { FactType } from "../../src/memory/model.ts";
 import type { DatasetFact, DatasetQuery } from "../data/recall/schema.ts";
 
 /** The k of recall@k. Each is asked for separately: a retriever's depth may depend on k. */

@@ -1,4 +1,4 @@
-import type { FactType } from "../../src/memory/types.ts";
+import type { FactType } from "../../src/memory/model.ts";
 import { CUTOFFS, type Cutoff, type Figures, type InjectionFigures } from "./recall-metrics.ts";
 
 export const DATINGS = ["dated", "undated"] as const;

@@ -1,4 +1,4 @@
-import { FACT_TYPES } from "../../src/memory/types.ts";
+import { FACT_TYPES } from "../../src/memory/model.ts";
 import type { Dataset, DatasetFact, DatasetQuery } from "../data/recall/schema.ts";
 import {
   answerFigures, CUTOFFS, gapPercent, injectionFigures, queryFigures, type Cutoff, type Ranked,

@@ -1,4 +1,4 @@
-import type { SessionRef, SessionSnapshot } from "../../src/memory/types.ts";
+import type { SessionRef, SessionSnapshot } from "../../src/memory/model.ts";
 import { RedisSessionStore } from "../../src/stores/session-store.ts";
 
 /**

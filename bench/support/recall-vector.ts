@@ -1,12 +1,13 @@
 import { QueryMode } from "@upstash/vector";
-import { ExtractiveSummarizer } from "../../src/memory/extractive.ts";
-import { createFact, factId } from "../../src/memory/facts.ts";
-import { MemoryManager } from "../../src/memory/manager.ts";
+import { ExtractiveSummarizer } from "../../src/memory/compression/extractive-summary.ts";
+import { createFact, factId } from "../../src/memory/facts/identity.ts";
+import { SessionMemory } from "../../src/memory/sessions/session-memory.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
-import type { FusionMode, RecallCandidate } from "../../src/memory/recall.ts";
-import type { FactQuery, FactScope } from "../../src/memory/ports.ts";
-import { intentQueryText } from "../../src/memory/query-intents.ts";
-import type { RecalledFact } from "../../src/memory/types.ts";
+import type { FusionMode } from "../../src/memory/options.ts";
+import type { RecallCandidate } from "../../src/memory/model.ts";
+import type { FactQuery, FactScope } from "../../src/memory/ports/facts.ts";
+import { intentQueryText } from "../../src/memory/facts/query-intents.ts";
+import type { RecalledFact } from "../../src/memory/model.ts";
 import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
 import { VectorFactStore } from "../../src/stores/facts-vector.ts";
 import { testDeps } from "../../test/support/memory-deps.ts";
@@ -56,9 +57,9 @@ export const productRetriever = (fusion: FusionMode, variant?: { withoutIntents:
   if (fusion !== "worker" && env.mode !== "hybrid") return null;
   const options: MemoryOptions = { ...DEFAULT_MEMORY_OPTIONS, retrieval: env.mode, fusion };
   const store = variant?.withoutIntents ? new StoreWithoutIntents(env.index, { retrieval: env.mode, fusion }) : new VectorFactStore(env.index, { retrieval: env.mode, fusion });
-  let manager: MemoryManager | null = null;
+  let manager: SessionMemory | null = null;
   let toDataset = new Map<string, string>();
-  const current = (): MemoryManager => {
+  const current = (): SessionMemory => {
     if (!manager) throw new Error("product retriever used before setup");
     return manager;
   };
@@ -76,7 +77,7 @@ export const productRetriever = (fusion: FusionMode, variant?: { withoutIntents:
         options,
         now: () => env.now,
       });
-      manager = new MemoryManager(deps, { sessionId: `recall-${persona.persona}`, userId: persona.persona });
+      manager = new SessionMemory(deps, { sessionId: `recall-${persona.persona}`, userId: persona.persona });
     },
     async recall(query, k) {
       return datasetIds(await current().recall(query, k), toDataset);

@@ -1,4 +1,4 @@
-import type { OperationClass } from "../memory/access.ts";
+import type { OperationClass } from "../memory/access/index.ts";
 
 /** Reads and writes of the session the request names (path or `X-Memory-Session`). */
 export const sessionRead: OperationClass = { need: "read", target: "session" };

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import { actingUserOf } from "../memory/access.ts";
-import type { AppEnv } from "./env.ts";
+import { actingUserOf } from "../memory/access/index.ts";
+import type { AppEnv } from "./context-types.ts";
 import { ApiError } from "./errors.ts";
 
 /**

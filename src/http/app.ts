@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { TrieRouter } from "hono/router/trie-router";
-import type { MemoryLogger } from "../memory/ports.ts";
-import type { AppEnv, RuntimeFactory } from "./env.ts";
+import type { MemoryLogger } from "../memory/ports/index.ts";
+import type { AppEnv, RuntimeFactory } from "./context-types.ts";
 import { ApiError } from "./errors.ts";
 import { accessGuard } from "./middleware/access.ts";
 import { bearerAuth } from "./middleware/auth.ts";

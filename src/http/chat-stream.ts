@@ -1,9 +1,9 @@
 import type { Context } from "hono";
-import type { ChatTurn, TurnMemory } from "../memory/chat-turn.ts";
+import type { ChatTurn, TurnMemory } from "../memory/sessions/index.ts";
 import { LlmError } from "../memory/errors.ts";
-import type { PassThroughChunk } from "../memory/ports.ts";
-import type { TurnOutcome } from "../memory/types.ts";
-import type { AppEnv } from "./env.ts";
+import type { PassThroughChunk } from "../memory/ports/index.ts";
+import type { TurnOutcome } from "../memory/model.ts";
+import type { AppEnv } from "./context-types.ts";
 import type { ApiError } from "./errors.ts";
 import { toApiError } from "./on-error.ts";
 

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { LlmError, MemoryError, StoredDataUnreadable, UpstreamUnavailable } from "../memory/errors.ts";
-import type { MemoryLogger } from "../memory/ports.ts";
-import type { AppEnv } from "./env.ts";
+import type { MemoryLogger } from "../memory/ports/index.ts";
+import type { AppEnv } from "./context-types.ts";
 import { ApiError, serviceUnavailable, type ErrorCode } from "./errors.ts";
 
 /** Paths that speak the OpenAI API, errors included. */

@@ -1,5 +1,5 @@
-import type { JsonObject } from "../memory/ports.ts";
-import type { TurnOutcome } from "../memory/types.ts";
+import type { JsonObject } from "../memory/model.ts";
+import type { TurnOutcome } from "../memory/model.ts";
 import type { ChatCompletion } from "./schemas/chat-responses.ts";
 
 /** A recorded reply answered again in OpenAI's shape: a `chat.completion`, or its stream of chunks. */

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { ProxiedRequest } from "../memory/chat-turn.ts";
+import type { ProxiedRequest } from "../memory/sessions/index.ts";
 import { ProxyMessageSchema, toIncoming } from "./schemas/messages.ts";
 
 /**

@@ -1,6 +1,6 @@
-import type { CompressResult } from "../memory/manager.ts";
-import type { RecalledFact, Summary } from "../memory/types.ts";
-import type { WindowStats } from "../memory/window.ts";
+import type { CompressResult } from "../memory/sessions/index.ts";
+import type { RecalledFact, Summary } from "../memory/model.ts";
+import type { WindowStats } from "../memory/context/index.ts";
 
 /**
  * Response conventions shared by every route: scores and ratios are rounded to 4 decimals (a

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { OperationClass } from "../memory/access.ts";
+import type { OperationClass } from "../memory/access/index.ts";
 import type { OperationDoc } from "./routes/docs-operations.ts";
 
 type RouteConfig = Parameters<typeof createRoute>[0];

@@ -1,5 +1,5 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
-import type { AppEnv } from "./env.ts";
+import type { AppEnv } from "./context-types.ts";
 import { ApiError } from "./errors.ts";
 
 /** What each validation target is called in error messages. */

@@ -1,5 +1,5 @@
 import { sign, verify } from "hono/jwt";
-import { tokenPrincipal, type Principal, type TokenClaims } from "../memory/access.ts";
+import { tokenPrincipal, type Principal, type TokenClaims } from "../memory/access/index.ts";
 import { isValidId } from "../memory/ids.ts";
 
 /** A bearer value shaped like a JWT (three base64url parts); API keys are told apart by this. */

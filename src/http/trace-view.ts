@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import type { Trace, TraceKind } from "../memory/trace.ts";
-import type { AppEnv } from "./env.ts";
+import type { Trace, TraceKind } from "../memory/observe/index.ts";
+import type { AppEnv } from "./context-types.ts";
 import { QueryBool } from "./schemas/common.ts";
 
 /** `?trace=true` returns the turn's trace in the response body. */

@@ -1,7 +1,8 @@
 import { isValidToolCallId } from "../memory/ids.ts";
-import type { JsonObject, ModelReply } from "../memory/ports.ts";
-import type { ToolCall } from "../memory/types.ts";
-import { LlmError } from "./errors.ts";
+import type { ModelReply } from "../memory/ports/index.ts";
+import type { JsonObject } from "../memory/model.ts";
+import type { ToolCall } from "../memory/model.ts";
+import { LlmError } from "../memory/errors.ts";
 
 /**
  * Reads the assistant message out of OpenAI-shaped answers: a whole completion, or the chunks of a

@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
-import type { ChatUsage } from "../memory/ports.ts";
-import { LlmError, toLlmError } from "./errors.ts";
+import type { ChatUsage } from "../memory/ports/index.ts";
+import { toLlmError } from "./errors.ts";
+import { LlmError } from "../memory/errors.ts";
 import { toUsage } from "./messages.ts";
 
 type CreateParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;

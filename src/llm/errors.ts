@@ -1,8 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { LlmError } from "../memory/errors.ts";
 
-export { LlmError, type LlmErrorKind } from "../memory/errors.ts";
-
 /** Only short identifier-like codes pass; anything else could be echoed user content. */
 function safeCode(code: unknown): string | undefined {
   return typeof code === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(code) ? code : undefined;

@@ -1,5 +1,5 @@
-import type { ChatMessage } from "../memory/ports.ts";
-import type { Fact, StoredMessage } from "../memory/types.ts";
+import type { ChatMessage } from "../memory/ports/index.ts";
+import type { Fact, StoredMessage } from "../memory/model.ts";
 
 /**
  * The fact-learning prompt: one call per turn that both extracts the facts of the new user

@@ -1,5 +1,5 @@
-import type { FactExtractor, FactOperation } from "../memory/ports.ts";
-import type { Fact, StoredMessage } from "../memory/types.ts";
+import type { FactExtractor, FactOperation } from "../memory/ports/index.ts";
+import type { Fact, StoredMessage } from "../memory/model.ts";
 import { learnOperations } from "./offline-learner/learner.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import type { ChatMessage, ChatUsage } from "../memory/ports.ts";
+import type { ChatMessage, ChatUsage } from "../memory/ports/index.ts";
 
 type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 

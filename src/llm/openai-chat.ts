@@ -1,18 +1,11 @@
 import type OpenAI from "openai";
 import { APIError } from "openai";
-import type {
-  ChatModel,
-  ChatRequest,
-  ChatUsage,
-  JsonObject,
-  ModelReply,
-  PassThroughAnswer,
-  PassThroughRequest,
-  PassThroughStream,
-} from "../memory/ports.ts";
+import type { ChatModel, ChatRequest, ChatUsage, ModelReply, PassThroughAnswer, PassThroughRequest, PassThroughStream } from "../memory/ports/index.ts";
+import type { JsonObject } from "../memory/model.ts";
 import { ReplyAssembler, replyFromCompletion } from "./chunk-reply.ts";
 import { completeText } from "./complete.ts";
-import { LlmError, toLlmError } from "./errors.ts";
+import { toLlmError } from "./errors.ts";
+import { LlmError } from "../memory/errors.ts";
 import { toOpenAIMessages } from "./messages.ts";
 
 type CreateParams = OpenAI.Chat.Completions.ChatCompletionCreateParams;

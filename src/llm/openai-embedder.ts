@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
-import { LlmError, toLlmError } from "./errors.ts";
+import { toLlmError } from "./errors.ts";
+import { LlmError } from "../memory/errors.ts";
 
 /** OpenAI accepts at most this many inputs per embeddings request. */
 export const MAX_EMBEDDING_BATCH = 2048;

@@ -1,8 +1,9 @@
 import OpenAI from "openai";
 import { z } from "zod";
-import type { FactExtractor, FactOperation } from "../memory/ports.ts";
-import { FACT_TYPES, type Fact, type FactType, type StoredMessage } from "../memory/types.ts";
-import { LlmError, toLlmError } from "./errors.ts";
+import type { FactExtractor, FactOperation } from "../memory/ports/index.ts";
+import { FACT_TYPES, type Fact, type FactType, type StoredMessage } from "../memory/model.ts";
+import { toLlmError } from "./errors.ts";
+import { LlmError } from "../memory/errors.ts";
 import { EXTRACTION_PROMPT_VERSION, EXTRACTION_SCHEMA, PLAIN_JSON_HINT, buildExtractionMessages, memoryAlias } from "./extraction-prompt.ts";
 import { toOpenAIMessages } from "./messages.ts";
 

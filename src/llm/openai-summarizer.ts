@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
-import { buildSummaryPrompt } from "../memory/compress.ts";
-import type { ChatMessage, Summarizer, SummaryRequest } from "../memory/ports.ts";
-import type { SummaryMethod } from "../memory/types.ts";
+import { buildSummaryPrompt } from "../memory/compression/index.ts";
+import type { ChatMessage, Summarizer, SummaryRequest } from "../memory/ports/index.ts";
+import type { SummaryMethod } from "../memory/model.ts";
 import { completeText } from "./complete.ts";
 import { toOpenAIMessages } from "./messages.ts";
 

@@ -1,5 +1,5 @@
 /// <reference path="./ranks/binary.d.ts" />
-import type { TokenCounter } from "../memory/ports.ts";
+import type { TokenCounter } from "../memory/ports/index.ts";
 import { RankTable, type RankTableSource } from "./bpe.ts";
 import { splitForCounting, type SplitLimits } from "./token-split.ts";
 

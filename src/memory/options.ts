@@ -1,5 +1,13 @@
-import type { FusionMode, RetrievalMode } from "./recall.ts";
-import type { FactType, SessionSettings } from "./types.ts";
+import type { FactType, SessionSettings } from "./model.ts";
+
+/** How the fact index is searched: its dense part, its sparse (BM25) part, or both. */
+export type RetrievalMode = "dense" | "sparse" | "hybrid";
+
+/**
+ * How a hybrid index's two rankings become one: `worker` asks for both parts in one request and
+ * fuses calibrated scores here ({@link relevanceOf}); `rrf` / `dbsf` leave it to the index.
+ */
+export type FusionMode = "worker" | "rrf" | "dbsf";
 
 /**
  * Fractions of the context budget. Each is a cap for its section; whatever a section leaves

@@ -1,7 +1,6 @@
 import type { Redis } from "@upstash/redis";
-import type { AuditEntry } from "../memory/audit.ts";
-import { AUDIT_FAILURES_PER_MINUTE, auditStream, throttleSubject } from "../memory/audit.ts";
-import type { AuditLog } from "../memory/ports.ts";
+import { type AuditEntry, AUDIT_FAILURES_PER_MINUTE, auditStream, throttleSubject } from "../memory/observe/index.ts";
+import type { AuditLog } from "../memory/ports/index.ts";
 import { InvalidStoreInput } from "./errors.ts";
 import { auditKeys } from "./keys.ts";
 import { AUDIT_APPEND_LUA } from "./lua/audit.ts";

@@ -1,5 +1,5 @@
-import type { BackupStore, FactScope, FactSnapshot } from "../memory/ports.ts";
-import type { Fact } from "../memory/types.ts";
+import type { BackupStore, FactScope, FactSnapshot } from "../memory/ports/index.ts";
+import type { Fact } from "../memory/model.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";
 import { factFromMetadata } from "./fact-metadata.ts";
 import { assertId } from "./keys.ts";

@@ -1,10 +1,10 @@
-import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactRefresh, FactScope, FactStore, KnownFact } from "../memory/ports.ts";
-import type { RecallCandidate } from "../memory/recall.ts";
-import type { Fact } from "../memory/types.ts";
+import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactRefresh, FactScope, FactStore, KnownFact } from "../memory/ports/index.ts";
+import type { RecallCandidate } from "../memory/model.ts";
+import type { Fact } from "../memory/model.ts";
 import { InvalidStoreInput } from "./errors.ts";
 import { assertId, contentIndexKey } from "./keys.ts";
 import { CONTENT_CLEAR_LUA, CONTENT_FORGET_LUA, CONTENT_LOOKUP_LUA, CONTENT_RECORD_LUA, CONTENT_REFRESH_LUA } from "./lua/content-index.ts";
-import { asList, decodeReply } from "./reply.ts";
+import { asList, decodeReply } from "./script-replies.ts";
 import { ScriptRunner, type RedisClient } from "./scripts.ts";
 
 /** What the index knows of some content ids, in the order asked. */

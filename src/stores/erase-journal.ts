@@ -1,8 +1,8 @@
-import type { EraseJob, EraseJournal, ErasedCounts, EraseOutcome, ErasePart, FactScope } from "../memory/ports.ts";
+import type { EraseJob, EraseJournal, ErasedCounts, EraseOutcome, ErasePart, FactScope } from "../memory/ports/index.ts";
 import { UnexpectedReply } from "./errors.ts";
 import { eraseJobKey, eraseReceiptKey } from "./keys.ts";
 import { ERASE_BEGIN_LUA, ERASE_COUNT_NAMES, ERASE_FINISH_LUA, ERASE_PLAN_LUA, ERASE_SETTLE_LUA } from "./lua/audit.ts";
-import { asList, decodeReply, num } from "./reply.ts";
+import { asList, decodeReply, num } from "./script-replies.ts";
 import { ScriptRunner, type RedisClient } from "./scripts.ts";
 
 /** A job nobody continues is dropped after this long, seconds (a later erase starts a new receipt). */

@@ -1,7 +1,7 @@
 /** Vector filter strings built from validated parts: fact types, content ids, agent, time, metadata. */
-import { booleanOf, MAX_METADATA_FILTER_VALUE, MAX_METADATA_FILTERS, METADATA_FILTER_KEY, numberOf, type FactFilter } from "../memory/fact-filter.ts";
+import { booleanOf, MAX_METADATA_FILTER_VALUE, MAX_METADATA_FILTERS, METADATA_FILTER_KEY, numberOf, type FactFilter } from "../memory/facts/index.ts";
 import { isValidId } from "../memory/ids.ts";
-import { FACT_TYPES, type FactType } from "../memory/types.ts";
+import { FACT_TYPES, type FactType } from "../memory/model.ts";
 import { InvalidStoreInput } from "./errors.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { FACT_TYPES, type Fact, type FactType } from "../memory/types.ts";
+import { FACT_TYPES, type Fact, type FactType } from "../memory/model.ts";
 
 /** Vector metadata: every field of a fact except its id (which is the vector id). */
 export type FactMetadata = Record<string, unknown>;

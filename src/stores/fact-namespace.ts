@@ -1,5 +1,6 @@
-import type { FactScope } from "../memory/ports.ts";
-import { assertId, isValidId } from "./keys.ts";
+import type { FactScope } from "../memory/ports/index.ts";
+import { assertId } from "./keys.ts";
+import { isValidId } from "../memory/ids.ts";
 
 /**
  * Vector namespaces are `am.{tenant length}.{tenant}.{user}`. Ids may contain `.`, `_` and `-`, so

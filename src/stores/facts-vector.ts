@@ -1,7 +1,8 @@
 import { FusionAlgorithm, QueryMode, type QueryResult, type RangeResult } from "@upstash/vector";
-import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactRefresh, FactScope, FactStore } from "../memory/ports.ts";
-import type { FusionMode, RecallCandidate, RetrievalMode } from "../memory/recall.ts";
-import { FACT_TYPES, type Fact } from "../memory/types.ts";
+import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactRefresh, FactScope, FactStore } from "../memory/ports/index.ts";
+import type { FusionMode, RetrievalMode } from "../memory/options.ts";
+import type { RecallCandidate } from "../memory/model.ts";
+import { FACT_TYPES, type Fact } from "../memory/model.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";
 import { CURRENT_FACTS_FILTER, allOf, contentIdFilter, scopeFilter, typeFilter } from "./fact-filter.ts";
 import { orEmpty, UPSERT_BATCH, type EmbedFunction, type VectorIndex } from "./fact-index.ts";

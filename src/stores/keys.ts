@@ -1,10 +1,8 @@
 import { isValidId } from "../memory/ids.ts";
-import type { SessionRef } from "../memory/types.ts";
+import type { SessionRef } from "../memory/model.ts";
 import { InvalidIdError } from "./errors.ts";
 
 // One validator for the HTTP edge and the stores: re-exported so both import the same rule.
-export { ID_PATTERN, isValidId } from "../memory/ids.ts";
-
 /** Every key of this service starts with this prefix. */
 export const KEY_PREFIX = "am";
 

@@ -1,6 +1,6 @@
 import type { Redis } from "@upstash/redis";
-import { COUNTERS, HOUR_MS, type CounterName, type MetricsBatch, type StoredMetrics } from "../memory/metrics.ts";
-import type { MetricsStore } from "../memory/ports.ts";
+import { COUNTERS, HOUR_MS, type CounterName, type MetricsBatch, type StoredMetrics } from "../memory/observe/index.ts";
+import type { MetricsStore } from "../memory/ports/index.ts";
 import { assertId, observeKey, tenantSessionsKey } from "./keys.ts";
 
 /** Recent request durations kept per tenant (all routes together), for p50/p95. */

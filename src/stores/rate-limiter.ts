@@ -1,6 +1,6 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis/cloudflare";
-import type { RateDecision, RateLimiter } from "../memory/ports.ts";
+import type { RateDecision, RateLimiter } from "../http/middleware/rate-limit.ts";
 
 export interface RateLimitOptions {
   /** Requests allowed per window and identifier. */

@@ -1,6 +1,6 @@
-import type { AppendOptions, CompressionCommit, SettingsChange, WindowBound } from "../memory/ports.ts";
+import type { AppendOptions, CompressionCommit, SettingsChange, WindowBound } from "../memory/ports/index.ts";
 import { isValidToolCallId } from "../memory/ids.ts";
-import type { Fact, SessionRef, StoredMessage, TurnOutcome } from "../memory/types.ts";
+import type { Fact, SessionRef, StoredMessage, TurnOutcome } from "../memory/model.ts";
 import { InvalidStoreInput } from "./errors.ts";
 import { assertId, luaKeyParts } from "./keys.ts";
 import { KEEP_SETTING } from "./lua/settings.ts";

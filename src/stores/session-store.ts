@@ -1,21 +1,6 @@
-import type {
-  HeadLimits,
-  WindowBound,
-  AppendOptions,
-  AppendResult,
-  CommitOutcome,
-  CompressionCommit,
-  HistoryPage,
-  IndexSweep,
-  ResetResult,
-  SessionDump,
-  SessionIdPage,
-  SessionStore,
-  SettingsChange,
-  UserSessionsErased,
-} from "../memory/ports.ts";
-import { orphanToolMessage } from "../memory/message-rules.ts";
-import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from "../memory/types.ts";
+import type { HeadLimits, WindowBound, AppendOptions, AppendResult, CommitOutcome, CompressionCommit, HistoryPage, IndexSweep, ResetResult, SessionDump, SessionIdPage, SessionStore, SettingsChange, UserSessionsErased } from "../memory/ports/index.ts";
+import { orphanToolMessage } from "../memory/sessions/index.ts";
+import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from "../memory/model.ts";
 import { MemoryError } from "../memory/errors.ts";
 import { InvalidStoreInput, SessionOwnerMismatch, UnexpectedReply } from "./errors.ts";
 import { appendArgs, boundArgs, commitArgs, isCount, settingsArgs } from "./session-args.ts";
@@ -28,7 +13,7 @@ import { OWNER_LUA, READ_HEAD_LUA, READ_LUA, READ_PAGE_LUA } from "./lua/read.ts
 import { RESET_LUA } from "./lua/reset.ts";
 import { SETTINGS_LUA } from "./lua/settings.ts";
 import { ERASE_SESSIONS_LUA, EXPORT_SESSIONS_LUA, SUMMARY_FAILURE_LUA, SWEEP_LUA, USER_SESSIONS_LUA } from "./lua/user-sessions.ts";
-import { asList, asMap, asStrings, decodeReply, num, parseMessages, parseOutcome, parseSessionList, parseSettings, parseSnapshot, parseSummary, parseTotals } from "./reply.ts";
+import { asList, asMap, asStrings, decodeReply, num, parseMessages, parseOutcome, parseSessionList, parseSettings, parseSnapshot, parseSummary, parseTotals } from "./script-replies.ts";
 import { ScriptRunner, type RedisClient } from "./scripts.ts";
 
 /** Options of {@link RedisSessionStore}. */

@@ -1,11 +1,10 @@
 import type { Redis } from "@upstash/redis";
-import { RECENT_TRACES_KEPT } from "../memory/observe.ts";
-import type { TraceRef, TraceStore } from "../memory/ports.ts";
-import type { Trace } from "../memory/trace.ts";
+import { RECENT_TRACES_KEPT, type Trace } from "../memory/observe/index.ts";
+import type { TraceRef, TraceStore } from "../memory/ports/index.ts";
 import { InvalidStoreInput } from "./errors.ts";
 import { assertId, eraseJobKey, observeKey, userRecordKeys, userTracesKey } from "./keys.ts";
 import { TRACE_ERASE_LUA, TRACE_PUT_LUA } from "./lua/traces.ts";
-import { decodeReply, num } from "./reply.ts";
+import { decodeReply, num } from "./script-replies.ts";
 import { ScriptRunner, type RedisClient } from "./scripts.ts";
 
 type TraceRedis = RedisClient & Pick<Redis, "get" | "lrange">;

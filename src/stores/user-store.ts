@@ -1,8 +1,9 @@
-import type { FactScope, RecallCount, UserStore } from "../memory/ports.ts";
-import type { Fact } from "../memory/types.ts";
+import type { FactScope, RecallCount, UserStore } from "../memory/ports/index.ts";
+import type { Fact } from "../memory/model.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";
 import { factFromMetadata } from "./fact-metadata.ts";
-import { assertId, isValidId, tenantUserSets, userRecordKeys } from "./keys.ts";
+import { assertId, tenantUserSets, userRecordKeys } from "./keys.ts";
+import { isValidId } from "../memory/ids.ts";
 import {
   CONFIRM_FACTS_LUA,
   MARK_ERASED_LUA,
@@ -11,7 +12,7 @@ import {
   RECORD_RECALLS_LUA,
   SETTLE_RECALLS_LUA,
 } from "./lua/user-records.ts";
-import { asList, decodeReply, num } from "./reply.ts";
+import { asList, decodeReply, num } from "./script-replies.ts";
 import { ScriptRunner, type RedisClient } from "./scripts.ts";
 
 /** Options of {@link RedisUserStore}. */

@@ -1,7 +1,7 @@
 /** The deploy's self-check: the Vector index's own `info` against what the configuration expects of it. */
 import { UpstreamUnavailable } from "../memory/errors.ts";
-import type { FactStore } from "../memory/ports.ts";
-import type { RetrievalMode } from "../memory/recall.ts";
+import type { FactStore } from "../memory/ports/index.ts";
+import type { RetrievalMode } from "../memory/options.ts";
 
 /** What the Worker's configuration expects of its Vector index. */
 export interface IndexExpectation {

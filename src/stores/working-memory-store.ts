@@ -1,5 +1,5 @@
-import type { NoteCaps, NoteRefusal, WorkingMemoryStore } from "../memory/ports.ts";
-import type { SessionRef } from "../memory/types.ts";
+import type { NoteCaps, NoteRefusal, WorkingMemoryStore } from "../memory/ports/index.ts";
+import type { SessionRef } from "../memory/model.ts";
 import { InvalidStoreInput } from "./errors.ts";
 import { sessionKeys } from "./keys.ts";
 import {
@@ -12,7 +12,7 @@ import {
   PAD_CLEAR_LUA,
   PAD_GET_LUA,
 } from "./lua/working.ts";
-import { asMap, asStrings, decodeReply, num } from "./reply.ts";
+import { asMap, asStrings, decodeReply, num } from "./script-replies.ts";
 import { ScriptRunner, type RedisClient } from "./scripts.ts";
 
 const positive = (n: number, what: string): string => {

@@ -1,7 +1,7 @@
 import { isValidId } from "../memory/ids.ts";
 import { DEFAULT_MEMORY_OPTIONS, OPTION_BOUNDS, type BudgetShares } from "../memory/options.ts";
 import { decodeBase64, KID_PATTERN, type SealingKey } from "../stores/sealed/cipher.ts";
-import { DEFAULT_RECALL_GATES } from "../memory/recall.ts";
+import { DEFAULT_RECALL_GATES } from "../memory/facts/index.ts";
 import { customVar, enumVar, intVar, numberVar, stringVar } from "./config-vars.ts";
 
 /** One API key, the tenant it grants and what it may do. */

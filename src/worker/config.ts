@@ -4,8 +4,6 @@ import type { SealingKey } from "../stores/sealed/cipher.ts";
 import { CONFIG_VARS, type ApiKeyEntry, type ConfigValues, type ConfigVarName, type RateLimitSetting } from "./config-table.ts";
 import { rawValue } from "./config-vars.ts";
 
-export type { ApiKeyEntry, RateLimitSetting } from "./config-table.ts";
-
 /** Where an Upstash REST service lives. */
 export interface RestEndpoint {
   url: string;

@@ -1,8 +1,8 @@
-import { runCleanup, type CleanupCursor, type CleanupReport } from "../memory/cleanup.ts";
+import { runCleanup, type CleanupCursor, type CleanupReport } from "../memory/maintenance/index.ts";
 import { loadConfig } from "./config.ts";
 import { jsonLogger } from "./log.ts";
 import { adaptersFor, backupsFor, type Adapters } from "./runtime.ts";
-import { runBackups } from "../memory/backup.ts";
+import { runBackups } from "../memory/facts/index.ts";
 import { EMPTY_RESEAL_CURSOR, runReseal, type ResealCursor } from "../stores/sealed/reseal.ts";
 import type { Config } from "./config.ts";
 

@@ -1,4 +1,4 @@
-import type { MemoryLogger } from "../memory/ports.ts";
+import type { MemoryLogger } from "../memory/ports/index.ts";
 
 /** Structured logs: one JSON line per event, never message contents. */
 export const jsonLogger: MemoryLogger = {

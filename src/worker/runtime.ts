@@ -8,25 +8,12 @@ import { OpenAIFactExtractor } from "../llm/openai-extractor.ts";
 import { HeuristicFactExtractor } from "../llm/heuristic-extractor.ts";
 import { OpenAISummarizer } from "../llm/openai-summarizer.ts";
 import { loadTokenCounter } from "../llm/tokenizer.ts";
-import type { AuditActor } from "../memory/audit.ts";
-import type { MemoryDeps } from "../memory/deps.ts";
-import { ExtractiveSummarizer } from "../memory/extractive.ts";
-import { Memory } from "../memory/memory.ts";
-import type {
-  AuditLog,
-  BackupStore,
-  EraseJournal,
-  FactStore,
-  MemoryLogger,
-  MetricsStore,
-  RateLimiter,
-  SessionStore,
-  Summarizer,
-  TokenCounter,
-  TraceStore,
-  UserStore,
-  WorkingMemoryStore,
-} from "../memory/ports.ts";
+import type { AuditActor } from "../memory/observe/index.ts";
+import type { TenantDeps } from "../memory/tenant-deps.ts";
+import { ExtractiveSummarizer } from "../memory/compression/index.ts";
+import { TenantMemory } from "../memory/tenant-memory.ts";
+import type { AuditLog, EraseJournal, MemoryLogger, MetricsStore, TraceStore, BackupStore, FactStore, UserStore, SessionStore, WorkingMemoryStore, Summarizer, TokenCounter } from "../memory/ports/index.ts";
+import type { RateLimiter } from "../http/middleware/rate-limit.ts";
 import { RedisAuditLog } from "../stores/audit-log.ts";
 import { RedisEraseJournal } from "../stores/erase-journal.ts";
 import { UpstashRateLimiter } from "../stores/rate-limiter.ts";
@@ -48,8 +35,8 @@ import { SealedWorkingMemoryStore } from "../stores/sealed/sealed-working-store.
 import { createIndex, createRedis } from "./clients.ts";
 import { loadConfig, type Config } from "./config.ts";
 import { jsonLogger } from "./log.ts";
-import { RequestObservation, requestLogger } from "./observation.ts";
-import { guardUpstream, unconfigured } from "./upstream.ts";
+import { RequestObservation, requestLogger } from "./request-observation.ts";
+import { guardUpstream, unconfigured } from "./upstream-errors.ts";
 
 export type UpstreamStatus = "ok" | "down" | "not_configured" | "misconfigured";
 
@@ -67,7 +54,7 @@ export interface Health {
 export interface Runtime {
   config: Config;
   /** The use cases of one tenant for this request, on behalf of `actor` (the audit log names it). */
-  memory(tenant: string, actor: AuditActor): Memory;
+  memory(tenant: string, actor: AuditActor): TenantMemory;
   /** Null when `RATE_LIMIT` is unset or Redis is not configured. */
   rateLimiter: RateLimiter | null;
   health(): Promise<Health>;
@@ -103,7 +90,7 @@ export interface Adapters {
   cipher: FieldCipher;
   summarizer: Summarizer;
   fallbackSummarizer: Summarizer;
-  deps: Pick<MemoryDeps, "extractor" | "fallbackExtractor" | "chat">;
+  deps: Pick<TenantDeps, "extractor" | "fallbackExtractor" | "chat">;
   counter(): Promise<TokenCounter>;
 }
 
@@ -230,7 +217,7 @@ export function createRuntime(env: object, ctx: BackgroundContext | undefined, r
     config,
     rateLimiter: adapters.rateLimiter,
     memory: (tenant, actor) =>
-      new Memory({
+      new TenantMemory({
         tenant,
         actor,
         sessions: adapters.sessions,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedisEmulator, type RedisEmulator } from "../../tools/upstash-local/redis/standalone.ts";
-import { redisVariants } from "../conformance/redis-variants.ts";
+import { redisVariants } from "../emulator/redis/variants.ts";
 import { prng } from "../support/prng.ts";
 
 const variants = await redisVariants();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createRedisService } from "../../tools/upstash-local/redis/index.ts";
 import { createRespBackend } from "../../tools/upstash-local/redis/resp/backend.ts";
 import { ReplyError } from "../../tools/upstash-local/redis/reply.ts";
-import { redisVariants } from "../conformance/redis-variants.ts";
+import { redisVariants } from "../emulator/redis/variants.ts";
 
 const realRedis = (await redisVariants()).filter((v) => v.redisUrl !== undefined);
 

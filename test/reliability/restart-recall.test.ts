@@ -5,17 +5,17 @@ import { join } from "node:path";
 import { Redis } from "@upstash/redis";
 import { Index } from "@upstash/vector";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ExtractiveSummarizer } from "../../src/memory/extractive.ts";
-import { MemoryManager } from "../../src/memory/manager.ts";
+import { ExtractiveSummarizer } from "../../src/memory/compression/extractive-summary.ts";
+import { SessionMemory } from "../../src/memory/sessions/session-memory.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../src/memory/options.ts";
-import type { TokenCounter } from "../../src/memory/ports.ts";
+import type { TokenCounter } from "../../src/memory/ports/llm.ts";
 import { loadTokenCounter } from "../../src/llm/tokenizer.ts";
 import { RedisSessionStore } from "../../src/stores/session-store.ts";
 import { RedisUserStore } from "../../src/stores/user-store.ts";
 import { VectorFactStore } from "../../src/stores/facts-vector.ts";
 import { testDeps, type TestDeps } from "../support/memory-deps.ts";
 import { startUpstashLocal, type UpstashLocal } from "../../tools/upstash-local/index.ts";
-import { deleteByPrefix, redisVariants } from "../conformance/redis-variants.ts";
+import { deleteByPrefix, redisVariants } from "../emulator/redis/variants.ts";
 
 // The "survives a restart" check for real: the emulators stop and start again on the same data folder
 // (or the same real Redis), and a brand-new MemoryManager still recalls the user's fact.
@@ -32,7 +32,7 @@ beforeAll(async () => {
   counter = await loadTokenCounter();
 });
 
-function managerOn(local: UpstashLocal, scope: { tenant: string; sessionId: string; userId: string }): { mm: MemoryManager; sessions: RedisSessionStore; deps: TestDeps } {
+function managerOn(local: UpstashLocal, scope: { tenant: string; sessionId: string; userId: string }): { mm: SessionMemory; sessions: RedisSessionStore; deps: TestDeps } {
   const redis = new Redis({ url: local.redis.url, token: local.token, enableTelemetry: false });
   const index = new Index({ url: local.vector.url, token: local.token, enableTelemetry: false });
   const sessions = new RedisSessionStore(redis);
@@ -45,7 +45,7 @@ function managerOn(local: UpstashLocal, scope: { tenant: string; sessionId: stri
     summarizer: new ExtractiveSummarizer(counter),
     options: OPTIONS,
   });
-  return { mm: new MemoryManager(deps, { sessionId: scope.sessionId, userId: scope.userId }), sessions, deps };
+  return { mm: new SessionMemory(deps, { sessionId: scope.sessionId, userId: scope.userId }), sessions, deps };
 }
 
 describe.each(variants.map((v) => [v.name, v.redisUrl] as const))("restart of upstash-local (%s)", (_name, redisUrl) => {

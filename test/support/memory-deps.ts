@@ -1,21 +1,22 @@
-import type { MemoryDeps } from "../../src/memory/deps.ts";
-import { ExtractiveSummarizer } from "../../src/memory/extractive.ts";
+import type { TenantDeps } from "../../src/memory/tenant-deps.ts";
+import { ExtractiveSummarizer } from "../../src/memory/compression/extractive-summary.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
-import type { MemoryLogger, TokenCounter } from "../../src/memory/ports.ts";
+import type { MemoryLogger } from "../../src/memory/ports/operations.ts";
+import type { TokenCounter } from "../../src/memory/ports/llm.ts";
 import { InMemoryAuditLog, InMemoryEraseJournal, InMemoryFactStore, InMemorySessionStore, InMemoryUserStore, ScriptedSummarizer } from "./memory-fakes.ts";
 
 let idSeq = 0;
 const silent: MemoryLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** MemoryDeps whose background work is collected, so a test can wait for it (`settle`). */
-export interface TestDeps extends MemoryDeps {
+export interface TestDeps extends TenantDeps {
   /** Waits for every background job scheduled so far (and those they schedule). */
   settle(): Promise<void>;
   /** Background jobs that failed, in order. */
   failures: unknown[];
 }
 
-export type TestDepsOverrides = Omit<Partial<MemoryDeps>, "options" | "counter"> & {
+export type TestDepsOverrides = Omit<Partial<TenantDeps>, "options" | "counter"> & {
   counter: TokenCounter;
   options?: Partial<MemoryOptions>;
 };
@@ -69,7 +70,7 @@ export function testDeps(overrides: TestDepsOverrides): TestDeps {
 const refuse = (): never => {
   throw new Error("working memory is not part of this test");
 };
-const unusedWorking: MemoryDeps["working"] = {
+const unusedWorking: TenantDeps["working"] = {
   setNote: refuse,
   getNotes: refuse,
   getNotesPage: refuse,

@@ -1,48 +1,20 @@
 /**
  * In-memory fakes of the domain ports for unit tests. The session store follows the contract of
- * the Redis adapter (see test/conformance/stores-session.test.ts): idempotent appends, owner
+ * the Redis adapter (see test/stores/session.test.ts): idempotent appends, owner
  * check, compare-and-set compression (epoch, summary version, window prefix), archive limit,
  * reset bumping the epoch, exclusive expiring lock. Every call is counted so tests can check
  * round trips, and any method can be made to fail once.
  */
-import type { AuditEntry } from "../../src/memory/audit.ts";
+import type { AuditEntry } from "../../src/memory/observe/audit.ts";
 import { MemoryError } from "../../src/memory/errors.ts";
-import { matchesFilter } from "../../src/memory/fact-filter.ts";
-import { orphanToolMessage } from "../../src/memory/message-rules.ts";
-import { TURN_OUTCOMES_KEPT } from "../../src/memory/ports.ts";
-import { snapshotTotals } from "../../src/memory/window.ts";
-import type {
-  AuditLog,
-  EraseJob,
-  EraseJournal,
-  EraseOutcome,
-  ErasePart,
-  ErasedCounts,
-  ContentMatch,
-  ContentRef,
-  AppendOptions,
-  AppendResult,
-  CommitOutcome,
-  CompressionCommit,
-  FactAccess,
-  FactRefresh,
-  FactPage,
-  FactQuery,
-  FactScope,
-  FactStore,
-  HistoryPage,
-  IndexSweep,
-  RecallCount,
-  ResetResult,
-  SessionDump,
-  SessionIdPage,
-  SessionStore,
-  SettingsChange,
-  Summarizer,
-  SummaryRequest,
-  UserSessionsErased,
-  UserStore,
-} from "../../src/memory/ports.ts";
+import { matchesFilter } from "../../src/memory/facts/filter.ts";
+import { orphanToolMessage } from "../../src/memory/sessions/message-rules.ts";
+import { TURN_OUTCOMES_KEPT } from "../../src/memory/ports/sessions.ts";
+import { snapshotTotals } from "../../src/memory/context/window.ts";
+import type { AuditLog, EraseJob, EraseJournal, EraseOutcome, ErasePart, ErasedCounts } from "../../src/memory/ports/operations.ts";
+import type { ContentMatch, ContentRef, FactAccess, FactRefresh, FactPage, FactQuery, FactScope, FactStore, RecallCount, UserStore } from "../../src/memory/ports/facts.ts";
+import type { AppendOptions, AppendResult, CommitOutcome, CompressionCommit, HistoryPage, IndexSweep, ResetResult, SessionDump, SessionIdPage, SessionStore, SettingsChange, UserSessionsErased } from "../../src/memory/ports/sessions.ts";
+import type { Summarizer, SummaryRequest } from "../../src/memory/ports/llm.ts";
 import type {
   Fact,
   SessionMeta,
@@ -53,7 +25,7 @@ import type {
   Summary,
   SummaryMethod,
   TurnOutcome,
-} from "../../src/memory/types.ts";
+} from "../../src/memory/model.ts";
 
 interface SessionState {
   system: StoredMessage[];

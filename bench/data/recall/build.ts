@@ -1,4 +1,4 @@
-import type { FactType } from "../../../src/memory/types.ts";
+import type { FactType } from "../../../src/memory/model.ts";
 import { prng } from "../../../test/support/prng.ts";
 import { EMMA } from "./persona-emma.ts";
 import { JIANGUO } from "./persona-jianguo.ts";

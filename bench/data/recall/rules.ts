@@ -1,4 +1,4 @@
-import { normalizeFactText } from "../../../src/memory/facts.ts";
+import { normalizeFactText } from "../../../src/memory/facts/identity.ts";
 import { ENGLISH_STOP_WORDS } from "../../../tools/upstash-local/vector/stop-words.ts";
 import { LIFETIME_SECONDS, type Dataset } from "./schema.ts";
 

@@ -1,4 +1,4 @@
-import type { FactType } from "../../../src/memory/types.ts";
+import type { FactType } from "../../../src/memory/model.ts";
 
 /** Language of a text: a CJK character anywhere makes it `zh`. */
 export type Language = "en" | "zh";
@@ -37,7 +37,7 @@ export interface PersonaSource {
   /** English queries that share no content word with their answers ("What do I do for a living?"). */
   paraphrases?: readonly QuerySource[];
   /**
-   * Paraphrases written after the query-intent table (src/memory/query-intents.ts) and never used
+   * Paraphrases written after the query-intent table (src/memory/facts/query-intents.ts) and never used
    * to tune it: the held-out check of that table, reported apart from `paraphrases`.
    */
   heldOutParaphrases?: readonly QuerySource[];

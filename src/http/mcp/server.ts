@@ -3,9 +3,9 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { z } from "zod";
-import { decideAccess } from "../../memory/access.ts";
-import type { Memory } from "../../memory/memory.ts";
-import type { MemoryLogger } from "../../memory/ports.ts";
+import { decideAccess } from "../../memory/access/index.ts";
+import type { TenantMemory } from "../../memory/tenant-memory.ts";
+import type { MemoryLogger } from "../../memory/ports/index.ts";
 import { MCP_TOOL_ACCESS } from "../access-table.ts";
 import { toApiError } from "../on-error.ts";
 import { TOOLS, ToolInputError, type ToolCaller } from "./tools.ts";
@@ -36,7 +36,7 @@ function toolError(err: unknown, tool: string, logger: MemoryLogger): CallToolRe
  * route checked them already, before the body reached the SDK; this is the same rule again at the
  * point of use) and calls one use case of `memory`.
  */
-export function buildMcpServer(memory: Memory, caller: ToolCaller, logger: MemoryLogger): McpServer {
+export function buildMcpServer(memory: TenantMemory, caller: ToolCaller, logger: MemoryLogger): McpServer {
   validator ??= new CfWorkerJsonSchemaValidator();
   const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
   for (const tool of TOOLS) {

@@ -1,13 +1,13 @@
 /** The tools of the MCP server: input schemas, descriptions for the model, and the use case each one calls. */
 import { z } from "zod";
-import type { AccessTarget, Principal } from "../../memory/access.ts";
-import type { Memory } from "../../memory/memory.ts";
-import { FACT_TYPES, type Fact, type FactType, type RecalledFact } from "../../memory/types.ts";
+import type { AccessTarget, Principal } from "../../memory/access/index.ts";
+import type { TenantMemory } from "../../memory/tenant-memory.ts";
+import { FACT_TYPES, type Fact, type FactType, type RecalledFact } from "../../memory/model.ts";
 import { round4 } from "../render.ts";
 import { IdSchema } from "../schemas/common.ts";
 import { FactTypeSchema } from "../schemas/facts.ts";
 import { MetadataSchema } from "../schemas/messages.ts";
-import { MAX_METADATA_FILTERS, MAX_METADATA_FILTER_VALUE, METADATA_FILTER_KEY, type FactFilter } from "../../memory/fact-filter.ts";
+import { MAX_METADATA_FILTERS, MAX_METADATA_FILTER_VALUE, METADATA_FILTER_KEY, type FactFilter } from "../../memory/facts/index.ts";
 
 /** Who calls and what the connection names: the defaults a tool falls back on. */
 export interface ToolCaller {
@@ -107,7 +107,7 @@ export interface ToolDefinition<K extends keyof typeof shapes = keyof typeof sha
   destructive: boolean;
   /** The user and session the call acts on (what the access rules check). */
   target(args: Record<string, unknown>, caller: ToolCaller): AccessTarget;
-  run(memory: Memory, args: Args<K>, caller: ToolCaller): Promise<ToolAnswer>;
+  run(memory: TenantMemory, args: Args<K>, caller: ToolCaller): Promise<ToolAnswer>;
 }
 
 const asId = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);

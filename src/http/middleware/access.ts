@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
-import { decideAccess, decideSessionOwner, type AccessTarget } from "../../memory/access.ts";
+import { decideAccess, decideSessionOwner, type AccessTarget } from "../../memory/access/index.ts";
 import { isValidId } from "../../memory/ids.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
 import type { DefinedRoute } from "../route-def.ts";
 import { ROUTES } from "../routes/registry.ts";

@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
-import type { Principal } from "../../memory/access.ts";
-import { auditActor } from "../../memory/audit.ts";
-import type { ApiKeyEntry } from "../../worker/config.ts";
-import type { AppEnv } from "../env.ts";
+import type { Principal } from "../../memory/access/index.ts";
+import { auditActor } from "../../memory/observe/index.ts";
+import type { ApiKeyEntry } from "../../worker/config-table.ts";
+import type { AppEnv } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
 import { checkToken, looksLikeToken } from "../tokens.ts";
 

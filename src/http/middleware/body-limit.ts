@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
 
 /** Rejects bodies over the configured limit with 413 before anything parses them. */

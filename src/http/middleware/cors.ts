@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context-types.ts";
 
 /** Request headers a browser frontend sends. */
 const ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "X-Memory-Session", "X-Memory-User", "Mcp-Protocol-Version"];

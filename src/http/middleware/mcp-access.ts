@@ -1,9 +1,9 @@
 /** The access rules on `/mcp`: each tool call of a JSON-RPC body is checked like the route it stands for. */
 import type { Context, MiddlewareHandler } from "hono";
-import { decideAccess, decideSessionOwner, type AccessTarget } from "../../memory/access.ts";
+import { decideAccess, decideSessionOwner, type AccessTarget } from "../../memory/access/index.ts";
 import { isValidId } from "../../memory/ids.ts";
 import { MCP_TOOL_ACCESS } from "../access-table.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
 import { TOOLS, type ToolCaller } from "../mcp/tools.ts";
 

@@ -1,10 +1,26 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { Principal } from "../../memory/access.ts";
+import type { Principal } from "../../memory/access/index.ts";
 import { isValidId } from "../../memory/ids.ts";
-import type { RateDecision } from "../../memory/ports.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
 import { renderError } from "../on-error.ts";
+
+/** The outcome of counting one request against rate limits. */
+export interface RateDecision {
+  allowed: boolean;
+  /** Requests allowed per window. */
+  limit: number;
+  remaining: number;
+  /** Epoch ms when the window frees up. */
+  reset: number;
+}
+
+export interface RateLimiter {
+  /** Counts one request against every identifier (one round trip); the tightest result wins. */
+  check(ids: readonly string[]): Promise<RateDecision>;
+  /** A refusal known in this isolate without asking Redis (an identifier blocked until its reset), else null. */
+  knownBlocked(ids: readonly string[]): RateDecision | null;
+}
 
 /**
  * The identifiers a request counts against: its credential and every user it names (valid ids

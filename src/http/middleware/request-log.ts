@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { isValidId } from "../../memory/ids.ts";
-import type { MemoryLogger } from "../../memory/ports.ts";
-import type { AppEnv } from "../env.ts";
+import type { MemoryLogger } from "../../memory/ports/index.ts";
+import type { AppEnv } from "../context-types.ts";
 
 /** A client's request id is kept when it is short and plain (it ends up in logs and headers). */
 const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;

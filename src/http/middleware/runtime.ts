@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { ConfigError } from "../../worker/config.ts";
-import type { AppEnv, RuntimeFactory } from "../env.ts";
+import type { AppEnv, RuntimeFactory } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
 
 /** Builds the request's runtime (configuration validated once per isolate). */

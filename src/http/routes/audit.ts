@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_AUDIT_PAGE } from "../../memory/audit.ts";
+import { MAX_AUDIT_PAGE } from "../../memory/observe/index.ts";
 import { tenantRead } from "../access-table.ts";
 import { defineRoute, type DefinedRoute } from "../route-def.ts";
 import { createRouter } from "../router.ts";

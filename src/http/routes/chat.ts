@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { TurnOutcome } from "../../memory/types.ts";
+import type { TurnOutcome } from "../../memory/model.ts";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";
 import { actingUser } from "../acting-user.ts";
 import { admit } from "../middleware/rate-limit.ts";

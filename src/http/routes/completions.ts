@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { proxiedTurn } from "../../memory/chat-turn.ts";
+import { proxiedTurn } from "../../memory/sessions/index.ts";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";
 import { ApiError } from "../errors.ts";
 import { actingUser } from "../acting-user.ts";

@@ -3,7 +3,7 @@
  * where it travels and its name (a route's own `.openapi({ description })` wins). A route's
  * example request body is stated with the route (`example` of `defineRoute`). `redocly lint`
  * checks each example against its schema (`no-invalid-media-type-examples`) and fails on a
- * parameter without a description; `test/unit/openapi-responses.test.ts` fails on a body without
+ * parameter without a description; `test/unit/http/openapi/responses.test.ts` fails on a body without
  * an example.
  */
 

@@ -1,7 +1,7 @@
 /**
  * The tags of the API reference and the shape of what it says about every operation: its
  * `operationId` (the typed client's name for it), its tag and a description. Each route states its
- * own beside its schemas (`doc` of `defineRoute`); `test/unit/openapi-document.test.ts` fails on any
+ * own beside its schemas (`doc` of `defineRoute`); `test/unit/http/openapi/document.test.ts` fails on any
  * operation that ends up without all three.
  */
 

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
-import type { ApiKeyEntry } from "../../worker/config.ts";
-import type { AppEnv } from "../env.ts";
+import type { ApiKeyEntry } from "../../worker/config-table.ts";
+import type { AppEnv } from "../context-types.ts";
 import type { DefinedRoute } from "../route-def.ts";
 import { PARAMETER_DOCS } from "./docs-examples.ts";
 import { API_TAGS } from "./docs-operations.ts";

@@ -6,9 +6,7 @@ import { createRouter } from "../router.ts";
 import { IdSchema, UserParams, errors, queryInt, jsonResponse, security } from "../schemas/common.ts";
 import { FACT_EXAMPLES, FACT_IMPORT_EXAMPLE, FactDeletedSchema, FactImportSchema, FactSchema, FactWriteSchema, FactsAnswerSchema, type FactDeleted, type FactImportAnswer, type FactList, type FactRecall, type FactWrite } from "../schemas/fact-responses.ts";
 import { CreatedAtSchema, FactTypeList, FactTypeSchema, QueryTime, checkMetadataParams, metadataParams } from "../schemas/facts.ts";
-import { MAX_IMPORT } from "../../memory/fact-service.ts";
-import type { FactFilter } from "../../memory/fact-filter.ts";
-import type { FactDraft } from "../../memory/facts.ts";
+import { MAX_IMPORT, type FactFilter, type FactDraft } from "../../memory/facts/index.ts";
 import { MetadataSchema } from "../schemas/messages.ts";
 
 const MAX_FACT_CHARS = 4000;

@@ -1,6 +1,6 @@
 /** `/mcp`: the memory tools over MCP's Streamable HTTP transport, stateless (one server per request). */
 import { Hono } from "hono";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context-types.ts";
 import { UNPARSEABLE, mcpBody, mcpCaller } from "../middleware/mcp-access.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { OPTION_BOUNDS } from "../../memory/options.ts";
-import type { SessionState } from "../../memory/sessions.ts";
+import type { SessionState } from "../../memory/sessions/index.ts";
 import { compressView, statsView, summaryView } from "../render.ts";
 import { sessionRead, sessionWrite } from "../access-table.ts";
 import { defineRoute, type DefinedRoute } from "../route-def.ts";

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_TOKEN_TTL_SECONDS, TOKEN_SCOPES, tokenClaims } from "../../memory/access.ts";
+import { MAX_TOKEN_TTL_SECONDS, TOKEN_SCOPES, tokenClaims } from "../../memory/access/index.ts";
 import { ApiError } from "../errors.ts";
 import { tenantWrite } from "../access-table.ts";
 import { defineRoute, type DefinedRoute } from "../route-def.ts";

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_SESSIONS_PER_PAGE } from "../../memory/session-list.ts";
+import { MAX_SESSIONS_PER_PAGE } from "../../memory/sessions/index.ts";
 import { userRead } from "../access-table.ts";
 import { defineRoute, type DefinedRoute } from "../route-def.ts";
 import { createRouter } from "../router.ts";

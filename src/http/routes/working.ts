@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { MAX_WORKING_VALUE_CHARS, NOTES_PAGE_LIMIT } from "../../memory/working.ts";
+import { MAX_WORKING_VALUE_CHARS, NOTES_PAGE_LIMIT } from "../../memory/sessions/index.ts";
 import { sessionRead, sessionWrite } from "../access-table.ts";
 import { defineRoute, type DefinedRoute } from "../route-def.ts";
 import { createRouter } from "../router.ts";

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { TOKEN_SCOPES } from "../../memory/access.ts";
+import { TOKEN_SCOPES } from "../../memory/access/index.ts";
 
 /** What the access routes (tokens, audit log) answer. */
 

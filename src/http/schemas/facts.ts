@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_METADATA_FILTER_VALUE, MAX_METADATA_FILTERS, METADATA_FILTER_KEY } from "../../memory/fact-filter.ts";
-import { FACT_TYPES, type FactType } from "../../memory/types.ts";
+import { MAX_METADATA_FILTER_VALUE, MAX_METADATA_FILTERS, METADATA_FILTER_KEY } from "../../memory/facts/index.ts";
+import { FACT_TYPES, type FactType } from "../../memory/model.ts";
 
 export const FactTypeSchema = z.enum(FACT_TYPES as unknown as [FactType, ...FactType[]]);
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { TOOL_CALL_ID_PATTERN } from "../../memory/ids.ts";
-import { metadataProblem } from "../../memory/message-rules.ts";
-import type { IncomingMessage } from "../../memory/types.ts";
+import { metadataProblem } from "../../memory/sessions/index.ts";
+import type { IncomingMessage } from "../../memory/model.ts";
 import { IdSchema } from "./common.ts";
 
 /**

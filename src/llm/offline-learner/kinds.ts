@@ -1,5 +1,5 @@
 // Type and importance of a learned fact, from what its clause is about.
-import type { FactType } from "../../memory/types.ts";
+import type { FactType } from "../../memory/model.ts";
 import type { RelationKey, RelationKind } from "./relation-key.ts";
 
 /**

@@ -1,8 +1,7 @@
 // The offline learner: statements about the user and their world in a conversation, as canonical fact operations (no LLM, deterministic).
-import { normalizeFactText } from "../../memory/facts.ts";
-import { isFiller, splitSentences } from "../../memory/salience.ts";
-import type { FactOperation } from "../../memory/ports.ts";
-import type { Fact, StoredMessage } from "../../memory/types.ts";
+import { normalizeFactText, isFiller, splitSentences } from "../../memory/facts/index.ts";
+import type { FactOperation } from "../../memory/ports/index.ts";
+import type { Fact, StoredMessage } from "../../memory/model.ts";
 import { chineseClauses } from "./chinese.ts";
 import { englishClauses, type Clause } from "./english.ts";
 import { classify } from "./kinds.ts";

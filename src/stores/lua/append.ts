@@ -1,4 +1,4 @@
-import { TURN_OUTCOMES_KEPT } from "../../memory/ports.ts";
+import { TURN_OUTCOMES_KEPT } from "../../memory/ports/index.ts";
 import { LUA_EXTEND, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
 
 /**

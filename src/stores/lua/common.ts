@@ -1,4 +1,5 @@
-import { WINDOW_SCAN_FACTOR } from "../../memory/ports.ts";
+import { WINDOW_SCAN_FACTOR } from "../../memory/ports/index.ts";
+
 /**
  * Lua helpers prepended to the scripts that need them. Every script that returns data replies
  * with one `cjson.encode`d string: the Upstash client JSON-parses it once, so the strings inside
@@ -64,7 +65,7 @@ end
  * `win_importance(kmeta, kwin)`: the window's importance sum kept in meta ('wimp'); sessions
  * written before it was kept are summed once from the headers.
  * `win_tail(kwin, n, allowance, limit, threshold)`: the newest messages a context can use (see
- * `WindowBound` in memory/ports.ts), read back in chunks; returns them oldest first and the index
+ * `WindowBound` in memory/ports/), read back in chunks; returns them oldest first and the index
  * of the first.
  */
 export const LUA_WINDOW = `

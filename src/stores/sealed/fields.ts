@@ -1,5 +1,5 @@
-import type { SessionDump, SessionListEntry } from "../../memory/ports.ts";
-import type { Fact, SessionSnapshot, StoredMessage, Summary, ToolCall, TurnOutcome } from "../../memory/types.ts";
+import type { SessionDump, SessionListEntry } from "../../memory/ports/index.ts";
+import type { Fact, SessionSnapshot, StoredMessage, Summary, ToolCall, TurnOutcome } from "../../memory/model.ts";
 import type { FieldCipher } from "./cipher.ts";
 
 /**

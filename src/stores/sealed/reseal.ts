@@ -3,7 +3,7 @@ import type { VectorIndex } from "../fact-index.ts";
 import { orEmpty } from "../fact-index.ts";
 import { namespaceToScope } from "../fact-namespace.ts";
 import { KEY_PREFIX } from "../keys.ts";
-import { asList, decodeReply } from "../reply.ts";
+import { asList, decodeReply } from "../script-replies.ts";
 import { ScriptRunner, type RedisClient } from "../scripts.ts";
 import type { FieldCipher } from "./cipher.ts";
 

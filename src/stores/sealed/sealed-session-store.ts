@@ -1,20 +1,5 @@
-import type {
-  AppendOptions,
-  AppendResult,
-  CommitOutcome,
-  CompressionCommit,
-  HeadLimits,
-  HistoryPage,
-  IndexSweep,
-  ResetResult,
-  SessionDump,
-  SessionIdPage,
-  SessionStore,
-  SettingsChange,
-  UserSessionsErased,
-  WindowBound,
-} from "../../memory/ports.ts";
-import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from "../../memory/types.ts";
+import type { AppendOptions, AppendResult, CommitOutcome, CompressionCommit, HeadLimits, HistoryPage, IndexSweep, ResetResult, SessionDump, SessionIdPage, SessionStore, SettingsChange, UserSessionsErased, WindowBound } from "../../memory/ports/index.ts";
+import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from "../../memory/model.ts";
 import type { FieldCipher } from "./cipher.ts";
 import * as seal from "./fields.ts";
 

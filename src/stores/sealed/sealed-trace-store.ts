@@ -1,5 +1,5 @@
-import type { TraceRef, TraceStore } from "../../memory/ports.ts";
-import type { Trace } from "../../memory/trace.ts";
+import type { TraceRef, TraceStore } from "../../memory/ports/index.ts";
+import type { Trace } from "../../memory/observe/index.ts";
 import type { FieldCipher } from "./cipher.ts";
 import { codecsFor, type TextCodec } from "./fields.ts";
 

@@ -1,5 +1,5 @@
-import type { FactScope, RecallCount, UserStore } from "../../memory/ports.ts";
-import type { Fact } from "../../memory/types.ts";
+import type { FactScope, RecallCount, UserStore } from "../../memory/ports/index.ts";
+import type { Fact } from "../../memory/model.ts";
 import type { FieldCipher } from "./cipher.ts";
 import * as seal from "./fields.ts";
 

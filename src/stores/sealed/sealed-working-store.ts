@@ -1,5 +1,5 @@
-import type { NoteCaps, NoteRefusal, WorkingMemoryStore } from "../../memory/ports.ts";
-import type { SessionRef } from "../../memory/types.ts";
+import type { NoteCaps, NoteRefusal, WorkingMemoryStore } from "../../memory/ports/index.ts";
+import type { SessionRef } from "../../memory/model.ts";
 import type { FieldCipher } from "./cipher.ts";
 import * as seal from "./fields.ts";
 

@@ -1,0 +1,77 @@
+import type { TokenCounter } from "../ports/llm.ts";
+import { fitTextHead } from "./text-fit.ts";
+import { MESSAGE_OVERHEAD_TOKENS } from "./window.ts";
+import type { FactType, RecalledFact, Summary } from "../model.ts";
+
+/** A synthetic system message of the context and what it costs. */
+export interface Section {
+  content: string;
+  tokens: number;
+}
+
+/**
+ * The summary as a labelled system message: its stored token count plus the label's. Cut to the
+ * allowance (whole lines first) only when a small budget squeezes it; null when nothing fits.
+ */
+export function summarySection(
+  summary: Summary,
+  label: string,
+  allowance: number,
+  counter: TokenCounter,
+): (Section & { truncated: boolean }) | null {
+  const head = `${label}\n`;
+  const frame = MESSAGE_OVERHEAD_TOKENS + counter.count(head);
+  if (frame + summary.tokens <= allowance) return { content: head + summary.text, tokens: frame + summary.tokens, truncated: false };
+  const fitted = fitTextHead(summary.text, allowance - frame, counter);
+  if (fitted.text.trim() === "") return null;
+  return { content: head + fitted.text, tokens: frame + fitted.tokens, truncated: true };
+}
+
+/** The groups of the facts section, each with its header: preferences, facts, experiences, then the rest. */
+export const FACT_GROUPS: readonly { header: string; types: readonly FactType[] }[] = [
+  { header: "Preferences:", types: ["preference"] },
+  { header: "Facts:", types: ["fact"] },
+  { header: "Experiences:", types: ["experience"] },
+  { header: "Other:", types: ["context", "temporary"] },
+];
+
+const groupOf = (type: FactType): number => {
+  const i = FACT_GROUPS.findIndex((g) => g.types.includes(type));
+  return i < 0 ? FACT_GROUPS.length - 1 : i;
+};
+
+/**
+ * Recalled facts as one system message: the label, then per type group (preference -> fact ->
+ * experience -> other) one header and a "- fact" line each. Facts are taken in rank order while
+ * they fit the allowance (a long fact is skipped, a shorter later one may still fit; a group's
+ * header is paid for by its first fact), then shown grouped, each group in rank order.
+ */
+export function factsSection(
+  facts: readonly RecalledFact[],
+  label: string,
+  allowance: number,
+  counter: TokenCounter,
+): (Section & { included: RecalledFact[] }) | null {
+  let tokens = MESSAGE_OVERHEAD_TOKENS + counter.count(label);
+  const groups: { recalled: RecalledFact; line: string }[][] = FACT_GROUPS.map(() => []);
+  for (const recalled of facts) {
+    const group = groups[groupOf(recalled.fact.type)]!;
+    const line = `\n- ${recalled.fact.text.replace(/\s+/g, " ").trim()}`;
+    const header = group.length === 0 ? counter.count(`\n${FACT_GROUPS[groupOf(recalled.fact.type)]!.header}`) : 0;
+    const lineTokens = counter.count(line) + header;
+    if (tokens + lineTokens > allowance) continue; // a shorter, lower-ranked fact may still fit
+    group.push({ recalled, line });
+    tokens += lineTokens;
+  }
+  let content = label;
+  const included: RecalledFact[] = [];
+  groups.forEach((group, i) => {
+    if (group.length === 0) return;
+    content += `\n${FACT_GROUPS[i]!.header}`;
+    for (const { recalled, line } of group) {
+      content += line;
+      included.push(recalled);
+    }
+  });
+  return included.length > 0 ? { content, tokens, included } : null;
+}

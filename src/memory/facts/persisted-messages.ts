@@ -1,0 +1,40 @@
+import { createFact, factId, type FactDraft } from "./identity.ts";
+import type { FactScope } from "../ports/facts.ts";
+import { isSalient } from "./salience.ts";
+import type { Fact, IncomingMessage, StoredMessage } from "../model.ts";
+
+export interface PersistInput {
+  scope: FactScope;
+  /** As the client sent them, parallel to `stored`. */
+  incoming: readonly IncomingMessage[];
+  stored: readonly StoredMessage[];
+  /** Persist every user message of the batch (besides those flagged one by one). */
+  persistAll: boolean;
+  sessionId: string;
+  now: number;
+}
+
+/**
+ * The facts a write stores: user messages flagged `persist` (or all, with `persistAll`), with a
+ * content id, and type and importance from the salience cues unless the client set importance.
+ * Restatements within the batch collapse into one fact. Assistant, tool and system text never
+ * becomes a fact here.
+ */
+export async function factsToPersist(input: PersistInput): Promise<Fact[]> {
+  const facts = new Map<string, Fact>();
+  for (const [i, message] of input.incoming.entries()) {
+    const text = message.content.trim();
+    if (message.role !== "user" || !(input.persistAll || message.persist) || text === "") continue;
+    const salience = isSalient(text);
+    const draft: FactDraft = {
+      text,
+      type: salience.salient ? salience.type : "fact",
+      importance: message.importance ?? (salience.salient ? salience.importance : 0.5),
+      sourceSession: input.sessionId,
+      sourceMessage: input.stored[i]?.id,
+    };
+    const id = await factId(input.scope, text);
+    facts.set(id, createFact(id, draft, input.now));
+  }
+  return [...facts.values()];
+}

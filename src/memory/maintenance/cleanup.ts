@@ -1,0 +1,154 @@
+import { deliverPendingFacts } from "../facts/learning.ts";
+import { recordAccess, shouldRetain } from "../facts/lifecycle.ts";
+import type { MemoryOptions } from "../options.ts";
+import type { FactScope, FactStore, UserStore } from "../ports/facts.ts";
+import type { SessionStore } from "../ports/sessions.ts";
+
+/** Where the last sweep stopped, kept between cron runs. */
+export interface CleanupCursor {
+  /** Namespace order key (`tenant\0user`) of the scope being swept; "" = from the start. */
+  scope: string;
+  /** Range cursor inside that scope. */
+  factCursor: string;
+  /** Session-index cursor per tenant. */
+  sessions: Record<string, string>;
+}
+
+export interface CleanupDeps {
+  sessions: SessionStore;
+  users: UserStore;
+  facts: FactStore | null;
+  tenants: readonly string[];
+  loadCursor(): Promise<CleanupCursor | null>;
+  saveCursor(cursor: CleanupCursor): Promise<void>;
+  options: Pick<MemoryOptions, "factPolicies" | "decayFloor">;
+  /** Facts examined per run before it stops; the next run continues from the saved cursor. */
+  batch: number;
+  now: number;
+}
+
+export interface CleanupReport {
+  factsExamined: number;
+  factsDeleted: number;
+  scopesVisited: number;
+  sessionEntriesRemoved: number;
+  /** Queued facts of persisted messages delivered to the fact store (retries of failed deliveries). */
+  factsDelivered: number;
+  /** Facts whose recall counts were merged into the fact store. */
+  recallsMerged: number;
+  /** True when the fact sweep reached the end of the last scope (the next run starts over). */
+  completedPass: boolean;
+  /** Parts that failed this run (e.g. Vector down); the others still ran and the cursor was saved. */
+  errors: string[];
+}
+
+/** Users per tenant whose queued facts or recall counts one run handles. */
+const USERS_PER_RUN = 20;
+/** Recall counts merged per user per run. */
+const RECALLS_PER_USER = 500;
+
+const orderKey = (s: FactScope): string => `${s.tenant}\u0000${s.userId}`;
+
+/**
+ * One bounded cleanup run: removes index entries of expired sessions (from the tenant's and their
+ * owner's index), delivers facts whose delivery failed, merges recall counts into the facts, drops
+ * facts past their TTL or decayed below the floor, then saves where it stopped.
+ */
+export async function runCleanup(deps: CleanupDeps): Promise<CleanupReport> {
+  const cursor: CleanupCursor = (await deps.loadCursor()) ?? { scope: "", factCursor: "", sessions: {} };
+  const report: CleanupReport = {
+    factsExamined: 0,
+    factsDeleted: 0,
+    scopesVisited: 0,
+    sessionEntriesRemoved: 0,
+    factsDelivered: 0,
+    recallsMerged: 0,
+    completedPass: false,
+    errors: [],
+  };
+  const attempt = async (part: string, work: () => Promise<void>): Promise<void> => {
+    try {
+      await work();
+    } catch (err) {
+      report.errors.push(`${part}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+
+  for (const tenant of deps.tenants) {
+    await attempt(`sessions of ${tenant}`, async () => {
+      const page = await deps.sessions.sweepIndexes(tenant, cursor.sessions[tenant] ?? "");
+      cursor.sessions[tenant] = page.nextCursor;
+      report.sessionEntriesRemoved += page.removed.length;
+    });
+  }
+
+  const facts = deps.facts;
+  if (facts) {
+    for (const tenant of deps.tenants) {
+      await attempt(`fact delivery of ${tenant}`, () => deliverQueued(deps, facts, tenant, report));
+      await attempt(`recall counts of ${tenant}`, () => mergeRecalls(deps, facts, tenant, report));
+    }
+    await attempt("facts", () => sweepFacts(facts, cursor, report, deps));
+  }
+  await deps.saveCursor(cursor);
+  return report;
+}
+
+async function deliverQueued(deps: CleanupDeps, facts: FactStore, tenant: string, report: CleanupReport): Promise<void> {
+  for (const userId of await deps.users.usersWithPendingFacts(tenant, USERS_PER_RUN)) {
+    report.factsDelivered += await deliverPendingFacts({ facts, users: deps.users }, { tenant, userId }, deps.now);
+  }
+}
+
+/** Adds the counted recalls to each fact's access fields (a PATCH of those fields only). */
+async function mergeRecalls(deps: CleanupDeps, facts: FactStore, tenant: string, report: CleanupReport): Promise<void> {
+  for (const userId of await deps.users.usersWithRecalls(tenant, USERS_PER_RUN)) {
+    const scope = { tenant, userId };
+    const counts = await deps.users.recallCounts(scope, RECALLS_PER_USER);
+    if (counts.length === 0) continue;
+    const current = await facts.get(scope, counts.map((c) => c.id));
+    const accesses = counts.flatMap((c, i) => {
+      const fact = current[i];
+      if (!fact) return [];
+      const touched = recordAccess(fact, c.lastAccessedAt);
+      return [{ id: c.id, accessCount: fact.accessCount + c.count, lastAccessedAt: touched.lastAccessedAt }];
+    });
+    if (accesses.length > 0) await facts.touch(scope, accesses);
+    await deps.users.settleRecalls(scope, counts);
+    report.recallsMerged += accesses.length;
+  }
+}
+
+/** Sweeps facts scope by scope until the batch is used up; `cursor` records where it stopped. */
+async function sweepFacts(facts: FactStore, cursor: CleanupCursor, report: CleanupReport, deps: CleanupDeps): Promise<void> {
+  const scopes = (await facts.scopes()).sort((a, b) => (orderKey(a) < orderKey(b) ? -1 : orderKey(a) > orderKey(b) ? 1 : 0));
+  let index = scopes.findIndex((s) => orderKey(s) >= cursor.scope);
+  if (index < 0) index = scopes.length;
+  // The scope we stopped in is gone (erased): its range cursor means nothing elsewhere.
+  const resumeAt = scopes[index];
+  if (!resumeAt || orderKey(resumeAt) !== cursor.scope) cursor.factCursor = "";
+  while (index < scopes.length && report.factsExamined < deps.batch) {
+    const scope = scopes[index]!;
+    cursor.scope = orderKey(scope);
+    report.scopesVisited += 1;
+    const limit = Math.max(1, Math.min(1000, deps.batch - report.factsExamined));
+    const page = await facts.list(scope, cursor.factCursor, limit);
+    report.factsExamined += page.facts.length;
+    const drop = page.facts.filter((f) => !shouldRetain(f, deps.now, deps.options)).map((f) => f.id);
+    if (drop.length > 0) report.factsDeleted += await facts.delete(scope, drop);
+    if (page.nextCursor === "" || page.facts.length === 0) {
+      index += 1;
+      cursor.factCursor = "";
+      const next = scopes[index];
+      cursor.scope = next ? orderKey(next) : "";
+    } else {
+      // The range cursor marks a position, not an offset, so deleting behind it skips nothing.
+      cursor.factCursor = page.nextCursor;
+    }
+  }
+  report.completedPass = index >= scopes.length;
+  if (report.completedPass) {
+    cursor.scope = "";
+    cursor.factCursor = "";
+  }
+}
