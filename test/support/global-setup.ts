@@ -1,10 +1,10 @@
 import type { TestProject } from "vitest/node";
-import { copyDocsAssets } from "../../scripts/docs-assets.ts";
-import { writeRankBinaries } from "../../scripts/rank-binaries.ts";
 import { startUpstashLocal } from "../../tools/upstash-local/index.ts";
 import { startVectorEmulator } from "../../tools/upstash-local/vector/standalone.ts";
 import { startFakeOpenAI } from "./fake-openai.ts";
-import { acquireTestRedis } from "./test-redis.ts";
+import setupBuild from "./setup-build.ts";
+import { sharedTestRedis } from "./setup-redis.ts";
+import { acquireShared } from "./shared.ts";
 import { dropWorkerdNoise } from "./workerd-noise.ts";
 
 declare module "vitest" {
@@ -25,23 +25,36 @@ declare module "vitest" {
   }
 }
 
+interface ApiStack {
+  testRedisUrl: string;
+  redisUrl: string;
+  vectorUrl: string;
+  denseVectorUrl: string;
+  sentenceVectorUrl: string;
+  upstashToken: string;
+  openaiUrl: string;
+}
+
 /**
- * Runs once for the whole run (root config; both projects inherit what it provides). Picks the real
- * Redis and says which in one line, then starts upstash-local (forwarding to that Redis, or on its
- * embedded engine when there is none) and a local OpenAI-compatible server for the worker tests.
+ * Global setup of the workerd projects (test/worker): upstash-local (forwarding to the run's real
+ * Redis, or on its embedded engine when there is none) and a local OpenAI-compatible server. The
+ * projects that use it never run at the same time (vitest.config.ts), so they share one stack,
+ * started by whichever comes first; the ones that set faults or modes run one file at a time.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   dropWorkerdNoise();
-  // The workers pool serves public/ as wrangler does; wrangler's build step, which fills it, does not run here.
-  copyDocsAssets();
-  // The rank tables' binaries a Worker build bundles (wrangler's build step writes them too).
-  await writeRankBinaries();
-  const redis = await acquireTestRedis();
-  console.log(`Redis for tests: ${redis.summary}`);
+  await setupBuild();
+  const stack = await acquireShared("api-stack", startApiStack);
+  for (const [key, value] of Object.entries(stack.value) as [keyof ApiStack, string][]) project.provide(key, value);
+  return stack.release;
+}
+
+async function startApiStack(): Promise<{ value: ApiStack; close: () => Promise<void> }> {
+  const redis = await sharedTestRedis();
   const upstash = await startUpstashLocal({
     redisPort: 0,
     vectorPort: 0,
-    redisUrl: redis.url,
+    redisUrl: redis.value.url,
     // The dev stack's index: hybrid (dense + BM25), which the Worker queries with VECTOR_INDEX=hybrid.
     vector: { kind: "hybrid" },
   });
@@ -49,15 +62,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Loaded on its first query (about 1-2 s, ~260 MB), so runs that do not use it do not pay for it.
   const sentence = await startVectorEmulator({ token: upstash.token, index: { kind: "hybrid", denseModel: "USE_LITE" }, preloadModel: false });
   const openai = await startFakeOpenAI({ port: 0 });
-  project.provide("testRedisUrl", redis.url ?? "");
-  project.provide("redisUrl", upstash.redis.url);
-  project.provide("vectorUrl", upstash.vector.url);
-  project.provide("denseVectorUrl", dense.url);
-  project.provide("sentenceVectorUrl", sentence.url);
-  project.provide("upstashToken", upstash.token);
-  project.provide("openaiUrl", `${openai.url}/v1`);
-  return async () => {
-    await Promise.all([upstash.close(), dense.close(), sentence.close(), openai.close()]);
-    await redis.close();
+  return {
+    value: {
+      testRedisUrl: redis.value.url ?? "",
+      redisUrl: upstash.redis.url,
+      vectorUrl: upstash.vector.url,
+      denseVectorUrl: dense.url,
+      sentenceVectorUrl: sentence.url,
+      upstashToken: upstash.token,
+      openaiUrl: `${openai.url}/v1`,
+    },
+    close: async () => {
+      await Promise.all([upstash.close(), dense.close(), sentence.close(), openai.close()]);
+      await redis.release();
+    },
   };
 }
