@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type AddressInfo, type Server } from "node:net";
 import { fileURLToPath } from "node:url";
 
-export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** A script of the repo run as `npm run` runs it (`node --import tsx`), its output kept for messages. */
 export interface ScriptRun {

@@ -5,7 +5,7 @@ import { datasetProblems, longestSharedRun, MAX_SHARED_RUN } from "../../../benc
 import { LIFETIME_SECONDS, type Dataset } from "../../../bench/data/recall/schema.ts";
 import { FACT_TYPES } from "../../../src/memory/model.ts";
 
-const committedText = readFileSync(new URL("../../bench/data/recall/dataset.json", import.meta.url), "utf8");
+const committedText = readFileSync(new URL("../../../bench/data/recall/dataset.json", import.meta.url), "utf8");
 const dataset = JSON.parse(committedText) as Dataset;
 
 describe("recall dataset", () => {

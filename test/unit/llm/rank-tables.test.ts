@@ -8,8 +8,11 @@ import { prng } from "../../support/prng.ts";
 // The bundled rank tables are generated from js-tiktoken's (scripts/build-rank-tables.ts). Their
 // counts must equal js-tiktoken's exactly; when js-tiktoken changes, this fails until they are rebuilt.
 
-const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
-const sources = readdirSync(new URL("../../src/memory/", import.meta.url)).map((f) => read(`src/memory/${f}`));
+const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), "utf8");
+const sources = readdirSync(new URL("../../../src/memory/", import.meta.url), { recursive: true, encoding: "utf8" })
+  .filter((f) => f.endsWith(".ts"))
+  .sort()
+  .map((f) => read(`src/memory/${f}`));
 
 function randomText(seed: number, length: number): string {
   const random = prng(seed);
@@ -38,7 +41,7 @@ describe.each(["cl100k_base", "o200k_base"] as const)("the packed %s table", (en
   it("counts exactly as js-tiktoken does", async () => {
     const ranks = ((await import(`js-tiktoken/ranks/${encoding}`)) as { default: TiktokenBPE }).default;
     const reference = new Tiktoken(ranks);
-    const packed = ((await import(`../../src/llm/ranks/${encoding}.ts`)) as { default: RankTableSource }).default;
+    const packed = ((await import(`../../../src/llm/ranks/${encoding}.ts`)) as { default: RankTableSource }).default;
     const table = new RankTable(packed);
     const referenceTokens = ranks.bpe_ranks.split("\n").filter(Boolean).reduce((n, line) => n + line.split(" ").length - 2, 0);
     expect(packed.tokens).toBe(referenceTokens);
@@ -55,7 +58,7 @@ describe.each(["cl100k_base", "o200k_base"] as const)("the packed %s table", (en
 
 describe.each(["cl100k_base", "o200k_base"] as const)("the hashed %s binary (what a Worker build bundles)", (encoding) => {
   it("is what the build step wrote, and counts as the packed table does", async () => {
-    const packed = ((await import(`../../src/llm/ranks/${encoding}.ts`)) as { default: RankTableSource }).default;
+    const packed = ((await import(`../../../src/llm/ranks/${encoding}.ts`)) as { default: RankTableSource }).default;
     const bytes = packHashedTable(packed);
     // the test setup writes the binaries; a stale one would be a different table
     expect(Buffer.compare(readFileSync(rankBinaryPath(encoding)), bytes)).toBe(0);

@@ -12,7 +12,7 @@ import { buildSpec } from "../../../../scripts/openapi-spec.ts";
 // warning. The typed-response rules of redocly.yaml are also checked on small documents: they must catch
 // a missing or empty success schema, else the first check would pass an untyped spec.
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const CLI = join(ROOT, "node_modules/@redocly/cli/bin/cli.js");
 const CONFIG = join(ROOT, "redocly.yaml");
 const TYPED_RESPONSE_RULES = ["rule/success-response-has-body", "rule/success-response-is-structured", "rule/success-response-has-properties"];

@@ -16,7 +16,7 @@ const chinese =
   "压缩是阈值驱动的，而不是轮数驱动的：二十轮短对话不应该触发压缩！";
 // Long clauses without punctuation: the natural text with the most hard cuts.
 const chineseLongClauses = "我今天下午要去北京参加一个非常重要的关于人工智能代理记忆管理系统设计的技术研讨会然后晚上和朋友一起吃饭";
-const code = readFileSync(new URL("../../src/memory/context/assemble.ts", import.meta.url), "utf8");
+const code = readFileSync(new URL("../../../../src/memory/context/assemble.ts", import.meta.url), "utf8");
 
 function pseudoBase64(length: number): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

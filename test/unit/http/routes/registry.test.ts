@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { DefinedRoute } from "../../src/http/route-def.ts";
-import { ROUTES, routeKey } from "../../src/http/routes/registry.ts";
+import type { DefinedRoute } from "../../../../src/http/route-def.ts";
+import { ROUTES, routeKey } from "../../../../src/http/routes/registry.ts";
 
 // The registry is read by the access guard, the API reference and the rate limiter: every route
 // module's definitions must be in it, and a route admits in parallel exactly when it calls `admit`.
 
-const DIR = new URL("../../src/http/routes/", import.meta.url);
+const DIR = new URL("../../../../src/http/routes/", import.meta.url);
 
 const modules = await Promise.all(
   readdirSync(DIR)
