@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RankTable } from "../../../src/llm/bpe.ts";
-import cl100k from "../../src/llm/ranks/cl100k_base.bin";
-import o200k from "../../src/llm/ranks/o200k_base.bin";
+import cl100k from "../../../src/llm/ranks/cl100k_base.bin";
+import o200k from "../../../src/llm/ranks/o200k_base.bin";
 import { exactTokenCount } from "../../../src/llm/tokenizer.ts";
 
 const TEXTS = [
