@@ -104,7 +104,10 @@ export default defineConfig({
     slowTestThreshold: 300_000,
     projects: [
       { ...nodeResolve(), test: { ...nodeTest, name: "unit", include: SUITES.unit, globalSetup: ["./test/support/setup-build.ts"] } },
-      { ...nodeResolve(), test: { ...nodeTest, name: "emulator", include: SUITES.emulator, globalSetup: ["./test/support/setup-redis.ts"] } },
+      {
+        ...nodeResolve(),
+        test: { ...nodeTest, name: "emulator", include: SUITES.emulator, globalSetup: ["./test/support/setup-redis.ts"] },
+      },
       { ...nodeResolve(), test: { ...nodeTest, name: "stack", include: SUITES.stack, globalSetup: ["./test/support/setup-redis.ts"] } },
       {
         test: {

@@ -24,10 +24,14 @@ for (const total of SIZES) refs.push(await bench.build(total));
 let seq = 0;
 
 const measure = (op: (manager: SessionMemory, text: string) => Promise<unknown>): Promise<Row[]> =>
-  measureSessions(bench, refs, { warmup: WARMUP, runs: APPENDS }, (ref) => op(new SessionMemory(deps, { sessionId: ref.sessionId }), `append ${++seq}: one more question about trams in Lisbon`));
+  measureSessions(bench, refs, { warmup: WARMUP, runs: APPENDS }, (ref) =>
+    op(new SessionMemory(deps, { sessionId: ref.sessionId }), `append ${++seq}: one more question about trams in Lisbon`),
+  );
 
 const plain = await measure((m, content) => m.add([{ role: "user", content }]));
-const turn = await measure((m, content) => m.addWithContext([{ role: "user", content }], { budget: FILLED_BUDGET, countRecalls: false }, { deferCompression: true }));
+const turn = await measure((m, content) =>
+  m.addWithContext([{ role: "user", content }], { budget: FILLED_BUDGET, countRecalls: false }, { deferCompression: true }),
+);
 await bench.close();
 const backend = process.env.REDIS_URL ? `real Redis at ${process.env.REDIS_URL} via upstash-local` : "upstash-local embedded engine";
 console.log(`Append, compression disabled, ${UPSTREAM_DELAY_MS} ms per Redis request, ${APPENDS} appends per size, ${backend}`);

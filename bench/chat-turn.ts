@@ -63,7 +63,13 @@ interface Sample {
   bgVector: number;
 }
 
-const upstash = await startUpstashLocal({ delayMs: UPSTREAM_DELAY_MS, redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "dense" } });
+const upstash = await startUpstashLocal({
+  delayMs: UPSTREAM_DELAY_MS,
+  redisPort: 0,
+  vectorPort: 0,
+  redisUrl: process.env.REDIS_URL || undefined,
+  vector: { kind: "dense" },
+});
 const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: REPLY, delayMs: LLM_DELAY_MS, chunkDelayMs: 2 });
 const proxy = await startTimingProxy(fake);
@@ -157,7 +163,9 @@ try {
     await scenario("chat, recall + persist", { persist: true }),
     await scenario("chat, recall, stream", { stream: true }),
   ];
-  console.log(`chat turn in workerd (wrangler unstable_startWorker); upstream delay ${UPSTREAM_DELAY_MS} ms per request, LLM ${LLM_DELAY_MS} ms; medians in ms`);
+  console.log(
+    `chat turn in workerd (wrangler unstable_startWorker); upstream delay ${UPSTREAM_DELAY_MS} ms per request, LLM ${LLM_DELAY_MS} ms; medians in ms`,
+  );
   console.log(
     ["scenario".padEnd(26), "  n", "  total", "before LLM", "   LLM", " after LLM", "  RTs before", "RTs after", "background"].join("  "),
   );

@@ -30,16 +30,25 @@ const TEXT =
 
 function bundleKiB(encoding: string): number {
   const out = join(tmpdir(), `am-bundle-${encoding}-${process.pid}`);
-  execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out, "--define", `globalThis.__RANK_TABLE__:"${encoding}"`], { stdio: "ignore" });
+  execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out, "--define", `globalThis.__RANK_TABLE__:"${encoding}"`], {
+    stdio: "ignore",
+  });
   // the script and the modules beside it (a rank table's binary); not source maps or metadata
-  return readdirSync(out)
-    .filter((name) => /\.(js|mjs|bin|wasm)$/.test(name))
-    .reduce((sum, name) => sum + statSync(join(out, name)).size, 0) / 1024;
+  return (
+    readdirSync(out)
+      .filter((name) => /\.(js|mjs|bin|wasm)$/.test(name))
+      .reduce((sum, name) => sum + statSync(join(out, name)).size, 0) / 1024
+  );
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
-const upstash = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "dense" } });
+const upstash = await startUpstashLocal({
+  redisPort: 0,
+  vectorPort: 0,
+  redisUrl: process.env.REDIS_URL || undefined,
+  vector: { kind: "dense" },
+});
 const rows: string[] = [];
 try {
   for (const encoding of ENCODINGS) {
@@ -87,7 +96,11 @@ try {
         const t0 = performance.now();
         const res = await fetch(new URL("/mcp", base), {
           method: "POST",
-          headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          headers: {
+            authorization: `Bearer ${API_KEY}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
         });
         await res.text();
@@ -107,8 +120,14 @@ try {
   await upstash.close();
 }
 console.log(`Cold start in a fresh workerd isolate, median of ${RUNS} isolates, no upstream delay`);
-console.log("first API request = GET /v1/sessions/{id} (no token counting); then the first append (loads the rank table), a warm append, the first MCP tools/list (loads the MCP SDK) and a warm one");
-console.log("| rank table | first API request CPU ms | first append CPU ms | first append wall ms | warm append CPU ms | warm wall ms | first MCP CPU ms | warm MCP CPU ms | bundle KiB |");
+console.log(
+  "first API request = GET /v1/sessions/{id} (no token counting); then the first append (loads the rank table), a warm append, the first MCP tools/list (loads the MCP SDK) and a warm one",
+);
+console.log(
+  "| rank table | first API request CPU ms | first append CPU ms | first append wall ms | warm append CPU ms | warm wall ms | first MCP CPU ms | warm MCP CPU ms | bundle KiB |",
+);
 console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const row of rows) console.log(row);
-console.log("CPU = all workerd threads during the request (an upper bound of the isolate's own CPU); bundle = the script and the modules uploaded with it.");
+console.log(
+  "CPU = all workerd threads during the request (an upper bound of the isolate's own CPU); bundle = the script and the modules uploaded with it.",
+);

@@ -23,7 +23,9 @@ const refs: SessionRef[] = [];
 for (const total of SIZES) refs.push(await bench.build(total));
 
 const measure = (budget: number): Promise<Row[]> =>
-  measureSessions(bench, refs, { warmup: WARMUP, runs: READS }, (ref) => new SessionMemory(deps, { sessionId: ref.sessionId }).getContext({ budget }));
+  measureSessions(bench, refs, { warmup: WARMUP, runs: READS }, (ref) =>
+    new SessionMemory(deps, { sessionId: ref.sessionId }).getContext({ budget }),
+  );
 
 const backend = process.env.REDIS_URL ? `real Redis at ${process.env.REDIS_URL} via upstash-local` : "upstash-local embedded engine";
 const filled = await measure(FILLED_BUDGET);

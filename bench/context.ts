@@ -20,15 +20,40 @@ const system = [store("system", "You are a helpful support agent for an online b
 const window = Array.from({ length: 50 }, (_, i) =>
   i % 2 === 0
     ? store("user", `Question ${i}: 我想找一本关于分布式系统的书，最好有中文版，预算 100 元以内。Any suggestions?`, i % 6 === 0 ? 0.2 : 0.6)
-    : store("assistant", `Answer ${i}: 推荐《数据密集型应用系统设计》，中文版约 89 元。It covers replication, partitioning and consensus in depth.`),
+    : store(
+        "assistant",
+        `Answer ${i}: 推荐《数据密集型应用系统设计》，中文版约 89 元。It covers replication, partitioning and consensus in depth.`,
+      ),
 );
 const fact = (text: string, n: number): RecalledFact => {
-  const f: Fact = { id: `f${n}`, text, type: "preference", importance: 0.7, createdAt: 0, updatedAt: 0, lastAccessedAt: 0, accessCount: 2, version: 1 };
+  const f: Fact = {
+    id: `f${n}`,
+    text,
+    type: "preference",
+    importance: 0.7,
+    createdAt: 0,
+    updatedAt: 0,
+    lastAccessedAt: 0,
+    accessCount: 2,
+    version: 1,
+  };
   return { fact: f, similarity: 0.8, relevance: 0.6, score: 0.7 };
 };
-const facts = [fact("用户叫小明，住在上海", 1), fact("Prefers Chinese translations of technical books", 2), fact("Budget usually under 100 yuan", 3)];
+const facts = [
+  fact("用户叫小明，住在上海", 1),
+  fact("Prefers Chinese translations of technical books", 2),
+  fact("Budget usually under 100 yuan", 3),
+];
 const summaryText = "用户在找分布式系统方面的书。Earlier the assistant recommended three titles; the user bought one.";
-const summary = { text: summaryText, tokens: counter.count(summaryText), version: 4, covered: 120, method: "llm" as const, updatedAt: 0, lastRatio: 0.2 };
+const summary = {
+  text: summaryText,
+  tokens: counter.count(summaryText),
+  version: 4,
+  covered: 120,
+  method: "llm" as const,
+  updatedAt: 0,
+  lastRatio: 0.2,
+};
 const windowTokens = window.reduce((n, m) => n + m.tokens, 0);
 
 function measure(label: string, input: ContextInput): void {

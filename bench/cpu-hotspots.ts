@@ -27,12 +27,24 @@ const freePort = (): Promise<number> =>
     });
   });
 
-const upstash = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "dense" } });
+const upstash = await startUpstashLocal({
+  redisPort: 0,
+  vectorPort: 0,
+  redisUrl: process.env.REDIS_URL || undefined,
+  vector: { kind: "dense" },
+});
 const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: "Noted, thanks for telling me." });
 const inspectorPort = await freePort();
 const { worker, base } = await startBenchWorker(
-  { ...upstash.env, VECTOR_INDEX: "dense", API_KEYS: `bench:${API_KEY}`, OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: "bench", MEMORY_MAX_TOKENS: "1000000" },
+  {
+    ...upstash.env,
+    VECTOR_INDEX: "dense",
+    API_KEYS: `bench:${API_KEY}`,
+    OPENAI_BASE_URL: `${fake.url}/v1`,
+    OPENAI_API_KEY: "bench",
+    MEMORY_MAX_TOKENS: "1000000",
+  },
   undefined,
   "bench/support/profile-entry.ts",
   inspectorPort,
@@ -52,9 +64,16 @@ interface ProfileNode {
 
 try {
   const session = `hot-${Date.now().toString(36)}`;
-  await call(`/v1/sessions/${session}/messages`, { method: "POST", headers: AUTH, body: JSON.stringify({ messages: [{ role: "system", content: "You are a travel assistant." }] }) });
+  await call(`/v1/sessions/${session}/messages`, {
+    method: "POST",
+    headers: AUTH,
+    body: JSON.stringify({ messages: [{ role: "system", content: "You are a travel assistant." }] }),
+  });
   for (let start = 0; start < SIZE; start += 100) {
-    const messages = Array.from({ length: Math.min(100, SIZE - start) }, (_, j) => ({ role: (start + j) % 2 === 0 ? "user" : "assistant", content: `Turn ${start + j}: a message about Lisbon, trams 28 and 12, budget ${start + j} euros.` }));
+    const messages = Array.from({ length: Math.min(100, SIZE - start) }, (_, j) => ({
+      role: (start + j) % 2 === 0 ? "user" : "assistant",
+      content: `Turn ${start + j}: a message about Lisbon, trams 28 and 12, budget ${start + j} euros.`,
+    }));
     await call(`/v1/sessions/${session}/messages`, { method: "POST", headers: AUTH, body: JSON.stringify({ messages }) });
   }
   const specs: Record<string, { method: string; path: string; headers: Record<string, string>; body?: string; texts: string[] }> = {
@@ -63,11 +82,28 @@ try {
       method: "POST",
       path: `/v1/sessions/${session}/messages`,
       headers: AUTH,
-      body: JSON.stringify({ messages: [{ role: "user", content: "Which day suits Sintra best?" }, { role: "assistant", content: "A weekday; book ahead." }] }),
+      body: JSON.stringify({
+        messages: [
+          { role: "user", content: "Which day suits Sintra best?" },
+          { role: "assistant", content: "A weekday; book ahead." },
+        ],
+      }),
       texts: [],
     },
-    chat: { method: "POST", path: `/v1/sessions/${session}/chat`, headers: AUTH, body: JSON.stringify({ message: "what next?", messageId: "c1", userId: "u1" }), texts: [] },
-    proxy: { method: "POST", path: "/v1/chat/completions", headers: { ...AUTH, "x-memory-session": session }, body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "and then?" }] }), texts: [] },
+    chat: {
+      method: "POST",
+      path: `/v1/sessions/${session}/chat`,
+      headers: AUTH,
+      body: JSON.stringify({ message: "what next?", messageId: "c1", userId: "u1" }),
+      texts: [],
+    },
+    proxy: {
+      method: "POST",
+      path: "/v1/chat/completions",
+      headers: { ...AUTH, "x-memory-session": session },
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "and then?" }] }),
+      texts: [],
+    },
   };
   const spec = specs[kind];
   if (!spec) throw new Error(`unknown scenario ${kind}`);
@@ -75,11 +111,17 @@ try {
   if (rec.status !== 200) throw new Error(rec.text);
   await call("/__profile/run", { method: "POST", body: JSON.stringify({ scenario: kind, phase: "request", n: 50 }) });
 
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as { webSocketDebuggerUrl: string; title?: string }[];
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as {
+    webSocketDebuggerUrl: string;
+    title?: string;
+  }[];
   const target = targets.find((t) => !/proxy/i.test(t.title ?? "")) ?? targets[0];
   if (!target) throw new Error("no inspector target");
   const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((r, j) => (ws.once("open", r), ws.once("error", j)));
+  await new Promise((r, j) => {
+    ws.once("open", r);
+    ws.once("error", j);
+  });
   let nextId = 1;
   const pending = new Map<number, (v: unknown) => void>();
   ws.on("message", (data) => {
@@ -95,15 +137,21 @@ try {
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: 50 });
   await send("Profiler.start");
-  const res = await call("/__profile/run", { method: "POST", body: JSON.stringify({ scenario: kind, phase: "request+background", n: REPEATS }) });
-  const { profile } = (await send("Profiler.stop")) as { profile: { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[] } };
+  const res = await call("/__profile/run", {
+    method: "POST",
+    body: JSON.stringify({ scenario: kind, phase: "request+background", n: REPEATS }),
+  });
+  const { profile } = (await send("Profiler.stop")) as {
+    profile: { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[] };
+  };
   ws.close();
   if (res.status !== 200) throw new Error(res.text);
 
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const total = profile.samples.length;
   const msPerSample = (profile.endTime - profile.startTime) / 1000 / total;
-  const name = (n: ProfileNode) => `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").slice(-1)[0]}:${n.callFrame.lineNumber + 1}`;
+  const name = (n: ProfileNode) =>
+    `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").slice(-1)[0]}:${n.callFrame.lineNumber + 1}`;
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   const walk = (id: number, stack: Set<string>): number => {
@@ -119,7 +167,9 @@ try {
   walk(profile.nodes[0]!.id, new Set());
   const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k);
   const perRequest = (hits: number) => ((hits * msPerSample) / REPEATS).toFixed(3);
-  console.log(`${kind}, ${SIZE} messages, ${REPEATS} replayed requests (with background work), ${total} samples; ms per request (wall time of samples)`);
+  console.log(
+    `${kind}, ${SIZE} messages, ${REPEATS} replayed requests (with background work), ${total} samples; ms per request (wall time of samples)`,
+  );
   console.log("-- self --");
   for (const [k, v] of top(self, 35)) console.log(perRequest(v).padStart(8), k);
   console.log("-- total --");

@@ -43,7 +43,12 @@ const messageText = (i: number): string =>
     ? `Turn ${i}: I am planning a trip to Lisbon in May, budget ${500 + (i % 40) * 10} euros. Any hotel near Alfama?`
     : `Turn ${i}: Try a guesthouse in Alfama around ${60 + (i % 30)} euros a night; trams 28 and 12 stop nearby.`;
 
-const upstash = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "dense" } });
+const upstash = await startUpstashLocal({
+  redisPort: 0,
+  vectorPort: 0,
+  redisUrl: process.env.REDIS_URL || undefined,
+  vector: { kind: "dense" },
+});
 const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: "Noted, thanks for telling me." });
 const { worker, base } = await startBenchWorker(
@@ -78,9 +83,16 @@ interface Spec {
 }
 
 async function seed(sessionId: string, total: number): Promise<void> {
-  await call(`/v1/sessions/${sessionId}/messages`, { method: "POST", headers: AUTH, body: JSON.stringify({ messages: [{ role: "system", content: "You are a travel assistant." }] }) });
+  await call(`/v1/sessions/${sessionId}/messages`, {
+    method: "POST",
+    headers: AUTH,
+    body: JSON.stringify({ messages: [{ role: "system", content: "You are a travel assistant." }] }),
+  });
   for (let start = 0; start < total; start += 100) {
-    const messages = Array.from({ length: Math.min(100, total - start) }, (_, j) => ({ role: (start + j) % 2 === 0 ? "user" : "assistant", content: messageText(start + j) }));
+    const messages = Array.from({ length: Math.min(100, total - start) }, (_, j) => ({
+      role: (start + j) % 2 === 0 ? "user" : "assistant",
+      content: messageText(start + j),
+    }));
     const res = await call(`/v1/sessions/${sessionId}/messages`, { method: "POST", headers: AUTH, body: JSON.stringify({ messages }) });
     if (res.status !== 201) throw new Error(`seed: HTTP ${res.status} ${res.text.slice(0, 200)}`);
   }
@@ -113,7 +125,12 @@ for (const size of SIZES) {
     texts: pair(0).map((m) => m.content),
     live: (i) => JSON.stringify({ messages: pair(i) }),
   });
-  const chat = (i: number) => ({ message: `turn ${i}: what should we plan next in Lisbon?`, messageId: `c-${run}-${i}`, userId: `u-${run}`, persist: false });
+  const chat = (i: number) => ({
+    message: `turn ${i}: what should we plan next in Lisbon?`,
+    messageId: `c-${run}-${i}`,
+    userId: `u-${run}`,
+    persist: false,
+  });
   specs.push({
     name: `chat turn, ${size}`,
     method: "POST",
@@ -161,7 +178,14 @@ const byName = new Map(specs.map((s) => [s.name, s]));
 async function record(spec: Spec): Promise<void> {
   const rec = await call("/__profile/record", {
     method: "POST",
-    body: JSON.stringify({ name: spec.name, method: spec.method, path: spec.path, headers: spec.headers, body: spec.body, texts: spec.texts }),
+    body: JSON.stringify({
+      name: spec.name,
+      method: spec.method,
+      path: spec.path,
+      headers: spec.headers,
+      body: spec.body,
+      texts: spec.texts,
+    }),
   });
   if (rec.status !== 200) throw new Error(`record ${spec.name}: ${rec.text}`);
   if (process.env.PROFILE_DEBUG) console.log(spec.name, rec.text);
@@ -210,7 +234,19 @@ const PHASES: { phase: string; n: number; only?: RegExp }[] = [
   { phase: "rendering", n: 500 },
   { phase: "encryption", n: 100 },
 ];
-const PARTS = ["routing", "config", "auth", "runtime", "validation", "token counting", "redis client", "reply parsing", "context assembly", "rendering", "encryption"];
+const PARTS = [
+  "routing",
+  "config",
+  "auth",
+  "runtime",
+  "validation",
+  "token counting",
+  "redis client",
+  "reply parsing",
+  "context assembly",
+  "rendering",
+  "encryption",
+];
 
 /** The same measure for a request that touches nothing upstream (a 404): what local workerd and wrangler cost per request. */
 async function liveFloor(): Promise<number> {
@@ -256,15 +292,26 @@ try {
 
 const cols = specs.map((s) => s.name);
 const floorRow = `| a 404, live (no upstream; the local workerd + wrangler floor) | ${floor.toFixed(2)} |`;
-console.log(`Worker CPU per request and per phase in workerd, ms${SEALED ? " (MEMORY_ENCRYPTION_KEYS set)" : ""}; upstash-local, no added delay`);
+console.log(
+  `Worker CPU per request and per phase in workerd, ms${SEALED ? " (MEMORY_ENCRYPTION_KEYS set)" : ""}; upstash-local, no added delay`,
+);
 console.log(`| phase | ${cols.join(" | ")} |`);
 console.log(`|---|${cols.map(() => "---:").join("|")}|`);
-const order = ["warm request, live (all workerd threads)", "request (replayed)", "until LLM", ...PARTS, "config (unparsed)", "other (request - phases)"];
+const order = [
+  "warm request, live (all workerd threads)",
+  "request (replayed)",
+  "until LLM",
+  ...PARTS,
+  "config (unparsed)",
+  "other (request - phases)",
+];
 for (const row of order) {
   const r = table.get(row);
   if (!r) continue;
   console.log(`| ${row} | ${cols.map((c) => (r.has(c) ? r.get(c)!.toFixed(r.get(c)! < 0.1 ? 3 : 2) : "")).join(" | ")} |`);
 }
 console.log(floorRow);
-console.log("live = median of 20 real requests (after 3), all workerd threads; phases = (N repeats - empty run) / N, least of 5, replayed upstream.");
+console.log(
+  "live = median of 20 real requests (after 3), all workerd threads; phases = (N repeats - empty run) / N, least of 5, replayed upstream.",
+);
 console.log("'config' is what a request pays (cached per bindings object); 'config (unparsed)' is a full parse, for reference.");

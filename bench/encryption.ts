@@ -38,7 +38,9 @@ async function fieldCosts(): Promise<void> {
     const seal = await cpuPerOp(iterations, () => cipher.seal(text, TENANT));
     const open = await cpuPerOp(iterations, () => cipher.open(sealed, TENANT));
     const clearBytes = new TextEncoder().encode(text).length;
-    console.log(`${pad(name, 22)}${pad(us(seal), 12)}${pad(us(open), 12)}${clearBytes} -> ${sealed.length} (+${sealed.length - clearBytes})`);
+    console.log(
+      `${pad(name, 22)}${pad(us(seal), 12)}${pad(us(open), 12)}${clearBytes} -> ${sealed.length} (+${sealed.length - clearBytes})`,
+    );
   }
 }
 
@@ -73,7 +75,10 @@ async function storeCosts(): Promise<void> {
       return store.append({ tenant: TENANT, sessionId: `append-${name}-${i % 50}` }, turn, { ttlSeconds: 3600 });
     });
     // What Redis would hold for the 30 messages: the serialized window as the stores write it.
-    const sealedMessages = name === "sealed" ? await Promise.all(messages.map(async (m) => ({ ...m, content: await cipher.seal(m.content, TENANT) }))) : messages;
+    const sealedMessages =
+      name === "sealed"
+        ? await Promise.all(messages.map(async (m) => ({ ...m, content: await cipher.seal(m.content, TENANT) })))
+        : messages;
     const bytes = sealedMessages.reduce((total, m) => total + serializeMessage(m).length, 0);
     results[name] = { append, read, bytes };
   }

@@ -31,8 +31,20 @@ const MARKER = EXTRACTION_INSTRUCTIONS.slice(0, 40);
 type Line = { text: string; filler?: true; decisions?: Decision[] };
 
 const add = (text: string, type = "fact", importance = 0.8): Decision => ({ op: "add", text, type, importance });
-const update = (target: string, text: string, type = "fact", importance = 0.8): Decision => ({ op: "update", target, text, type, importance });
-const supersede = (target: string, text: string, type = "fact", importance = 0.8): Decision => ({ op: "supersede", target, text, type, importance });
+const update = (target: string, text: string, type = "fact", importance = 0.8): Decision => ({
+  op: "update",
+  target,
+  text,
+  type,
+  importance,
+});
+const supersede = (target: string, text: string, type = "fact", importance = 0.8): Decision => ({
+  op: "supersede",
+  target,
+  text,
+  type,
+  importance,
+});
 const NONE: Decision[] = [{ op: "none" }];
 const filler = (text: string): Line => ({ text, filler: true });
 
@@ -103,7 +115,12 @@ const SESSIONS: Line[][] = [
 ];
 
 const script = new Map(SESSIONS.flat().flatMap((l) => (l.decisions ? [[l.text, l.decisions] as const] : [])));
-const upstash = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "hybrid" } });
+const upstash = await startUpstashLocal({
+  redisPort: 0,
+  vectorPort: 0,
+  redisUrl: process.env.REDIS_URL || undefined,
+  vector: { kind: "hybrid" },
+});
 const llm = await startScriptedLlm({ marker: MARKER, script, reply: REPLY });
 const { worker, base } = await startBenchWorker({
   ...upstash.env,
@@ -131,7 +148,9 @@ async function listFacts(): Promise<StoredFact[]> {
   const out: StoredFact[] = [];
   let cursor = "";
   do {
-    const res = await fetch(new URL(`/v1/users/${userId}/facts?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, base), { headers: { authorization: `Bearer ${API_KEY}` } });
+    const res = await fetch(new URL(`/v1/users/${userId}/facts?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, base), {
+      headers: { authorization: `Bearer ${API_KEY}` },
+    });
     const page = (await res.json()) as { facts: StoredFact[]; nextCursor: string };
     out.push(...page.facts);
     cursor = page.nextCursor;
@@ -228,7 +247,8 @@ for (const { decision, alias } of issued) {
   const holders = stored.filter((f) => f.text === decision.text || (f.history ?? []).some((h) => h.text === decision.text));
   let ok = holders.length === 1 && holders[0]!.metadata?.learnedBy !== undefined;
   const holder = holders[0];
-  if (ok && holder && decision.op === "update") ok = (holder.history ?? []).some((h) => h.text === decision.target) && stored.every((f) => f.text !== decision.target);
+  if (ok && holder && decision.op === "update")
+    ok = (holder.history ?? []).some((h) => h.text === decision.target) && stored.every((f) => f.text !== decision.target);
   if (ok && holder && decision.op === "supersede") {
     const old = stored.filter((f) => f.text === decision.target);
     ok = old.length === 1 && old[0]!.supersededAt !== undefined && old[0]!.supersededBy === holder.id;
@@ -239,24 +259,45 @@ for (const { decision, alias } of issued) {
   else problems.push(`${decision.op}: ${decision.text}`);
 }
 const unexpected = stored.filter((f) => !expected.has(f.text)).map((f) => f.text);
-const wrongState = stored.filter((f) => expected.has(f.text) && expected.get(f.text)!.current !== (f.supersededAt === undefined)).map((f) => f.text);
+const wrongState = stored
+  .filter((f) => expected.has(f.text) && expected.get(f.text)!.current !== (f.supersededAt === undefined))
+  .map((f) => f.text);
 const formats = [...new Set(llm.calls.map((c) => c.format ?? "none"))];
 
-console.log(`learning-llm: ${all.length} user lines in ${SESSIONS.length} sessions (${nonFiller.length} non-filler, ${fillers.length} filler), ${turns} proxy turns, FACT_EXTRACTION=llm`);
-console.log(`  non-filler lines that reached an extraction call: ${reached}/${nonFiller.length} (${pct(reached, nonFiller.length)}); exactly one call each: ${exactlyOnce}/${nonFiller.length}`);
+console.log(
+  `learning-llm: ${all.length} user lines in ${SESSIONS.length} sessions (${nonFiller.length} non-filler, ${fillers.length} filler), ${turns} proxy turns, FACT_EXTRACTION=llm`,
+);
+console.log(
+  `  non-filler lines that reached an extraction call: ${reached}/${nonFiller.length} (${pct(reached, nonFiller.length)}); exactly one call each: ${exactlyOnce}/${nonFiller.length}`,
+);
 console.log(`  filler lines that reached an extraction call: ${fillerReached}/${fillers.length}`);
-console.log(`  baseline, the previous cue-word gate (isSalient): ${cueGate}/${nonFiller.length} non-filler lines would have reached the extractor (${pct(cueGate, nonFiller.length)})`);
-if (classifierDisagrees.length > 0) console.log(`  lines isFiller classifies otherwise than the script: ${classifierDisagrees.join(" | ")}`);
-console.log(`  extraction calls: ${llm.calls.length} for ${turns} turns (${(llm.calls.length / turns).toFixed(2)} per turn, at most one per turn: ${llm.calls.length <= turns}); chat calls: ${llm.chatCalls()}; response_format: ${formats.join(", ")}`);
+console.log(
+  `  baseline, the previous cue-word gate (isSalient): ${cueGate}/${nonFiller.length} non-filler lines would have reached the extractor (${pct(cueGate, nonFiller.length)})`,
+);
+if (classifierDisagrees.length > 0)
+  console.log(`  lines isFiller classifies otherwise than the script: ${classifierDisagrees.join(" | ")}`);
+console.log(
+  `  extraction calls: ${llm.calls.length} for ${turns} turns (${(llm.calls.length / turns).toFixed(2)} per turn, at most one per turn: ${llm.calls.length <= turns}); chat calls: ${llm.chatCalls()}; response_format: ${formats.join(", ")}`,
+);
 console.log(`  prompt tokens per extraction call: median ${perCall.sort((a, b) => a - b)[Math.floor(perCall.length / 2)]}, total ${total}`);
-console.log(`  two-call design, estimated from the same prompts: ${llm.calls.length * 2} calls, ${twoCallTotal} prompt tokens (${(twoCallTotal / Math.max(1, total)).toFixed(2)}x)`);
-console.log(`  decisions (add/update/supersede) scripted: ${decisions}; not issuable (target not among the offered memories): ${notIssuable}`);
+console.log(
+  `  two-call design, estimated from the same prompts: ${llm.calls.length * 2} calls, ${twoCallTotal} prompt tokens (${(twoCallTotal / Math.max(1, total)).toFixed(2)}x)`,
+);
+console.log(
+  `  decisions (add/update/supersede) scripted: ${decisions}; not issuable (target not among the offered memories): ${notIssuable}`,
+);
 console.log(`  decisions applied exactly once: ${applied}/${decisions - notIssuable} (${pct(applied, decisions - notIssuable)})`);
-console.log(`  stored facts: ${stored.length} (${stored.filter((f) => f.supersededAt !== undefined).length} superseded); unexpected: ${unexpected.length}; wrong current/superseded state: ${wrongState.length}`);
+console.log(
+  `  stored facts: ${stored.length} (${stored.filter((f) => f.supersededAt !== undefined).length} superseded); unexpected: ${unexpected.length}; wrong current/superseded state: ${wrongState.length}`,
+);
 for (const { decision, alias } of issued) {
-  if ((decision.op === "update" || decision.op === "supersede") && alias === "") console.log(`    not issuable: ${decision.op} of "${decision.target}" (not among the memories offered for "${llm.calls.find((c) => c.answered.some((a) => a.decision === decision))?.lines.join(" / ")}")`);
+  if ((decision.op === "update" || decision.op === "supersede") && alias === "")
+    console.log(
+      `    not issuable: ${decision.op} of "${decision.target}" (not among the memories offered for "${llm.calls.find((c) => c.answered.some((a) => a.decision === decision))?.lines.join(" / ")}")`,
+    );
 }
-for (const p of [...problems, ...unexpected.map((t) => `unexpected: ${t}`), ...wrongState.map((t) => `wrong state: ${t}`)]) console.log(`    ${p}`);
+for (const p of [...problems, ...unexpected.map((t) => `unexpected: ${t}`), ...wrongState.map((t) => `wrong state: ${t}`)])
+  console.log(`    ${p}`);
 
 await worker.dispose();
 await llm.close();

@@ -41,7 +41,8 @@ import type { DatasetLine, DatasetPerson } from "./support/learning-dataset.ts";
 const VERBOSE = process.env.VERBOSE === "1";
 const API_KEY = "bench-key";
 const TOP = 3;
-const people = (JSON.parse(readFileSync(new URL("./data/learning/dataset.json", import.meta.url), "utf8")) as { people: DatasetPerson[] }).people;
+const people = (JSON.parse(readFileSync(new URL("./data/learning/dataset.json", import.meta.url), "utf8")) as { people: DatasetPerson[] })
+  .people;
 const log = (...parts: unknown[]): void => {
   if (VERBOSE) console.log(...parts);
 };
@@ -67,9 +68,21 @@ interface Tally {
   newerWins: number;
 }
 
-const emptyTally = (): Tally => ({ factLines: 0, learned: 0, stored: 0, noise: 0, questions: 0, hits: 0, unrelated: 0, abstained: 0, contradictions: 0, newerWins: 0 });
+const emptyTally = (): Tally => ({
+  factLines: 0,
+  learned: 0,
+  stored: 0,
+  noise: 0,
+  questions: 0,
+  hits: 0,
+  unrelated: 0,
+  abstained: 0,
+  contradictions: 0,
+  newerWins: 0,
+});
 const has = (text: string, word: string): boolean => text.toLowerCase().includes(word.toLowerCase());
-const learnedIn = (line: DatasetLine, texts: readonly string[]): boolean => (line.keywords ?? []).every((k) => texts.some((t) => has(t, k)));
+const learnedIn = (line: DatasetLine, texts: readonly string[]): boolean =>
+  (line.keywords ?? []).every((k) => texts.some((t) => has(t, k)));
 /** CPU time of this process since `from` (user + system), µs: waiting for a busy machine's cores does not count. */
 const cpuMicros = (from: NodeJS.CpuUsage): number => {
   const used = process.cpuUsage(from);
@@ -91,11 +104,15 @@ async function startWorker(root: string, vars: Record<string, string>) {
 
 function exportRef(ref: string): string {
   const dir = mkdtempSync(join(tmpdir(), "learning-baseline-"));
-  execFileSync("sh", ["-c", `git archive ${JSON.stringify(ref)} src scripts wrangler.toml package.json tsconfig.json | tar -x -C ${JSON.stringify(dir)}`]);
+  execFileSync("sh", [
+    "-c",
+    `git archive ${JSON.stringify(ref)} src scripts wrangler.toml package.json tsconfig.json | tar -x -C ${JSON.stringify(dir)}`,
+  ]);
   symlinkSync(resolve("node_modules"), join(dir, "node_modules"));
   if (existsSync("public")) symlinkSync(resolve("public"), join(dir, "public"));
   // Refs whose Worker bundles binary rank tables need them written, as the build step does.
-  if (existsSync(join(dir, "scripts/rank-binaries.ts"))) execFileSync(process.execPath, ["--import", "tsx", "scripts/rank-binaries.ts"], { cwd: dir });
+  if (existsSync(join(dir, "scripts/rank-binaries.ts")))
+    execFileSync(process.execPath, ["--import", "tsx", "scripts/rank-binaries.ts"], { cwd: dir });
   return dir;
 }
 
@@ -115,7 +132,10 @@ async function runPerson(base: URL, person: DatasetPerson, run: string, tally: T
     for (let i = 0; i < 40; i++) {
       await new Promise((r) => setTimeout(r, 400));
       const facts = await listFacts();
-      const now = facts.map((f) => `${f.id}:${f.text}`).sort().join("|");
+      const now = facts
+        .map((f) => `${f.id}:${f.text}`)
+        .sort()
+        .join("|");
       if (now === last) return facts;
       last = now;
     }
@@ -129,7 +149,10 @@ async function runPerson(base: URL, person: DatasetPerson, run: string, tally: T
     for (const line of session.lines) {
       // The fact a line contradicts is read before it may be superseded, so it counts as learned.
       if (line.contradicts) for (const f of await settle()) seen.set(f.id, f);
-      await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: line.text }] }, { headers: { "X-Memory-Session": sessionId, "X-Memory-User": userId } });
+      await client.chat.completions.create(
+        { model: "gpt-4o-mini", messages: [{ role: "user", content: line.text }] },
+        { headers: { "X-Memory-Session": sessionId, "X-Memory-User": userId } },
+      );
     }
     for (const f of await settle()) seen.set(f.id, f);
     const facts = [...seen.values()];
@@ -140,7 +163,13 @@ async function runPerson(base: URL, person: DatasetPerson, run: string, tally: T
     }
     for (const line of session.lines.filter((l) => l.kind === "fact")) {
       tally.factLines += 1;
-      if (learnedIn(line, facts.map((f) => f.text))) tally.learned += 1;
+      if (
+        learnedIn(
+          line,
+          facts.map((f) => f.text),
+        )
+      )
+        tally.learned += 1;
       else log(`  [${person.id}] not learned: ${line.text}`);
     }
   }
@@ -153,7 +182,9 @@ async function runPerson(base: URL, person: DatasetPerson, run: string, tally: T
 
   const asked = `${userId}-new`;
   const recall = async (query: string): Promise<string[]> =>
-    (await api<{ recalled: { text: string }[] }>(`/v1/sessions/${asked}/context?${new URLSearchParams({ query, userId })}`)).recalled.map((r) => r.text);
+    (await api<{ recalled: { text: string }[] }>(`/v1/sessions/${asked}/context?${new URLSearchParams({ query, userId })}`)).recalled.map(
+      (r) => r.text,
+    );
   for (const q of person.questions) {
     const recalled = await recall(q.text);
     const top = recalled.slice(0, TOP);
@@ -183,7 +214,10 @@ async function inProcess(label: string, extractor: FactExtractor): Promise<strin
     const facts: (Fact & { line: DatasetLine; gone?: boolean })[] = [];
     for (const session of person.sessions) {
       for (const line of session.lines) {
-        const ops = await extractor.extract({ messages: [{ id: line.id, role: "user", content: line.text, tokens: 1, importance: 0.5, ts: session.startedAt }], existing: facts.filter((f) => !f.gone) });
+        const ops = await extractor.extract({
+          messages: [{ id: line.id, role: "user", content: line.text, tokens: 1, importance: 0.5, ts: session.startedAt }],
+          existing: facts.filter((f) => !f.gone),
+        });
         for (const op of ops) {
           if (op.op === "skip") continue;
           if (op.op === "supersede" || op.op === "update") {
@@ -191,13 +225,30 @@ async function inProcess(label: string, extractor: FactExtractor): Promise<strin
             if (old) old.gone = true;
             if (old && line.contradicts && old.line.id === line.contradicts) tally.newerWins += 1;
           }
-          facts.push({ id: `f${facts.length}`, text: op.text, type: op.type, importance: op.importance, createdAt: session.startedAt, updatedAt: session.startedAt, lastAccessedAt: 0, accessCount: 0, version: 1, line });
+          facts.push({
+            id: `f${facts.length}`,
+            text: op.text,
+            type: op.type,
+            importance: op.importance,
+            createdAt: session.startedAt,
+            updatedAt: session.startedAt,
+            lastAccessedAt: 0,
+            accessCount: 0,
+            version: 1,
+            line,
+          });
           log(`  [${person.id}] ${line.kind === "noise" ? "NOISE " : ""}${op.op} ${op.type}: ${op.text}`);
         }
         if (line.kind !== "fact") continue;
         tally.factLines += 1;
         if (line.contradicts) tally.contradictions += 1;
-        if (learnedIn(line, facts.filter((f) => !f.gone).map((f) => f.text))) tally.learned += 1;
+        if (
+          learnedIn(
+            line,
+            facts.filter((f) => !f.gone).map((f) => f.text),
+          )
+        )
+          tally.learned += 1;
         else log(`  [${person.id}] not learned: ${line.text}`);
       }
     }
@@ -218,10 +269,23 @@ if (process.argv.includes("--in-process")) {
   // CPU per user line. First the first two lines the process sees (an English and a Chinese one):
   // regular expressions compile on first use, as in a cold isolate; the learner goes first, the
   // cue-word extractor then finds the shared sentence helpers compiled. Then every dataset line, repeated.
-  const messages = lines.map((l) => ({ id: l.id, role: "user" as const, content: l.text, tokens: 1, importance: 0.5, ts: Date.UTC(2026, 11, 1) }));
-  const firstTwo = [messages.find((m) => !/\p{Script=Han}/u.test(m.content)), messages.find((m) => /\p{Script=Han}/u.test(m.content))].filter((m) => m !== undefined);
+  const messages = lines.map((l) => ({
+    id: l.id,
+    role: "user" as const,
+    content: l.text,
+    tokens: 1,
+    importance: 0.5,
+    ts: Date.UTC(2026, 11, 1),
+  }));
+  const firstTwo = [
+    messages.find((m) => !/\p{Script=Han}/u.test(m.content)),
+    messages.find((m) => /\p{Script=Han}/u.test(m.content)),
+  ].filter((m) => m !== undefined);
   const cpu: string[] = [];
-  for (const [label, extractor] of [["offline learner", new HeuristicFactExtractor()], ["baseline: cue-word extractor", new CueWordExtractor()]] as const) {
+  for (const [label, extractor] of [
+    ["offline learner", new HeuristicFactExtractor()],
+    ["baseline: cue-word extractor", new CueWordExtractor()],
+  ] as const) {
     const first = process.cpuUsage();
     for (const m of firstTwo) await extractor.extract({ messages: [m], existing: [] });
     const cold = cpuMicros(first);
@@ -229,7 +293,9 @@ if (process.argv.includes("--in-process")) {
     const rounds = 20;
     const t0 = process.cpuUsage();
     for (let r = 0; r < rounds; r++) for (const m of messages) await extractor.extract({ messages: [m], existing: [] });
-    cpu.push(`${label.padEnd(34)} ${(cpuMicros(t0) / (rounds * messages.length)).toFixed(0)} µs per line warm (${rounds * messages.length} lines); first two lines of the process ${(cold / 1000).toFixed(1)} ms`);
+    cpu.push(
+      `${label.padEnd(34)} ${(cpuMicros(t0) / (rounds * messages.length)).toFixed(0)} µs per line warm (${rounds * messages.length} lines); first two lines of the process ${(cold / 1000).toFixed(1)} ms`,
+    );
   }
   console.log(`\nin-process (extractor alone)      learned  noise            contradictions`);
   console.log(await inProcess("baseline: cue-word extractor", new CueWordExtractor()));
@@ -239,14 +305,29 @@ if (process.argv.includes("--in-process")) {
 } else {
   const ref = process.env.LEARNING_BASELINE_REF || "main";
   // The dev stack's index: hybrid, the sentence model for English and hashing for Chinese, plus BM25.
-  const upstash = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "hybrid", denseModel: DEV_DENSE_MODEL } });
+  const upstash = await startUpstashLocal({
+    redisPort: 0,
+    vectorPort: 0,
+    redisUrl: process.env.REDIS_URL || undefined,
+    vector: { kind: "hybrid", denseModel: DEV_DENSE_MODEL },
+  });
   const fake = await startFakeOpenAI({ port: 0 });
   fake.setMode({ mode: "fixed", text: "Got it." });
-  const vars = { ...upstash.env, OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: "bench", API_KEYS: `bench:${API_KEY}`, FACT_EXTRACTION: "heuristic", MEMORY_MAX_TOKENS: "1000000" };
+  const vars = {
+    ...upstash.env,
+    OPENAI_BASE_URL: `${fake.url}/v1`,
+    OPENAI_API_KEY: "bench",
+    API_KEYS: `bench:${API_KEY}`,
+    FACT_EXTRACTION: "heuristic",
+    MEMORY_MAX_TOKENS: "1000000",
+  };
   const baselineRoot = exportRef(ref);
   const rows: string[] = [];
   try {
-    for (const [label, root] of [[`baseline (${ref})`, baselineRoot], ["this tree", resolve(".")]] as const) {
+    for (const [label, root] of [
+      [`baseline (${ref})`, baselineRoot],
+      ["this tree", resolve(".")],
+    ] as const) {
       const { worker, base } = await startWorker(root, vars);
       const tally = emptyTally();
       const run = `learn-${label.startsWith("baseline") ? "base" : "tree"}-${Date.now().toString(36)}`;

@@ -26,7 +26,13 @@ const median = (xs: readonly number[]): number => {
   return s.length % 2 === 1 ? (s[mid] ?? NaN) : ((s[mid - 1] ?? NaN) + (s[mid] ?? NaN)) / 2;
 };
 
-const upstash = await startUpstashLocal({ delayMs: UPSTREAM_DELAY_MS, redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "dense" } });
+const upstash = await startUpstashLocal({
+  delayMs: UPSTREAM_DELAY_MS,
+  redisPort: 0,
+  vectorPort: 0,
+  redisUrl: process.env.REDIS_URL || undefined,
+  vector: { kind: "dense" },
+});
 const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: "Noted.", delayMs: LLM_DELAY_MS, chunkDelayMs: 2 });
 const proxy = await startTimingProxy(fake);
@@ -54,11 +60,20 @@ const ROUTES: Route[] = [
   {
     label: "POST messages (write)",
     send: (base, sid, i) =>
-      fetch(new URL(`/v1/sessions/${sid}/messages`, base), { method: "POST", headers, body: JSON.stringify({ userId: "bench-user", messages: [{ id: `m${i}`, role: "user", content: `note ${i}` }] }) }),
+      fetch(new URL(`/v1/sessions/${sid}/messages`, base), {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ userId: "bench-user", messages: [{ id: `m${i}`, role: "user", content: `note ${i}` }] }),
+      }),
   },
   {
     label: "POST chat (turn, LLM 100 ms)",
-    send: (base, sid, i) => fetch(new URL(`/v1/sessions/${sid}/chat`, base), { method: "POST", headers, body: JSON.stringify({ userId: "bench-user", message: `question ${i}`, messageId: `q${i}` }) }),
+    send: (base, sid, i) =>
+      fetch(new URL(`/v1/sessions/${sid}/chat`, base), {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ userId: "bench-user", message: `question ${i}`, messageId: `q${i}` }),
+      }),
   },
 ];
 
@@ -96,7 +111,10 @@ async function measure(base: URL, route: Route, tag: string): Promise<Figures> {
 
 const results = new Map<string, { off: Figures; on: Figures }>();
 try {
-  for (const [tag, limit] of [["off", null], ["on", "1000000/60s"]] as const) {
+  for (const [tag, limit] of [
+    ["off", null],
+    ["on", "1000000/60s"],
+  ] as const) {
     const { worker, base } = await startWorker(limit);
     try {
       for (const route of ROUTES) {
@@ -112,7 +130,15 @@ try {
   console.log(`RATE_LIMIT cost in workerd; upstream delay ${UPSTREAM_DELAY_MS} ms per request; median of ${RUNS} requests per route`);
   console.log(["route".padEnd(30), "   off ms", "    on ms", "  added ms", "Redis req off/on"].join("  "));
   const row = (label: string, off: number, on: number, requests: string) =>
-    console.log([label.padEnd(30), off.toFixed(1).padStart(9), on.toFixed(1).padStart(9), (on - off).toFixed(1).padStart(10), requests.padStart(16)].join("  "));
+    console.log(
+      [
+        label.padEnd(30),
+        off.toFixed(1).padStart(9),
+        on.toFixed(1).padStart(9),
+        (on - off).toFixed(1).padStart(10),
+        requests.padStart(16),
+      ].join("  "),
+    );
   for (const [label, { off, on }] of results) {
     row(label, off.ms, on.ms, `${off.redis}/${on.redis}`);
     if (Number.isFinite(on.beforeLlm)) row("  of it before the LLM call", off.beforeLlm, on.beforeLlm, "");

@@ -13,7 +13,14 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { Index } from "@upstash/vector";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
-import { DENSE_ZERO_COSINE, GATE_FLOOR_RATIO, HYBRID_DENSE_WEIGHTS, HYBRID_SCRIPT_GATES, hybridRelevance, SPARSE_SCALE } from "../src/memory/facts/recall.ts";
+import {
+  DENSE_ZERO_COSINE,
+  GATE_FLOOR_RATIO,
+  HYBRID_DENSE_WEIGHTS,
+  HYBRID_SCRIPT_GATES,
+  hybridRelevance,
+  SPARSE_SCALE,
+} from "../src/memory/facts/recall.ts";
 import { startVectorEmulator } from "../tools/upstash-local/vector/standalone.ts";
 import { parseDenseModel } from "../tools/upstash-local/vector/config.ts";
 import type { Dataset } from "./data/recall/schema.ts";
@@ -124,8 +131,10 @@ for (const en of [0.5, 0.6, 0.7]) {
 for (const order of ["rrf", "dbsf"] as const) {
   for (const w of [0.4, 0.5, 0.6, 0.7]) grid.push(fused(w, 0, 4, 0.1, order), fused(w, 0.2, 4, 0, order));
 }
-for (const zero of [0, 0.1, 0.2, 0.3]) grid.push({ name: `dense only, zero ${zero}`, relevance: (c) => denseRel(c.dense, zero), floorRatio: 0.1, order: "relevance" });
-for (const scale of [2, 4, 8]) grid.push({ name: `sparse only, scale ${scale}`, relevance: (c) => sparseRel(c.sparse, scale), floorRatio: 0.1, order: "relevance" });
+for (const zero of [0, 0.1, 0.2, 0.3])
+  grid.push({ name: `dense only, zero ${zero}`, relevance: (c) => denseRel(c.dense, zero), floorRatio: 0.1, order: "relevance" });
+for (const scale of [2, 4, 8])
+  grid.push({ name: `sparse only, scale ${scale}`, relevance: (c) => sparseRel(c.sparse, scale), floorRatio: 0.1, order: "relevance" });
 
 const emulator = await startVectorEmulator({ index: { kind: "hybrid", denseModel } });
 try {
@@ -144,12 +153,18 @@ try {
       .sort((a, b) => b.all.figures.recall[10] - a.all.figures.recall[10] || b.all.figures.mrr - a.all.figures.mrr)
       .slice(0, top)
       .map((v) => v.name),
-    ...result.variants.filter((v) => v.name.startsWith("dense only") || v.name.startsWith("sparse only") || / (rrf|dbsf) order/.test(v.name)).map((v) => v.name),
+    ...result.variants
+      .filter((v) => v.name.startsWith("dense only") || v.name.startsWith("sparse only") || / (rrf|dbsf) order/.test(v.name))
+      .map((v) => v.name),
   ]);
-  console.log(`calibration: dense model ${denseModel}, ${study.length} query x persona pairs asked in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `calibration: dense model ${denseModel}, ${study.length} query x persona pairs asked in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   const kept = result.variants.filter((v) => keep.has(v.name));
   console.log(formatStudy({ ...result, variants: kept }).join("\n"));
-  console.log("\nsubsets (all personas): recall@10 by query language; hit@3 and recall@10 of queries sharing no content word with their answers");
+  console.log(
+    "\nsubsets (all personas): recall@10 by query language; hit@3 and recall@10 of queries sharing no content word with their answers",
+  );
   const n3 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? "  -  " : x.toFixed(3));
   for (const v of kept) {
     const s = v.all.subsets;

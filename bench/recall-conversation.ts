@@ -108,13 +108,28 @@ if (flags.json) {
   console.log(JSON.stringify({ turns: conversation.turns.length, questions: questions.length, rows }, null, 2));
 } else {
   const n = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(i === 0 ? 32 : 8)).join(" ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(i === 0 ? 32 : 8))
+      .join(" ")
+      .trimEnd();
   console.log(
     `long conversation: ${conversation.turns.length} turns (each a fact, dated), ${questions.length} questions ` +
       `(${isWhen.size} ask when, ${isPair.size} need two turns); product = default options, hybrid index`,
   );
   console.log(line(["retriever", "@1", "@5", "@10", "MRR", "when @10", "2-turn @10", "seconds"]));
   for (const r of rows) {
-    console.log(line([r.name, n(r.all.recall[1]), n(r.all.recall[5]), n(r.all.recall[10]), n(r.all.mrr), n(r.when.recall[10]), n(r.twoTurns.recall[10]), r.seconds.toFixed(0)]));
+    console.log(
+      line([
+        r.name,
+        n(r.all.recall[1]),
+        n(r.all.recall[5]),
+        n(r.all.recall[10]),
+        n(r.all.mrr),
+        n(r.when.recall[10]),
+        n(r.twoTurns.recall[10]),
+        r.seconds.toFixed(0),
+      ]),
+    );
   }
 }

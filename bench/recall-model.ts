@@ -33,7 +33,13 @@ const cos = (a: Float64Array, b: Float64Array): number => {
   return na > 0 && nb > 0 ? d / Math.sqrt(na * nb) : 0;
 };
 const f3 = (x: number) => x.toFixed(3);
-const req = { method: "POST", path: "/info", query: new URLSearchParams(), headers: { authorization: "Bearer t" }, body: Buffer.from("[]") };
+const req = {
+  method: "POST",
+  path: "/info",
+  query: new URLSearchParams(),
+  headers: { authorization: "Bearer t" },
+  body: Buffer.from("[]"),
+};
 
 async function readyMs(denseModel: "HASHING_WEIGHTED" | "USE_LITE"): Promise<number> {
   const started = performance.now();
@@ -51,7 +57,9 @@ const t0 = performance.now();
 console.log(`  sentence model: first answer after ${(await readyMs("USE_LITE")).toFixed(0)} ms (model ${sentenceModelState().status})`);
 while (sentenceModelState().status === "loading") await new Promise((r) => setTimeout(r, 20));
 const state = sentenceModelState();
-console.log(`  sentence model loaded ${(performance.now() - t0).toFixed(0)} ms after the service was created (${state.status === "ready" ? `load ${state.loadMs.toFixed(0)} ms, backend ${state.backend}` : state.status})`);
+console.log(
+  `  sentence model loaded ${(performance.now() - t0).toFixed(0)} ms after the service was created (${state.status === "ready" ? `load ${state.loadMs.toFixed(0)} ms, backend ${state.backend}` : state.status})`,
+);
 
 const english = dataset.facts.filter((f) => f.language === "en").map((f) => f.text);
 const texts = Array.from({ length: 400 }, (_, i) => `${english[i % english.length] ?? ""} (${i})`);
@@ -64,7 +72,9 @@ for (const batch of [1, 10, 100]) {
   for (let i = 0; i < n; i += batch) await embedSentences(texts.slice(i, i + batch).map((t) => `${t} #${batch}`));
   const used = process.cpuUsage(cpu);
   const seconds = (performance.now() - started) / 1000;
-  console.log(`  batch ${String(batch).padStart(3)}: ${(n / seconds).toFixed(0)} texts/s, ${((used.user + used.system) / 1000 / n).toFixed(1)} ms CPU per text`);
+  console.log(
+    `  batch ${String(batch).padStart(3)}: ${(n / seconds).toFixed(0)} texts/s, ${((used.user + used.system) / 1000 / n).toFixed(1)} ms CPU per text`,
+  );
 }
 
 {
@@ -76,13 +86,23 @@ for (const batch of [1, 10, 100]) {
 }
 
 const pairs = async (label: string, list: readonly (readonly [string, string])[]) => {
-  const a = await embedDense("USE_LITE", list.map((p) => p[0]), 1024);
-  const b = await embedDense("USE_LITE", list.map((p) => p[1]), 1024);
+  const a = await embedDense(
+    "USE_LITE",
+    list.map((p) => p[0]),
+    1024,
+  );
+  const b = await embedDense(
+    "USE_LITE",
+    list.map((p) => p[1]),
+    1024,
+  );
   const alone = [await embedSentences(list.map((p) => p[0])), await embedSentences(list.map((p) => p[1]))];
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   const combined = list.map((_, i) => cos(a[i]!, b[i]!));
   const sentence = list.map((_, i) => cos(alone[0]![i]!, alone[1]![i]!));
-  console.log(`  ${label.padEnd(44)} USE_LITE index vector ${f3(mean(combined))} (min ${f3(Math.min(...combined))}, max ${f3(Math.max(...combined))}); sentence model alone ${f3(mean(sentence))}`);
+  console.log(
+    `  ${label.padEnd(44)} USE_LITE index vector ${f3(mean(combined))} (min ${f3(Math.min(...combined))}, max ${f3(Math.max(...combined))}); sentence model alone ${f3(mean(sentence))}`,
+  );
 };
 console.log("\nscripts (mean cosine of the pairs):");
 await pairs("English paraphrases", [

@@ -106,7 +106,10 @@ function describeIndex(info: InfoResult): BenchResult["index"] {
  */
 async function intentFigures(retrievers: readonly Retriever[]): Promise<string[]> {
   const lines = ["", "query intents (dated; hit@3 = an expected fact in the top 3):"];
-  const kinds = [["paraphrase", "paraphrases"], ["held-out-paraphrase", "held-out paraphrases"]] as const;
+  const kinds = [
+    ["paraphrase", "paraphrases"],
+    ["held-out-paraphrase", "held-out paraphrases"],
+  ] as const;
   const hitIds = new Map<string, Set<string>>();
   for (const retriever of retrievers.filter((r) => r.name === "product" || r.name === "product-nointent")) {
     const hits = new Map<string, number>();
@@ -131,10 +134,14 @@ async function intentFigures(retrievers: readonly Retriever[]): Promise<string[]
     lines.push(`  ${retriever.name.padEnd(17)} ${cells.join("  ")}`);
   }
   const [on, off] = [hitIds.get("product") ?? new Set<string>(), hitIds.get("product-nointent") ?? new Set<string>()];
-  lines.push(`  gained: ${[...on].filter((id) => !off.has(id)).join(", ") || "none"}; lost: ${[...off].filter((id) => !on.has(id)).join(", ") || "none"}`);
+  lines.push(
+    `  gained: ${[...on].filter((id) => !off.has(id)).join(", ") || "none"}; lost: ${[...off].filter((id) => !on.has(id)).join(", ") || "none"}`,
+  );
   const withIntent = (texts: readonly string[]) => texts.filter((t) => queryIntents(t).length > 0).length;
   const related = dataset.queries.map((q) => q.text);
-  lines.push(`  queries with an intent: ${withIntent(related)}/${related.length} related, ${withIntent(dataset.unrelated.map((u) => u.text))}/${dataset.unrelated.length} unrelated`);
+  lines.push(
+    `  queries with an intent: ${withIntent(related)}/${related.length} related, ${withIntent(dataset.unrelated.map((u) => u.text))}/${dataset.unrelated.length} unrelated`,
+  );
   return lines;
 }
 

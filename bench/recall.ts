@@ -24,8 +24,22 @@ const K = 3;
 const SUBJECTS = ["the user", "用户", "my sister", "我的同事", "our team", "the client"];
 const VERBS = ["likes", "喜欢", "avoids", "正在学习", "often visits", "讨厌", "remembers", "计划去"];
 const OBJECTS = [
-  "green tea", "蓝色", "jazz music", "杭州西湖", "hiking in the Alps", "Python programming", "花生", "window seats",
-  "early flights", "日本料理", "board games", "marathon training", "the color red", "咖啡", "vintage cameras", "猫",
+  "green tea",
+  "蓝色",
+  "jazz music",
+  "杭州西湖",
+  "hiking in the Alps",
+  "Python programming",
+  "花生",
+  "window seats",
+  "early flights",
+  "日本料理",
+  "board games",
+  "marathon training",
+  "the color red",
+  "咖啡",
+  "vintage cameras",
+  "猫",
 ];
 const pick = <T>(list: readonly T[], i: number): T => list[i % list.length] as T;
 const textOf = (i: number): string =>
@@ -53,18 +67,24 @@ try {
     const batch: Fact[] = [];
     for (let i = start; i < Math.min(COUNT, start + BATCH); i++) {
       const text = textOf(i);
-      batch.push(createFact(await factId(scope, text), { text, type: pick(FACT_TYPES, i), importance: (i % 10) / 10 }, now - (i % 30) * 86_400_000));
+      batch.push(
+        createFact(await factId(scope, text), { text, type: pick(FACT_TYPES, i), importance: (i % 10) / 10 }, now - (i % 30) * 86_400_000),
+      );
     }
     const t0 = performance.now();
     await store.upsert(scope, batch);
     upsertMs.push(performance.now() - t0);
   }
   const info = await index.info();
-  console.log(`facts: ${info.namespaces[namespace]?.vectorCount ?? 0} in one namespace, ${info.dimension} dims (${info.similarityFunction})`);
+  console.log(
+    `facts: ${info.namespaces[namespace]?.vectorCount ?? 0} in one namespace, ${info.dimension} dims (${info.similarityFunction})`,
+  );
   report(`upsert-data batch of ${BATCH}`, upsertMs);
 
   const service = new FactService({ facts: store, scope, options: DEFAULT_MEMORY_OPTIONS });
-  const queries = Array.from({ length: QUERIES + WARMUP }, (_, i) => (i % 2 === 0 ? `what does ${pick(SUBJECTS, i)} like about ${pick(OBJECTS, i * 7)}?` : `${pick(SUBJECTS, i)}${pick(VERBS, i)}什么`));
+  const queries = Array.from({ length: QUERIES + WARMUP }, (_, i) =>
+    i % 2 === 0 ? `what does ${pick(SUBJECTS, i)} like about ${pick(OBJECTS, i * 7)}?` : `${pick(SUBJECTS, i)}${pick(VERBS, i)}什么`,
+  );
   for (const q of queries.slice(0, WARMUP)) await service.recall(q, { k: K });
 
   const recallMs: number[] = [];

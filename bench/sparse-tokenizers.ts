@@ -51,10 +51,7 @@ async function measure(row: Row): Promise<Record<"en" | "zh" | "all", [number, n
         if (rank >= 0) hits[key][1] = (hits[key][1] ?? 0) + 1;
       }
     }
-    const ratio = (key: "en" | "zh" | "all"): [number, number] => [
-      (hits[key][0] ?? 0) / counts[key],
-      (hits[key][1] ?? 0) / counts[key],
-    ];
+    const ratio = (key: "en" | "zh" | "all"): [number, number] => [(hits[key][0] ?? 0) / counts[key], (hits[key][1] ?? 0) / counts[key]];
     return { en: ratio("en"), zh: ratio("zh"), all: ratio("all") };
   } finally {
     await emu.close();
@@ -77,7 +74,11 @@ async function segmentitTerms(): Promise<CjkTerms | undefined> {
 
 const IDF = { weightingStrategy: WeightingStrategy.IDF };
 const sparse = (bm25: NonNullable<VectorIndexSettings["bm25"]>): VectorIndexSettings => ({ kind: "sparse", bm25 });
-const dense = (dimension: number, denseModel: "HASHING" | "HASHING_WEIGHTED"): VectorIndexSettings => ({ kind: "dense", dimension, denseModel });
+const dense = (dimension: number, denseModel: "HASHING" | "HASHING_WEIGHTED"): VectorIndexSettings => ({
+  kind: "dense",
+  dimension,
+  denseModel,
+});
 
 const rows: Row[] = [
   { label: "BM25 zh bigrams", index: sparse({ cjk: "bigrams" }), query: IDF },

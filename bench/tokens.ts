@@ -87,7 +87,7 @@ for (const [label, text] of [
 ] as const) {
   const exact = median(() => encoder.encode(text, [], []).length);
   const bounded = median(() => counter.count(text));
-  const rate = (tokens: number, ms: number) => `${((tokens / ms) * 1000 / 1e6).toFixed(2)} M tokens/s`;
+  const rate = (tokens: number, ms: number) => `${(((tokens / ms) * 1000) / 1e6).toFixed(2)} M tokens/s`;
   console.log(
     `${label} ${kb(text)} KB: exact ${exact.ms.toFixed(1)} ms (${rate(exact.value, exact.ms)}), ` +
       `bounded ${bounded.ms.toFixed(1)} ms (${rate(bounded.value, bounded.ms)}), counts ${exact.value} / ${bounded.value}`,

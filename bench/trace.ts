@@ -52,12 +52,21 @@ globalThis.fetch = (input, init) => {
 const topics = ["green tea", "Porto", "a blue bicycle", "jazz", "Rust", "the dentist on Thursday", "hiking", "sourdough", "chess", "cats"];
 await facts.upsert(
   scope,
-  Array.from({ length: 30 }, (_, i) => createFact(`f${i}`, { text: `The user mentioned ${topics[i % topics.length]} (note ${i})`, type: "fact", importance: 0.3 + (i % 7) / 10 }, Date.now())),
+  Array.from({ length: 30 }, (_, i) =>
+    createFact(
+      `f${i}`,
+      { text: `The user mentioned ${topics[i % topics.length]} (note ${i})`, type: "fact", importance: 0.3 + (i % 7) / 10 },
+      Date.now(),
+    ),
+  ),
 );
 const setup = testDeps({ tenant, counter, sessions, users: new RedisUserStore(redis), facts, options: { ...DEFAULT_MEMORY_OPTIONS } });
 await new SessionMemory(setup, { sessionId, userId: scope.userId }).add([
   { role: "system", content: "You are a helpful assistant." },
-  ...Array.from({ length: 20 }, (_, i) => ({ role: i % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `Turn ${i}: we talked about ${topics[i % topics.length]} for a while.` })),
+  ...Array.from({ length: 20 }, (_, i) => ({
+    role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
+    content: `Turn ${i}: we talked about ${topics[i % topics.length]} for a while.`,
+  })),
 ]);
 await setup.settle();
 
@@ -90,7 +99,10 @@ async function request(traced: boolean): Promise<Sample> {
   sentRequests = 0;
   const started = performance.now();
   if (traced) observation.beginTrace("context", { sessionId, userId: scope.userId }, false);
-  await new SessionMemory(deps, { sessionId, userId: scope.userId }).getContext({ query: "what does the user drink, green tea?", countRecalls: false });
+  await new SessionMemory(deps, { sessionId, userId: scope.userId }).getContext({
+    query: "what does the user drink, green tea?",
+    countRecalls: false,
+  });
   const pathRequests = sentRequests;
   const bytesBefore = sentBytes;
   // The writes start here but nothing waits for them: the response is already on its way.
@@ -99,7 +111,14 @@ async function request(traced: boolean): Promise<Sample> {
   const traceBytes = traced ? Buffer.byteLength(JSON.stringify(observation.trace.snapshot())) : 0;
   await Promise.all(jobs);
   const used = process.cpuUsage(cpu);
-  return { ms, cpuUs: used.user + used.system, pathRequests, backgroundRequests: sentRequests - pathRequests, backgroundBytes: sentBytes - bytesBefore, traceBytes };
+  return {
+    ms,
+    cpuUs: used.user + used.system,
+    pathRequests,
+    backgroundRequests: sentRequests - pathRequests,
+    backgroundBytes: sentBytes - bytesBefore,
+    traceBytes,
+  };
 }
 
 for (let i = 0; i < WARMUP; i++) {
@@ -121,12 +140,18 @@ const row = (name: string, s: Sample[]) =>
   `| ${name} | ${mean(s.map((x) => x.pathRequests)).toFixed(2)} | ${mean(s.map((x) => x.backgroundRequests)).toFixed(2)} | ${Math.round(mean(s.map((x) => x.backgroundBytes)))} | ${Math.round(mean(s.map((x) => x.traceBytes)))} | ${median(s.map((x) => x.cpuUs / 1000)).toFixed(3)} | ${median(s.map((x) => x.ms)).toFixed(2)} |`;
 
 const backend = process.env.REDIS_URL ? `real Redis at ${process.env.REDIS_URL} via upstash-local` : "upstash-local embedded engine";
-console.log(`Context read with a recall query (20 messages, 30 facts of the user), ${READS} requests each after ${WARMUP} warm-up, ${backend}`);
-console.log("| tracing + metrics | Redis requests on the response path | background Redis requests | background bytes sent | stored trace bytes | CPU ms (median, incl. background) | response-path ms (median) |");
+console.log(
+  `Context read with a recall query (20 messages, 30 facts of the user), ${READS} requests each after ${WARMUP} warm-up, ${backend}`,
+);
+console.log(
+  "| tracing + metrics | Redis requests on the response path | background Redis requests | background bytes sent | stored trace bytes | CPU ms (median, incl. background) | response-path ms (median) |",
+);
 console.log("|---|---:|---:|---:|---:|---:|---:|");
 console.log(row("off", off));
 console.log(row("on", on));
-console.log(`CPU added per request (median on - median off, includes the in-process emulator serving 2 more requests): ${(median(on.map((x) => x.cpuUs / 1000)) - median(off.map((x) => x.cpuUs / 1000))).toFixed(3)} ms`);
+console.log(
+  `CPU added per request (median on - median off, includes the in-process emulator serving 2 more requests): ${(median(on.map((x) => x.cpuUs / 1000)) - median(off.map((x) => x.cpuUs / 1000))).toFixed(3)} ms`,
+);
 
 // The recording alone, without I/O: the same read over in-memory stores, 3000 times each way; the
 // traced run also builds the stored trace's JSON and the metrics batch, as the writes would.
@@ -135,7 +160,10 @@ const memSessions = new InMemorySessionStore();
 const pure = testDeps({ tenant, counter, sessions: memSessions, facts, options: { ...DEFAULT_MEMORY_OPTIONS } });
 await new SessionMemory(pure, { sessionId, userId: scope.userId }).add([
   { role: "system", content: "You are a helpful assistant." },
-  ...Array.from({ length: 20 }, (_, i) => ({ role: i % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `Turn ${i}: we talked about ${topics[i % topics.length]}.` })),
+  ...Array.from({ length: 20 }, (_, i) => ({
+    role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
+    content: `Turn ${i}: we talked about ${topics[i % topics.length]}.`,
+  })),
 ]);
 const serialized: number[] = [];
 const sink = {
@@ -144,14 +172,29 @@ const sink = {
   eraseUser: async () => ({ removed: 0, more: false }),
   recent: async () => [],
 };
-const batchSink = { record: async (_t: string, batch: unknown) => void serialized.push(JSON.stringify(batch).length), read: () => Promise.reject(new Error("unused")) };
+const batchSink = {
+  record: async (_t: string, batch: unknown) => void serialized.push(JSON.stringify(batch).length),
+  read: () => Promise.reject(new Error("unused")),
+};
 async function pureRead(traced: boolean): Promise<void> {
   const jobs: Promise<unknown>[] = [];
-  const o = new RequestObservation({ requestId: "r", traceTtlSeconds: 600, traces: sink, metrics: batchSink, logger: silent, now: Date.now, newId: () => "t", background: (w) => void jobs.push(w) });
+  const o = new RequestObservation({
+    requestId: "r",
+    traceTtlSeconds: 600,
+    traces: sink,
+    metrics: batchSink,
+    logger: silent,
+    now: Date.now,
+    newId: () => "t",
+    background: (w) => void jobs.push(w),
+  });
   o.tenant = tenant;
   const deps = traced ? { ...pure, trace: o.trace, metrics: o.metrics } : pure;
   if (traced) o.beginTrace("context", { sessionId, userId: scope.userId }, false);
-  await new SessionMemory(deps, { sessionId, userId: scope.userId }).getContext({ query: "what does the user drink, green tea?", countRecalls: false });
+  await new SessionMemory(deps, { sessionId, userId: scope.userId }).getContext({
+    query: "what does the user drink, green tea?",
+    countRecalls: false,
+  });
   if (traced) o.finish({ route: "/v1/sessions/:sessionId/context", method: "GET", status: 200, durationMs: 1 });
   await Promise.all(jobs);
 }
@@ -167,4 +210,6 @@ const timeOf = async (traced: boolean): Promise<number> => {
 };
 const pureOff = await timeOf(false);
 const pureOn = await timeOf(true);
-console.log(`Recording only (in-memory stores, ${PURE} reads each): ${pureOff.toFixed(1)} us/read off, ${pureOn.toFixed(1)} us/read on, +${(pureOn - pureOff).toFixed(1)} us for the trace, the metrics batch and their JSON`);
+console.log(
+  `Recording only (in-memory stores, ${PURE} reads each): ${pureOff.toFixed(1)} us/read off, ${pureOn.toFixed(1)} us/read on, +${(pureOn - pureOff).toFixed(1)} us for the trace, the metrics batch and their JSON`,
+);

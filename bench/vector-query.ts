@@ -91,7 +91,9 @@ summary("query (in-process handler)", handlerMs);
 // In-process: the brute-force search alone, on a store with the same vectors.
 const store = new VectorStore(DIM);
 const ns = store.ensure("");
-vectors.forEach((vector, i) => ns.upsert(`vec-${i}`, { vector }));
+vectors.forEach((vector, i) => {
+  ns.upsert(`vec-${i}`, { vector });
+});
 const searchMs: number[] = [];
 for (const vector of queries) {
   const q = Float64Array.from(vector);

@@ -16,6 +16,9 @@ for (const name of readdirSync(dist)) {
   if (!name.endsWith(".d.ts")) continue;
   const path = join(dist, name);
   const source = readFileSync(path, "utf8");
-  writeFileSync(path, source.replace(/(from\s+["']\.{1,2}\/[^"']+)\.ts(["'])/g, "$1.js$2").replace(/(import\(["']\.{1,2}\/[^"']+)\.ts(["']\))/g, "$1.js$2"));
+  writeFileSync(
+    path,
+    source.replace(/(from\s+["']\.{1,2}\/[^"']+)\.ts(["'])/g, "$1.js$2").replace(/(import\(["']\.{1,2}\/[^"']+)\.ts(["']\))/g, "$1.js$2"),
+  );
 }
 console.log(`client: built ${readdirSync(dist).length} files into dist/`);

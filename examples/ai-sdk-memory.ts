@@ -23,13 +23,20 @@ type Prompt = Parameters<MockLanguageModelV3["doGenerate"]>[0]["prompt"];
 
 /** What the fake model says: the memories it was given, or that it has none. */
 function answer(prompt: Prompt): string {
-  const memories = prompt.filter((m) => m.role === "system" && m.content.startsWith("Relevant memories")).map((m) => (m.role === "system" ? m.content : ""));
+  const memories = prompt
+    .filter((m) => m.role === "system" && m.content.startsWith("Relevant memories"))
+    .map((m) => (m.role === "system" ? m.content : ""));
   return memories.length > 0 ? `From memory: ${memories.join(" ").replace(/\s+/g, " ")}` : "Nice to meet you! I'll remember that.";
 }
 
 const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 10, text: 10, reasoning: 0 } };
 const fake = new MockLanguageModelV3({
-  doGenerate: async ({ prompt }) => ({ content: [{ type: "text", text: answer(prompt) }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }),
+  doGenerate: async ({ prompt }) => ({
+    content: [{ type: "text", text: answer(prompt) }],
+    finishReason: { unified: "stop", raw: "stop" },
+    usage,
+    warnings: [],
+  }),
   doStream: async ({ prompt }) => ({
     stream: simulateReadableStream({
       chunks: [
@@ -45,10 +52,14 @@ const fake = new MockLanguageModelV3({
 });
 
 /** The model an app uses: one per conversation (or pass `providerOptions.agentMemory` per call). */
-const withMemory = (sessionId: string): LanguageModel => wrapLanguageModel({ model: fake, middleware: memoryMiddleware({ client, sessionId, userId }) });
+const withMemory = (sessionId: string): LanguageModel =>
+  wrapLanguageModel({ model: fake, middleware: memoryMiddleware({ client, sessionId, userId }) });
 
 // First conversation: the user tells something worth remembering; the turn is stored.
-const first = await generateText({ model: withMemory(`ai-sdk-a-${run}`), prompt: "I love drawing horses with my daughter Lily, she is 7." });
+const first = await generateText({
+  model: withMemory(`ai-sdk-a-${run}`),
+  prompt: "I love drawing horses with my daughter Lily, she is 7.",
+});
 console.log("first conversation:", first.text);
 
 // The service learns facts from stored turns in the background: wait until it has.
@@ -58,7 +69,10 @@ for (let i = 0; i < 50; i++) {
 }
 
 // A new conversation, streamed: memory recalls Lily before the model is called.
-const second = streamText({ model: withMemory(`ai-sdk-b-${run}`), prompt: "What could I give my daughter Lily for her birthday? Something about drawing horses?" });
+const second = streamText({
+  model: withMemory(`ai-sdk-b-${run}`),
+  prompt: "What could I give my daughter Lily for her birthday? Something about drawing horses?",
+});
 let streamed = "";
 for await (const delta of second.textStream) streamed += delta;
 console.log("second conversation:", streamed);

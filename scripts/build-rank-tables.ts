@@ -31,7 +31,9 @@ function pack(ranks: TiktokenBPE): { data: Buffer; count: number } {
   }
   const head = Buffer.alloc(4 + tokens.length);
   head.writeUInt32LE(tokens.length, 0);
-  tokens.forEach((t, i) => head.writeUInt8(t.length, 4 + i));
+  tokens.forEach((t, i) => {
+    head.writeUInt8(t.length, 4 + i);
+  });
   return { data: Buffer.concat([head, ...tokens]), count: tokens.length };
 }
 

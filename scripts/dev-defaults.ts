@@ -12,7 +12,8 @@ export const EXAMPLE_DEFAULT_PORT = 8788;
 
 /** The origins a browser shows for the example's page (it listens on 127.0.0.1; people type localhost too). */
 export function exampleOrigins(env: NodeJS.ProcessEnv): string {
-  const port = env.EXAMPLE_PORT && /^\d{1,5}$/.test(env.EXAMPLE_PORT) && env.EXAMPLE_PORT !== "0" ? env.EXAMPLE_PORT : String(EXAMPLE_DEFAULT_PORT);
+  const port =
+    env.EXAMPLE_PORT && /^\d{1,5}$/.test(env.EXAMPLE_PORT) && env.EXAMPLE_PORT !== "0" ? env.EXAMPLE_PORT : String(EXAMPLE_DEFAULT_PORT);
   return `http://127.0.0.1:${port},http://localhost:${port}`;
 }
 

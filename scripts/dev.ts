@@ -85,7 +85,13 @@ const defaults = applyDevDefaults(forwarded, env);
 // An env file keeps values with commas and colons intact (unlike --var KEY:VALUE) and out of `ps`.
 mkdirSync(options.dataDir, { recursive: true });
 const envFile = join(options.dataDir, "dev.env");
-writeFileSync(envFile, Object.entries(forwarded).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join("\n") + "\n", { mode: 0o600 });
+writeFileSync(
+  envFile,
+  `${Object.entries(forwarded)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join("\n")}\n`,
+  { mode: 0o600 },
+);
 
 // Run wrangler's own entry with this Node (no npx layer) in a process group of its own: wrangler's
 // entry starts its CLI, which starts workerd and esbuild, and stopping the group stops all of them,

@@ -36,5 +36,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const page = readFileSync(CONFIG_DOC_PATH, "utf8");
   const next = withConfigTable(page);
   if (next !== page) writeFileSync(CONFIG_DOC_PATH, next);
-  console.log(next === page ? "docs/configuration.md configuration table is up to date" : "docs/configuration.md configuration table rewritten");
+  console.log(
+    next === page ? "docs/configuration.md configuration table is up to date" : "docs/configuration.md configuration table rewritten",
+  );
 }

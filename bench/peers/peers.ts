@@ -59,7 +59,13 @@ const text = (i: number): string =>
     ? `Turn ${i}: I am planning a trip to Lisbon in May, budget ${500 + (i % 40) * 10} euros. Any hotel near Alfama?`
     : `Turn ${i}: Try a guesthouse in Alfama around ${60 + (i % 30)} euros a night; trams 28 and 12 stop nearby.`;
 
-const upstash = await startUpstashLocal({ delayMs: DELAY_MS, redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "dense" } });
+const upstash = await startUpstashLocal({
+  delayMs: DELAY_MS,
+  redisPort: 0,
+  vectorPort: 0,
+  redisUrl: process.env.REDIS_URL || undefined,
+  vector: { kind: "dense" },
+});
 const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: REPLY });
 const proxy = await startTimingProxy(fake);
@@ -84,6 +90,7 @@ interface Measured {
 }
 
 /** Runs `op` with the emulators' logs cleared; `until` (ms since epoch) ends the span when the op marks one. */
+// biome-ignore lint/suspicious/noConfusingVoidType: an op returns nothing, or the end of its span
 async function measure(op: () => Promise<number | void>): Promise<Measured> {
   upstash.redis.resetLog();
   upstash.vector.resetLog();
@@ -113,13 +120,26 @@ function llmArrival(marker: string): number {
 const run = Date.now().toString(36);
 const sessions = new Map<number, { am: string; rag: string; lc: UpstashRedisChatMessageHistory }>();
 for (const size of [10, 1_000]) {
-  const s = { am: `am-${run}-${size}`, rag: `rag-${run}-${size}`, lc: new UpstashRedisChatMessageHistory({ sessionId: `lc-${run}-${size}`, client: redis }) };
+  const s = {
+    am: `am-${run}-${size}`,
+    rag: `rag-${run}-${size}`,
+    lc: new UpstashRedisChatMessageHistory({ sessionId: `lc-${run}-${size}`, client: redis }),
+  };
   for (let start = 0; start < size; start += 100) {
     const batch = Array.from({ length: Math.min(100, size - start) }, (_, j) => start + j);
-    await am(`/v1/sessions/${s.am}/messages`, { method: "POST", body: JSON.stringify({ messages: batch.map((i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: text(i) })) }) });
+    await am(`/v1/sessions/${s.am}/messages`, {
+      method: "POST",
+      body: JSON.stringify({ messages: batch.map((i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: text(i) })) }),
+    });
     await s.lc.addMessages(batch.map((i) => (i % 2 === 0 ? new HumanMessage(text(i)) : new AIMessage(text(i)))));
     for (let k = 0; k < batch.length; k += 25) {
-      await Promise.all(batch.slice(k, k + 25).map((i) => rag.history.addMessage({ message: { content: text(i), role: i % 2 === 0 ? "user" : "assistant" }, sessionId: s.rag })));
+      await Promise.all(
+        batch
+          .slice(k, k + 25)
+          .map((i) =>
+            rag.history.addMessage({ message: { content: text(i), role: i % 2 === 0 ? "user" : "assistant" }, sessionId: s.rag }),
+          ),
+      );
     }
   }
   sessions.set(size, s);
@@ -156,7 +176,10 @@ rows.push({
     (i) =>
       measure(async () => {
         const marker = `am-turn-${run}-${i}`;
-        await am(`/v1/sessions/${s10.am}/chat`, { method: "POST", body: JSON.stringify({ message: `${marker}: what next?`, persist: false }) });
+        await am(`/v1/sessions/${s10.am}/chat`, {
+          method: "POST",
+          body: JSON.stringify({ message: `${marker}: what next?`, persist: false }),
+        });
         return llmArrival(marker);
       }),
     (i) =>
@@ -177,7 +200,18 @@ rows.push({
 rows.push({
   label: "append a user + assistant pair",
   ops: [
-    (i) => measure(() => am(`/v1/sessions/${s10.am}/messages`, { method: "POST", body: JSON.stringify({ messages: [{ role: "user", content: `q ${i}` }, { role: "assistant", content: `a ${i}` }] }) }).then(() => undefined)),
+    (i) =>
+      measure(() =>
+        am(`/v1/sessions/${s10.am}/messages`, {
+          method: "POST",
+          body: JSON.stringify({
+            messages: [
+              { role: "user", content: `q ${i}` },
+              { role: "assistant", content: `a ${i}` },
+            ],
+          }),
+        }).then(() => undefined),
+      ),
     (i) =>
       measure(async () => {
         await rag.history.addMessage({ message: { content: `q ${i}`, role: "user" }, sessionId: s10.rag });
@@ -209,7 +243,9 @@ try {
   await fake.close();
   await upstash.close();
 }
-console.log(`${DELAY_MS} ms per upstream request (floor = ${DELAY_MS} ms per round trip); median ms of ${RUNS} after ${WARMUP}, interleaved; (round trips)`);
+console.log(
+  `${DELAY_MS} ms per upstream request (floor = ${DELAY_MS} ms per round trip); median ms of ${RUNS} after ${WARMUP}, interleaved; (round trips)`,
+);
 console.log("| figure | Agent Memory (Worker, own port) | @upstash/rag-chat 2.0.3 | LangChain.js Upstash history 1.1.29 (in-process) |");
 console.log("|---|---|---|---|");
 for (const line of results) console.log(line);

@@ -34,7 +34,13 @@ export async function startBenchWorker(
     entrypoint,
     ...(build ? { build } : {}),
     bindings: Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }])),
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: inspectorPort === undefined ? false : { hostname: "127.0.0.1", port: inspectorPort }, persist: false, watch: false, logLevel: "error" },
+    dev: {
+      server: { hostname: "127.0.0.1", port: 0 },
+      inspector: inspectorPort === undefined ? false : { hostname: "127.0.0.1", port: inspectorPort },
+      persist: false,
+      watch: false,
+      logLevel: "error",
+    },
   });
   await worker.ready;
   const proxyBase = await worker.url;

@@ -84,19 +84,21 @@ export class Bm25Index {
   }
 }
 
-const bm25Named = (name: string, terms: (text: string) => string[]): RetrieverFactory => () => {
-  let index = new Bm25Index([], terms);
-  const retriever: Retriever = {
-    name,
-    async setup(persona: PersonaFacts) {
-      index = new Bm25Index(persona.facts, terms);
-    },
-    async recall(query: string, k: number) {
-      return index.search(query, k);
-    },
+const bm25Named =
+  (name: string, terms: (text: string) => string[]): RetrieverFactory =>
+  () => {
+    let index = new Bm25Index([], terms);
+    const retriever: Retriever = {
+      name,
+      async setup(persona: PersonaFacts) {
+        index = new Bm25Index(persona.facts, terms);
+      },
+      async recall(query: string, k: number) {
+        return index.search(query, k);
+      },
+    };
+    return retriever;
   };
-  return retriever;
-};
 
 /** `bm25`: plain BM25 over the same texts, in every index mode (it needs no index). */
 export const bm25Retriever: RetrieverFactory = bm25Named("bm25", bm25Terms);

@@ -31,7 +31,12 @@ export interface Bench {
 }
 
 export async function startBench(label: string): Promise<Bench> {
-  const upstash = await startUpstashLocal({ redisPort: 0, vectorPort: 0, redisUrl: process.env.REDIS_URL || undefined, vector: { kind: "dense" } });
+  const upstash = await startUpstashLocal({
+    redisPort: 0,
+    vectorPort: 0,
+    redisUrl: process.env.REDIS_URL || undefined,
+    vector: { kind: "dense" },
+  });
   const redis = new Redis({ url: upstash.redis.url, token: upstash.token, enableTelemetry: false });
   const sessions = new RedisSessionStore(redis);
   const counter = await loadTokenCounter();
@@ -43,21 +48,38 @@ export async function startBench(label: string): Promise<Bench> {
       i % 2 === 0
         ? `Turn ${i}: I am planning a trip to Lisbon in May, budget ${500 + (i % 40) * 10} euros. Any hotel near Alfama?`
         : `Turn ${i}: Try a guesthouse in Alfama around ${60 + (i % 30)} euros a night; trams 28 and 12 stop nearby.`;
-    return toStoredMessage({ id: `m${i}`, role: i % 2 === 0 ? "user" : "assistant", content }, { counter, now: Date.now(), newId: () => `m${i}` });
+    return toStoredMessage(
+      { id: `m${i}`, role: i % 2 === 0 ? "user" : "assistant", content },
+      { counter, now: Date.now(), newId: () => `m${i}` },
+    );
   };
   const build = async (total: number): Promise<SessionRef> => {
     const ref: SessionRef = { tenant: "bench", sessionId: `${label}-${run}-${total}` };
-    const system = toStoredMessage({ id: "sys", role: "system", content: "You are a travel assistant." }, { counter, now: Date.now(), newId: () => "sys" });
+    const system = toStoredMessage(
+      { id: "sys", role: "system", content: "You are a travel assistant." },
+      { counter, now: Date.now(), newId: () => "sys" },
+    );
     await sessions.append(ref, [system], { ttlSeconds: 3600 });
     for (let start = 0; start < total; start += 250) {
-      await sessions.append(ref, Array.from({ length: Math.min(250, total - start) }, (_, j) => message(start + j)), { ttlSeconds: 3600 });
+      await sessions.append(
+        ref,
+        Array.from({ length: Math.min(250, total - start) }, (_, j) => message(start + j)),
+        { ttlSeconds: 3600 },
+      );
     }
     built.push(ref);
     return ref;
   };
   // compression disabled: the window keeps every message
   const deps = (options: Partial<MemoryOptions> = {}) =>
-    testDeps({ tenant: "bench", counter, sessions, users, facts: null, options: { ...DEFAULT_MEMORY_OPTIONS, maxTokens: 1_000_000, ...options } });
+    testDeps({
+      tenant: "bench",
+      counter,
+      sessions,
+      users,
+      facts: null,
+      options: { ...DEFAULT_MEMORY_OPTIONS, maxTokens: 1_000_000, ...options },
+    });
   const wire = countFetch();
   upstash.redis.setDelay(UPSTREAM_DELAY_MS);
   const close = async () => {
@@ -77,7 +99,12 @@ export const median = (xs: readonly number[]): number => {
  * Runs `op` on every session, `warmup + runs` rounds, interleaved so noise falls on every size
  * alike, and gives per session the median time and the bytes and requests per op on the wire.
  */
-export async function measureSessions(bench: Bench, refs: readonly SessionRef[], rounds: { warmup: number; runs: number }, op: (ref: SessionRef) => Promise<unknown>): Promise<Row[]> {
+export async function measureSessions(
+  bench: Bench,
+  refs: readonly SessionRef[],
+  rounds: { warmup: number; runs: number },
+  op: (ref: SessionRef) => Promise<unknown>,
+): Promise<Row[]> {
   const samples = refs.map(() => ({ times: [] as number[], bytes: 0, requests: 0 }));
   for (let i = 0; i < rounds.warmup + rounds.runs; i++) {
     for (const [j, ref] of refs.entries()) {
@@ -92,7 +119,12 @@ export async function measureSessions(bench: Bench, refs: readonly SessionRef[],
       s.requests += bench.wire.requests;
     }
   }
-  return samples.map((s, j) => ({ messages: SIZES[j]!, median: median(s.times), bytes: s.bytes / rounds.runs, requests: s.requests / rounds.runs }));
+  return samples.map((s, j) => ({
+    messages: SIZES[j]!,
+    median: median(s.times),
+    bytes: s.bytes / rounds.runs,
+    requests: s.requests / rounds.runs,
+  }));
 }
 
 export interface Row {
@@ -112,7 +144,9 @@ export function printRows(title: string, rows: readonly Row[]): void {
   const small = rows[0];
   const large = rows[rows.length - 1];
   if (small && large) {
-    console.log(`growth ${large.messages} vs ${small.messages}: time ${(large.median / small.median).toFixed(2)}x, bytes ${(large.bytes / small.bytes).toFixed(2)}x`);
+    console.log(
+      `growth ${large.messages} vs ${small.messages}: time ${(large.median / small.median).toFixed(2)}x, bytes ${(large.bytes / small.bytes).toFixed(2)}x`,
+    );
   }
   console.log("");
 }

@@ -56,7 +56,9 @@ let distinctEnvs = 0;
 
 /** The command and script of each command in a Redis REST body (one command, or a pipeline of them). */
 function commandsOf(body: string): string[] {
-  const heads = body.startsWith("[[") ? body.matchAll(/(?:^\[|\],)\["([A-Za-z]+)"(?:,"([0-9a-f]{40})")?/g) : body.matchAll(/^\["([A-Za-z]+)"(?:,"([0-9a-f]{40})")?/g);
+  const heads = body.startsWith("[[")
+    ? body.matchAll(/(?:^\[|\],)\["([A-Za-z]+)"(?:,"([0-9a-f]{40})")?/g)
+    : body.matchAll(/^\["([A-Za-z]+)"(?:,"([0-9a-f]{40})")?/g);
   return [...heads].map((m) => `${(m[1] ?? "").toLowerCase()}${m[2] && /^evalsha$/i.test(m[1] ?? "") ? ` ${m[2]}` : ""}`);
 }
 
@@ -79,11 +81,13 @@ globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise
       if (name !== "content-length" && name !== "content-encoding") headers.push([name, value]);
     });
     // the first reply of a kind is kept: a repeat replays what the request saw first
-    if (!tape.has(key)) tape.set(key, { base64: request.headers.get("upstash-encoding") === "base64", status: res.status, headers, body: text });
+    if (!tape.has(key))
+      tape.set(key, { base64: request.headers.get("upstash-encoding") === "base64", status: res.status, headers, body: text });
     return new Response(text, { status: res.status, headers });
   }
   // a 400 is not retried: the request ends at once where the LLM call would have started
-  if (failLlm && new URL(request.url).pathname.endsWith("/chat/completions")) return Response.json({ error: { message: "profile: LLM call cut", type: "invalid_request_error" } }, { status: 400 });
+  if (failLlm && new URL(request.url).pathname.endsWith("/chat/completions"))
+    return Response.json({ error: { message: "profile: LLM call cut", type: "invalid_request_error" } }, { status: 400 });
   const hit = tape.get(key);
   if (!hit) {
     misses++;
@@ -168,9 +172,16 @@ function routeSchemas(s: Scenario): { params?: Zod; query?: Zod; headers?: Zod; 
     if (route.method.toUpperCase() !== s.method) continue;
     const pattern = new RegExp(`^${route.path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
     if (!pattern.test(path)) continue;
-    const request = route.request as { params?: Zod; query?: Zod; headers?: Zod; body?: { content?: Record<string, { schema?: Zod }> } } | undefined;
+    const request = route.request as
+      | { params?: Zod; query?: Zod; headers?: Zod; body?: { content?: Record<string, { schema?: Zod }> } }
+      | undefined;
     const json = request?.body?.content?.["application/json"]?.schema;
-    return { ...(request?.params ? { params: request.params } : {}), ...(request?.query ? { query: request.query } : {}), ...(request?.headers ? { headers: request.headers } : {}), ...(json ? { json } : {}) };
+    return {
+      ...(request?.params ? { params: request.params } : {}),
+      ...(request?.query ? { query: request.query } : {}),
+      ...(request?.headers ? { headers: request.headers } : {}),
+      ...(json ? { json } : {}),
+    };
   }
   return {};
 }
@@ -216,7 +227,8 @@ const PHASES: Record<string, Phase> = {
   },
   runtime: async (_s, env, n) => {
     const { ctx } = context();
-    for (let i = 0; i < n; i++) createRuntime(env, ctx, { requestId: "r", session: "s" }).memory("bench", { kind: "key", id: "k_000000000000" });
+    for (let i = 0; i < n; i++)
+      createRuntime(env, ctx, { requestId: "r", session: "s" }).memory("bench", { kind: "key", id: "k_000000000000" });
   },
   validation: async (s, _env, n) => {
     const schemas = routeSchemas(s);
@@ -259,7 +271,8 @@ const PHASES: Record<string, Phase> = {
     const counter = await adaptersFor(config).counter();
     const snapshots = scriptReplies(s).flatMap((r) => snapshotOf(r.result) ?? []);
     for (let i = 0; i < n; i++) {
-      for (const snap of snapshots) assembleContext({ system: snap.system, summary: snap.summary, window: snap.window, options: config.memory, counter });
+      for (const snap of snapshots)
+        assembleContext({ system: snap.system, summary: snap.summary, window: snap.window, options: config.memory, counter });
     }
   },
   /** Serialising the response the recording got (what `c.json` does with it). */
@@ -293,7 +306,11 @@ async function handleProfile(request: Request, env: object): Promise<Response> {
       mode = "live";
     }
     scenarios.set(scenario.name, scenario);
-    return Response.json({ recorded: [...scenario.tape.keys()], replies: scriptReplies(scenario).length, response: scenario.response.slice(0, 300) });
+    return Response.json({
+      recorded: [...scenario.tape.keys()],
+      replies: scriptReplies(scenario).length,
+      response: scenario.response.slice(0, 300),
+    });
   }
   if (url.pathname === "/__profile/run") {
     const { scenario: name, phase, n } = (await request.json()) as { scenario: string; phase: string; n: number };

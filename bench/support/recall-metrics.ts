@@ -24,10 +24,8 @@ export interface Figures {
   hit3?: number;
 }
 
-const mean = (xs: readonly number[]): number =>
-  xs.length === 0 ? Number.NaN : xs.reduce((s, x) => s + x, 0) / xs.length;
-const perCutoff = (f: (k: Cutoff) => number): PerCutoff =>
-  Object.fromEntries(CUTOFFS.map((k) => [k, f(k)])) as PerCutoff;
+const mean = (xs: readonly number[]): number => (xs.length === 0 ? Number.NaN : xs.reduce((s, x) => s + x, 0) / xs.length);
+const perCutoff = (f: (k: Cutoff) => number): PerCutoff => Object.fromEntries(CUTOFFS.map((k) => [k, f(k)])) as PerCutoff;
 const topOf = (r: Ranked, k: Cutoff): string[] => r.lists[k].slice(0, k);
 const deepest = (r: Ranked): string[] => r.lists[CUTOFFS[CUTOFFS.length - 1] ?? 10];
 const reciprocalRank = (list: readonly string[], wanted: (id: string) => boolean): number => {
@@ -59,11 +57,7 @@ export function queryFigures(ranked: readonly Ranked[]): Figures {
  * Per expected fact of one type (a multi-answer query counts once per answer): whether that fact
  * is in the top k, and its own reciprocal rank. For single-answer queries this is the per-query form.
  */
-export function answerFigures(
-  ranked: readonly Ranked[],
-  facts: ReadonlyMap<string, DatasetFact>,
-  type: FactType,
-): Figures {
+export function answerFigures(ranked: readonly Ranked[], facts: ReadonlyMap<string, DatasetFact>, type: FactType): Figures {
   const rows = ranked.flatMap((r) =>
     r.query.answers
       .filter((id) => facts.get(id)?.type === type)

@@ -38,7 +38,11 @@ const num = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : "  -  ")
 const pct = (x: number | null): string => (x === null ? "   -  " : `${x >= 0 ? "+" : ""}${x.toFixed(1)}%`);
 const share = (x: number): string => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : "-");
 const WIDTHS = [12, 24, 7, 7, 7, 7, 5];
-const row = (...cells: string[]): string => cells.map((c, i) => c.padEnd(WIDTHS[i] ?? 8)).join(" ").trimEnd();
+const row = (...cells: string[]): string =>
+  cells
+    .map((c, i) => c.padEnd(WIDTHS[i] ?? 8))
+    .join(" ")
+    .trimEnd();
 const figureCells = (f: Figures): string[] => [...CUTOFFS.map((k) => num(f.recall[k])), num(f.mrr), String(f.n)];
 const header = (second: string): string => row("retriever", second, ...CUTOFFS.map((k) => `@${k}`), "MRR", "n");
 

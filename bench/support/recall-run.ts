@@ -1,8 +1,6 @@
 import { FACT_TYPES } from "../../src/memory/model.ts";
 import type { Dataset, DatasetFact, DatasetQuery } from "../data/recall/schema.ts";
-import {
-  answerFigures, CUTOFFS, gapPercent, injectionFigures, queryFigures, type Cutoff, type Ranked,
-} from "./recall-metrics.ts";
+import { answerFigures, CUTOFFS, gapPercent, injectionFigures, queryFigures, type Cutoff, type Ranked } from "./recall-metrics.ts";
 import { DATINGS, type Dating, type DatingFigures, type RetrieverResult } from "./recall-report.ts";
 import type { PersonaFacts, Retriever } from "./recall-retriever.ts";
 
@@ -67,11 +65,7 @@ function summarize(c: Collected, facts: ReadonlyMap<string, DatasetFact>, inject
  * Runs every retriever over every persona, dated then undated, one retriever at a time (each
  * `setup` replaces what it held), and computes the figures of each.
  */
-export async function runRetrievers(
-  retrievers: readonly Retriever[],
-  dataset: Dataset,
-  now: number,
-): Promise<RetrieverResult[]> {
+export async function runRetrievers(retrievers: readonly Retriever[], dataset: Dataset, now: number): Promise<RetrieverResult[]> {
   const facts = new Map(dataset.facts.map((f) => [f.id, f]));
   const results: RetrieverResult[] = [];
   for (const retriever of retrievers) {
@@ -81,9 +75,10 @@ export async function runRetrievers(
       figures[dating] = summarize(collected, facts, retriever.inject !== undefined);
     }
     const { dated, undated } = figures;
-    const recall = Object.fromEntries(
-      CUTOFFS.map((k) => [k, gapPercent(dated.overall.recall[k], undated.overall.recall[k])]),
-    ) as Record<Cutoff, number | null>;
+    const recall = Object.fromEntries(CUTOFFS.map((k) => [k, gapPercent(dated.overall.recall[k], undated.overall.recall[k])])) as Record<
+      Cutoff,
+      number | null
+    >;
     const mrr = gapPercent(dated.overall.mrr, undated.overall.mrr);
     results.push({ name: retriever.name, dated, undated, gap: { recall, mrr } });
   }

@@ -1,6 +1,14 @@
 import { QueryMode, WeightingStrategy, type Index, type QueryResult } from "@upstash/vector";
 import { createFact, factId } from "../../src/memory/facts/identity.ts";
-import { candidateDepth, GATE_FLOOR_RATIO, HYBRID_SCRIPT_GATES, hybridRelevance, queryCjkShare, recallQueryText, recallQueryTexts } from "../../src/memory/facts/recall.ts";
+import {
+  candidateDepth,
+  GATE_FLOOR_RATIO,
+  HYBRID_SCRIPT_GATES,
+  hybridRelevance,
+  queryCjkShare,
+  recallQueryText,
+  recallQueryTexts,
+} from "../../src/memory/facts/recall.ts";
 import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
 import { VectorFactStore } from "../../src/stores/facts-vector.ts";
 import { DEFAULT_BM25, idfWeight, textTerms } from "../../tools/upstash-local/vector/index.ts";
@@ -125,7 +133,12 @@ export const HALVES: readonly [readonly string[], readonly string[]] = [
   ["marcus", "jiayi", "kai"],
 ];
 
-function merge(dense: readonly QueryResult[], sparse: readonly QueryResult[], idf: readonly QueryResult[], ids: Map<string, string>): StudyCandidate[] {
+function merge(
+  dense: readonly QueryResult[],
+  sparse: readonly QueryResult[],
+  idf: readonly QueryResult[],
+  ids: Map<string, string>,
+): StudyCandidate[] {
   const by = new Map<string, StudyCandidate>();
   const put = (rs: readonly QueryResult[], part: "dense" | "sparse" | "sparseIdf"): void => {
     for (const r of rs) {
@@ -194,7 +207,12 @@ export async function collectStudy(index: Index, dataset: Dataset, now: number, 
     };
     const info = (text: string, language: Language): StudyQueryInfo => {
       const terms = [...new Set(textTerms(recallQueryText(text), DEFAULT_BM25))];
-      return { language, cjkShare: queryCjkShare(recallQueryText(text)), terms: terms.length, idfSum: terms.reduce((s, t) => s + idfWeight(facts.length, df.get(t) ?? 0), 0) };
+      return {
+        language,
+        cjkShare: queryCjkShare(recallQueryText(text)),
+        terms: terms.length,
+        idfSum: terms.reduce((s, t) => s + idfWeight(facts.length, df.get(t) ?? 0), 0),
+      };
     };
     for (const q of dataset.queries.filter((x) => x.persona === persona)) {
       out.push({ persona, query: q, ...info(q.text, q.language), byK: await ask(q.text, CUTOFFS) });
@@ -207,15 +225,17 @@ export async function collectStudy(index: Index, dataset: Dataset, now: number, 
   return out;
 }
 
-const best = (v: Variant, q: StudyQuery, k: number): number =>
-  Math.max(0, ...(q.byK.get(k) ?? []).map((c) => v.relevance(c, q)));
+const best = (v: Variant, q: StudyQuery, k: number): number => Math.max(0, ...(q.byK.get(k) ?? []).map((c) => v.relevance(c, q)));
 
 function rrfOrder(cs: readonly StudyCandidate[]): Map<string, number> {
   const score = new Map<string, number>();
   for (const part of ["dense", "sparse"] as const) {
-    [...cs].filter((c) => c[part] !== undefined).sort((a, b) => (b[part] ?? 0) - (a[part] ?? 0)).forEach((c, rank) => {
-      score.set(c.id, (score.get(c.id) ?? 0) + 1 / (60 + rank));
-    });
+    [...cs]
+      .filter((c) => c[part] !== undefined)
+      .sort((a, b) => (b[part] ?? 0) - (a[part] ?? 0))
+      .forEach((c, rank) => {
+        score.set(c.id, (score.get(c.id) ?? 0) + 1 / (60 + rank));
+      });
   }
   return score;
 }
@@ -247,7 +267,10 @@ function pick(v: Variant, q: StudyQuery, k: number, gates: Gates): string[] {
   const floor = v.floorRatio > 0 ? Math.max(1e-9, gate * v.floorRatio) : Number.NEGATIVE_INFINITY;
   const kept = cs.filter((c) => (rel.get(c.id) ?? 0) >= floor);
   const key = v.order === "rrf" ? rrfOrder(kept) : v.order === "dbsf" ? dbsfOrder(cs) : rel;
-  return kept.sort((a, b) => (key.get(b.id) ?? 0) - (key.get(a.id) ?? 0) || a.id.localeCompare(b.id)).slice(0, k).map((c) => c.id);
+  return kept
+    .sort((a, b) => (key.get(b.id) ?? 0) - (key.get(a.id) ?? 0) || a.id.localeCompare(b.id))
+    .slice(0, k)
+    .map((c) => c.id);
 }
 
 /** The lowest gate with nothing recalled for at least 90% of `unrelated` (rounded up to 4 decimals). */
@@ -277,7 +300,13 @@ export interface VariantFigures {
   subsets: Record<"en" | "zh" | "paraphrase" | "inflection", Figures>;
 }
 
-function measure(v: Variant, gates: Gates, related: readonly StudyQuery[], unrelated: readonly StudyQuery[], recallK: number): VariantFigures {
+function measure(
+  v: Variant,
+  gates: Gates,
+  related: readonly StudyQuery[],
+  unrelated: readonly StudyQuery[],
+  recallK: number,
+): VariantFigures {
   const ranked: Ranked[] = related.map((q) => ({
     query: q.query as DatasetQuery,
     lists: Object.fromEntries(CUTOFFS.map((k) => [k, pick(v, q, k, gates)])) as Record<Cutoff, string[]>,
@@ -307,7 +336,12 @@ export interface StudyResult {
 }
 
 /** Every variant and the BM25 baselines on the collected queries. */
-export function runStudy(study: readonly StudyQuery[], dataset: Dataset, recallK: number, variants: readonly Variant[] = VARIANTS): StudyResult {
+export function runStudy(
+  study: readonly StudyQuery[],
+  dataset: Dataset,
+  recallK: number,
+  variants: readonly Variant[] = VARIANTS,
+): StudyResult {
   const related = (ps?: readonly string[]) => study.filter((q) => q.query && (!ps || ps.includes(q.persona)));
   const unrelated = (ps?: readonly string[]) => study.filter((q) => !q.query && (!ps || ps.includes(q.persona)));
   const [a, b] = HALVES;
@@ -320,12 +354,23 @@ export function runStudy(study: readonly StudyQuery[], dataset: Dataset, recallK
     ] as [VariantFigures, VariantFigures],
   }));
   const bm25 = (name: string, terms: (t: string) => string[]) => {
-    const indexes = new Map(dataset.personas.map((p) => [p.id, new Bm25Index(dataset.facts.filter((f) => f.persona === p.id), terms)]));
+    const indexes = new Map(
+      dataset.personas.map((p) => [
+        p.id,
+        new Bm25Index(
+          dataset.facts.filter((f) => f.persona === p.id),
+          terms,
+        ),
+      ]),
+    );
     const rank = (ps?: readonly string[]): Figures =>
       queryFigures(
         dataset.queries
           .filter((q) => !ps || ps.includes(q.persona))
-          .map((q) => ({ query: q, lists: Object.fromEntries(CUTOFFS.map((k) => [k, indexes.get(q.persona)?.search(q.text, k) ?? []])) as Record<Cutoff, string[]> })),
+          .map((q) => ({
+            query: q,
+            lists: Object.fromEntries(CUTOFFS.map((k) => [k, indexes.get(q.persona)?.search(q.text, k) ?? []])) as Record<Cutoff, string[]>,
+          })),
       );
     return { name, all: rank(), halves: [rank(b), rank(a)] as [Figures, Figures] };
   };
@@ -340,7 +385,11 @@ const gateText = (g: Gates): string => (g.en === g.zh ? g.en.toFixed(4) : `${g.e
 export function formatStudy(s: StudyResult): string[] {
   const [a, b] = s.halves;
   const cols = [38, 13, 6, 6, 6, 6, 7, 22, 22];
-  const line = (...cells: string[]) => cells.map((c, i) => c.padEnd(cols[i] ?? 8)).join(" ").trimEnd();
+  const line = (...cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(cols[i] ?? 8))
+      .join(" ")
+      .trimEnd();
   const out = [
     "",
     "gate and ordering variants (hybrid, dated, relevance only; gate = lowest abstaining on >= 90% of the fit personas' unrelated pairs):",
@@ -350,11 +399,35 @@ export function formatStudy(s: StudyResult): string[] {
   for (const v of s.variants) {
     const f = v.all.figures;
     const ho = v.heldOut.map((h) => `${n3(h.figures.recall[10])} / ${pc(h.abstained)} (${gateText(h.gates)})`);
-    out.push(line(v.name, gateText(v.all.gates), n3(f.recall[1]), n3(f.recall[5]), n3(f.recall[10]), n3(f.mrr), pc(v.all.abstained), ho[0] ?? "", ho[1] ?? ""));
+    out.push(
+      line(
+        v.name,
+        gateText(v.all.gates),
+        n3(f.recall[1]),
+        n3(f.recall[5]),
+        n3(f.recall[10]),
+        n3(f.mrr),
+        pc(v.all.abstained),
+        ho[0] ?? "",
+        ho[1] ?? "",
+      ),
+    );
   }
   for (const bl of s.baselines) {
     const f = bl.all;
-    out.push(line(bl.name, "-", n3(f.recall[1]), n3(f.recall[5]), n3(f.recall[10]), n3(f.mrr), "0.0%", `${n3(bl.halves[0].recall[10])} on B`, `${n3(bl.halves[1].recall[10])} on A`));
+    out.push(
+      line(
+        bl.name,
+        "-",
+        n3(f.recall[1]),
+        n3(f.recall[5]),
+        n3(f.recall[10]),
+        n3(f.mrr),
+        "0.0%",
+        `${n3(bl.halves[0].recall[10])} on B`,
+        `${n3(bl.halves[1].recall[10])} on A`,
+      ),
+    );
   }
   return out;
 }

@@ -17,11 +17,7 @@ import type { BenchEnv, PersonaFacts, Retriever, RetrieverFactory } from "./reca
  * Stores one persona's facts as the product does (content-hash ids, every field in metadata) into
  * the emptied namespace of `scope`, and returns the map from stored ids back to dataset ids.
  */
-async function storePersona(
-  store: VectorFactStore,
-  scope: FactScope,
-  persona: PersonaFacts,
-): Promise<Map<string, string>> {
+async function storePersona(store: VectorFactStore, scope: FactScope, persona: PersonaFacts): Promise<Map<string, string>> {
   await store.deleteAll(scope);
   const toDataset = new Map<string, string>();
   const facts = await Promise.all(
@@ -52,45 +48,49 @@ class StoreWithoutIntents extends VectorFactStore {
  * options (candidate depth, value/recency ranking, minRecallScore), over `VectorFactStore` on the
  * emulator; `inject` is `getContext({ query })` with the default k and gate.
  */
-export const productRetriever = (fusion: FusionMode, variant?: { withoutIntents: true }): RetrieverFactory => (env: BenchEnv) => {
-  // Fusion variants only differ on a hybrid index.
-  if (fusion !== "worker" && env.mode !== "hybrid") return null;
-  const options: MemoryOptions = { ...DEFAULT_MEMORY_OPTIONS, retrieval: env.mode, fusion };
-  const store = variant?.withoutIntents ? new StoreWithoutIntents(env.index, { retrieval: env.mode, fusion }) : new VectorFactStore(env.index, { retrieval: env.mode, fusion });
-  let manager: SessionMemory | null = null;
-  let toDataset = new Map<string, string>();
-  const current = (): SessionMemory => {
-    if (!manager) throw new Error("product retriever used before setup");
-    return manager;
+export const productRetriever =
+  (fusion: FusionMode, variant?: { withoutIntents: true }): RetrieverFactory =>
+  (env: BenchEnv) => {
+    // Fusion variants only differ on a hybrid index.
+    if (fusion !== "worker" && env.mode !== "hybrid") return null;
+    const options: MemoryOptions = { ...DEFAULT_MEMORY_OPTIONS, retrieval: env.mode, fusion };
+    const store = variant?.withoutIntents
+      ? new StoreWithoutIntents(env.index, { retrieval: env.mode, fusion })
+      : new VectorFactStore(env.index, { retrieval: env.mode, fusion });
+    let manager: SessionMemory | null = null;
+    let toDataset = new Map<string, string>();
+    const current = (): SessionMemory => {
+      if (!manager) throw new Error("product retriever used before setup");
+      return manager;
+    };
+    const retriever: Retriever = {
+      name: (fusion === "worker" ? "product" : `product-${fusion}`) + (variant?.withoutIntents ? "-nointent" : ""),
+      async setup(persona) {
+        const scope = { tenant: `product-${fusion}${variant?.withoutIntents ? "-nointent" : ""}`, userId: persona.persona };
+        toDataset = await storePersona(store, scope, persona);
+        const deps = testDeps({
+          tenant: scope.tenant,
+          sessions: env.sessions,
+          facts: store,
+          summarizer: new ExtractiveSummarizer(env.counter),
+          counter: env.counter,
+          options,
+          now: () => env.now,
+        });
+        manager = new SessionMemory(deps, { sessionId: `recall-${persona.persona}`, userId: persona.persona });
+      },
+      async recall(query, k) {
+        return datasetIds(await current().recall(query, k), toDataset);
+      },
+      async inject(query) {
+        const context = await current().getContext({ query });
+        // A failed recall would look like an abstention: stop instead of counting it.
+        if (context.degraded.length > 0) throw new Error(`context degraded (${context.degraded.join(", ")}): "${query}"`);
+        return datasetIds(context.facts, toDataset);
+      },
+    };
+    return retriever;
   };
-  const retriever: Retriever = {
-    name: (fusion === "worker" ? "product" : `product-${fusion}`) + (variant?.withoutIntents ? "-nointent" : ""),
-    async setup(persona) {
-      const scope = { tenant: `product-${fusion}${variant?.withoutIntents ? "-nointent" : ""}`, userId: persona.persona };
-      toDataset = await storePersona(store, scope, persona);
-      const deps = testDeps({
-        tenant: scope.tenant,
-        sessions: env.sessions,
-        facts: store,
-        summarizer: new ExtractiveSummarizer(env.counter),
-        counter: env.counter,
-        options,
-        now: () => env.now,
-      });
-      manager = new SessionMemory(deps, { sessionId: `recall-${persona.persona}`, userId: persona.persona });
-    },
-    async recall(query, k) {
-      return datasetIds(await current().recall(query, k), toDataset);
-    },
-    async inject(query) {
-      const context = await current().getContext({ query });
-      // A failed recall would look like an abstention: stop instead of counting it.
-      if (context.degraded.length > 0) throw new Error(`context degraded (${context.degraded.join(", ")}): "${query}"`);
-      return datasetIds(context.facts, toDataset);
-    },
-  };
-  return retriever;
-};
 
 /**
  * `cosine-raw`: the emulator's dense similarity alone (query-data, ranked by the index's score,

@@ -55,7 +55,11 @@ function aliases(memories: string): Map<string, string> {
   return out;
 }
 
-export async function startScriptedLlm(options: { marker: string; script: ReadonlyMap<string, Decision[]>; reply: string }): Promise<ScriptedLlm> {
+export async function startScriptedLlm(options: {
+  marker: string;
+  script: ReadonlyMap<string, Decision[]>;
+  reply: string;
+}): Promise<ScriptedLlm> {
   const calls: ExtractionCall[] = [];
   let chats = 0;
   const send = (res: ServerResponse, status: number, body: unknown): void => {
@@ -75,10 +79,13 @@ export async function startScriptedLlm(options: { marker: string; script: Readon
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const path = (req.url ?? "/").split("?")[0]!.replace(/^\/v1(?=\/)/, "");
-    if (req.method === "GET" && path === "/models") return send(res, 200, { object: "list", data: [{ id: "bench-model", object: "model", created: 0, owned_by: "bench" }] });
-    if (req.method !== "POST" || path !== "/chat/completions") return send(res, 404, { error: { message: "unknown URL", type: "invalid_request_error", param: null, code: null } });
+    if (req.method === "GET" && path === "/models")
+      return send(res, 200, { object: "list", data: [{ id: "bench-model", object: "model", created: 0, owned_by: "bench" }] });
+    if (req.method !== "POST" || path !== "/chat/completions")
+      return send(res, 404, { error: { message: "unknown URL", type: "invalid_request_error", param: null, code: null } });
     const body: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
-    if (!isObject(body) || !Array.isArray(body.messages)) return send(res, 400, { error: { message: "messages required", type: "invalid_request_error", param: null, code: null } });
+    if (!isObject(body) || !Array.isArray(body.messages))
+      return send(res, 400, { error: { message: "messages required", type: "invalid_request_error", param: null, code: null } });
     const texts = body.messages.filter(isObject).map((m) => (typeof m.content === "string" ? m.content : ""));
     const model = typeof body.model === "string" ? body.model : "bench-model";
     const system = texts[0] ?? "";
@@ -108,7 +115,8 @@ export async function startScriptedLlm(options: { marker: string; script: Readon
           const alias = offered.get(decision.target) ?? "";
           answered.push({ decision, alias });
           // A memory that was not offered cannot be named: the decision is left out, as a model would.
-          if (alias !== "") operations.push({ op: decision.op, memory: alias, text: decision.text, type: decision.type, importance: decision.importance });
+          if (alias !== "")
+            operations.push({ op: decision.op, memory: alias, text: decision.text, type: decision.type, importance: decision.importance });
         }
       }
     }
@@ -119,7 +127,9 @@ export async function startScriptedLlm(options: { marker: string; script: Readon
   };
 
   const server = createServer((req, res) => {
-    handle(req, res).catch(() => send(res, 500, { error: { message: "bench server failure", type: "server_error", param: null, code: null } }));
+    handle(req, res).catch(() =>
+      send(res, 500, { error: { message: "bench server failure", type: "server_error", param: null, code: null } }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -42,7 +42,8 @@ export function cpuNs(pids: readonly number[]): number {
   let total = 0;
   for (const pid of pids) {
     try {
-      for (const tid of readdirSync(`/proc/${pid}/task`)) total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+      for (const tid of readdirSync(`/proc/${pid}/task`))
+        total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
     } catch {
       // gone
     }

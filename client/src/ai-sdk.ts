@@ -61,7 +61,8 @@ export interface MemoryMiddlewareOptions {
 type CallParams = Parameters<NonNullable<LanguageModelMiddleware["transformParams"]>>[0]["params"];
 type Prompt = CallParams["prompt"];
 type Content = Awaited<ReturnType<NonNullable<LanguageModelMiddleware["wrapGenerate"]>>>["content"][number];
-type StreamPart = Awaited<ReturnType<NonNullable<LanguageModelMiddleware["wrapStream"]>>>["stream"] extends ReadableStream<infer P> ? P : never;
+type StreamPart =
+  Awaited<ReturnType<NonNullable<LanguageModelMiddleware["wrapStream"]>>>["stream"] extends ReadableStream<infer P> ? P : never;
 
 const defaultFormat = (facts: FactRecall["facts"]): string =>
   ["Relevant memories about the user from earlier conversations:", ...facts.map((f) => `- ${f.text}`)].join("\n");
@@ -82,7 +83,7 @@ function textOf(message: Prompt[number]): string {
 /** The latest message when it is the user's (a new turn; a call after tool results is not one). */
 function newUserMessage(prompt: Prompt): string | null {
   const last = prompt[prompt.length - 1];
-  if (!last || last.role !== "user") return null;
+  if (last?.role !== "user") return null;
   const text = textOf(last).trim();
   return text === "" ? null : text;
 }

@@ -10,7 +10,13 @@ const parse = (data: string): unknown => {
   try {
     return JSON.parse(data) as unknown;
   } catch {
-    throw new MemoryApiError(200, "stream_invalid", `the chat stream sent an event that is not JSON: ${data.slice(0, 120)}`, undefined, undefined);
+    throw new MemoryApiError(
+      200,
+      "stream_invalid",
+      `the chat stream sent an event that is not JSON: ${data.slice(0, 120)}`,
+      undefined,
+      undefined,
+    );
   }
 };
 
@@ -19,7 +25,12 @@ const parse = (data: string): unknown => {
  * `event: done` ({reply, memory}) and `event: error` ({error}) and turns them into events, or
  * throws. A stream that ends without `done` is an error: the reply was not confirmed stored.
  */
-export async function* streamChat(api: Client<paths>, sessionId: string, request: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatStreamEvent> {
+export async function* streamChat(
+  api: Client<paths>,
+  sessionId: string,
+  request: ChatRequest,
+  signal?: AbortSignal,
+): AsyncGenerator<ChatStreamEvent> {
   const { data, error, response } = await api.POST("/v1/sessions/{sessionId}/chat", {
     params: { path: { sessionId } },
     body: { ...request, stream: true },

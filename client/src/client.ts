@@ -40,7 +40,9 @@ export class MemoryClient {
   /** Appends messages to a session (idempotent with message ids); `userId` names the session's user. */
   append(sessionId: string, messages: MessageInput[], options: { userId?: string } & CallOptions = {}): Promise<AppendResult> {
     const { userId, signal } = options;
-    return unwrap(this.api.POST("/v1/sessions/{sessionId}/messages", { params: { path: { sessionId } }, body: { messages, userId }, signal }));
+    return unwrap(
+      this.api.POST("/v1/sessions/{sessionId}/messages", { params: { path: { sessionId } }, body: { messages, userId }, signal }),
+    );
   }
 
   /** The context to send to an LLM: system, summary, facts recalled for `query`, window, within `budget` tokens. */
@@ -52,9 +54,18 @@ export class MemoryClient {
   /** One chat turn, answered when the reply is complete and stored. */
   async chat(sessionId: string, request: ChatRequest, options: CallOptions = {}): Promise<ChatResult> {
     const body = { ...request, stream: false };
-    const answer = await unwrap(this.api.POST("/v1/sessions/{sessionId}/chat", { params: { path: { sessionId } }, body, signal: options.signal }));
+    const answer = await unwrap(
+      this.api.POST("/v1/sessions/{sessionId}/chat", { params: { path: { sessionId } }, body, signal: options.signal }),
+    );
     // The route also answers text/event-stream, but only when asked for a stream.
-    if (typeof answer === "string") throw new MemoryApiError(200, "unexpected_stream", "asked for one JSON answer, the service sent an event stream", undefined, undefined);
+    if (typeof answer === "string")
+      throw new MemoryApiError(
+        200,
+        "unexpected_stream",
+        "asked for one JSON answer, the service sent an event stream",
+        undefined,
+        undefined,
+      );
     return answer;
   }
 

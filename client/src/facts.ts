@@ -10,7 +10,8 @@ type SearchQuery = QueryInput<QueryParams<"searchFacts">>;
 const isRecall = (page: FactsPage): page is FactRecall => "query" in page;
 
 function expected<T extends FactsPage>(page: FactsPage, is: (p: FactsPage) => p is T, what: string): T {
-  if (!is(page)) throw new MemoryApiError(200, "unexpected_answer", `expected ${what} from GET /v1/users/{userId}/facts`, undefined, undefined);
+  if (!is(page))
+    throw new MemoryApiError(200, "unexpected_answer", `expected ${what} from GET /v1/users/{userId}/facts`, undefined, undefined);
   return page;
 }
 
@@ -32,12 +33,16 @@ export class FactsClient {
 
   /** The facts most relevant to `query`, best first (`k`, `types`, `minScore` narrow it). */
   async recall(query: string, options: Omit<SearchQuery, "query" | "cursor" | "limit"> = {}): Promise<FactRecall> {
-    const page = await unwrap(this.api.GET("/v1/users/{userId}/facts", { params: { path: this.path, query: toQuery({ ...options, query }) } }));
+    const page = await unwrap(
+      this.api.GET("/v1/users/{userId}/facts", { params: { path: this.path, query: toQuery({ ...options, query }) } }),
+    );
     return expected(page, isRecall, "recalled facts");
   }
 
   /** One page of every fact; pass the answer's `nextCursor` back as `cursor` for the next page. */
-  async list(options: Pick<SearchQuery, "cursor" | "limit" | "types" | "agentId" | "createdAfter" | "createdBefore"> = {}): Promise<FactList> {
+  async list(
+    options: Pick<SearchQuery, "cursor" | "limit" | "types" | "agentId" | "createdAfter" | "createdBefore"> = {},
+  ): Promise<FactList> {
     const page = await unwrap(this.api.GET("/v1/users/{userId}/facts", { params: { path: this.path, query: toQuery(options) } }));
     return expected(page, (p): p is FactList => !isRecall(p), "a page of facts");
   }

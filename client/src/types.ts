@@ -12,7 +12,9 @@ type JsonBody<R> = R extends { content: { "application/json": infer B } } ? B : 
 type SuccessStatus = 200 | 201 | 202;
 
 /** What an operation answers on success (the JSON of its 200/201/202 responses). */
-export type Success<K extends OperationId> = operations[K] extends { responses: infer R } ? JsonBody<R[Extract<keyof R, SuccessStatus>]> : never;
+export type Success<K extends OperationId> = operations[K] extends { responses: infer R }
+  ? JsonBody<R[Extract<keyof R, SuccessStatus>]>
+  : never;
 
 /** The JSON body an operation takes. */
 export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: infer B } ? JsonBody<NonNullable<B>> : never;

@@ -8,7 +8,6 @@
 // A chat turn is POST /v1/sessions/{sessionId}/chat with `stream: true`, read as server-sent events
 // (`delta`, then `done` with the stored reply and what memory injected, or `error`). What memory
 // holds for the session is shown from GET /v1/sessions/{sessionId}/context.
-"use strict";
 
 const REFRESH_BEFORE_MS = 60_000;
 const $ = (id) => document.getElementById(id);
@@ -23,11 +22,19 @@ function who() {
 /** A token for the chosen user and session, minted anew when it is about to expire or they changed. */
 async function token() {
   const { userId, sessionId } = who();
-  const fresh = credential && credential.userId === userId && credential.sessionId === sessionId && credential.expiresAt - Date.now() > REFRESH_BEFORE_MS;
+  const fresh =
+    credential &&
+    credential.userId === userId &&
+    credential.sessionId === sessionId &&
+    credential.expiresAt - Date.now() > REFRESH_BEFORE_MS;
   if (fresh) return credential;
-  const response = await fetch("/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId, sessionId }) });
+  const response = await fetch("/token", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ userId, sessionId }),
+  });
   const body = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(body && body.error ? `token: ${body.error.code}: ${body.error.message}` : `token: HTTP ${response.status}`);
+  if (!response.ok) throw new Error(body?.error ? `token: ${body.error.code}: ${body.error.message}` : `token: HTTP ${response.status}`);
   credential = { ...body, userId, sessionId };
   $("expires").textContent = `token for ${userId} / ${sessionId} until ${new Date(body.expiresAt).toLocaleTimeString()}`;
   return credential;
@@ -42,7 +49,7 @@ async function api(path, init = {}) {
   });
   if (!response.ok) {
     const body = await response.json().catch(() => null);
-    throw new Error(body && body.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${response.status}`);
+    throw new Error(body?.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${response.status}`);
   }
   return response;
 }
@@ -83,7 +90,7 @@ async function* serverSentEvents(body) {
 function describeMemory(memory) {
   if (!memory) return "";
   const recalled = Array.isArray(memory.recalled) ? memory.recalled.length : 0;
-  const tokens = memory.contextTokens && memory.contextTokens.total;
+  const tokens = memory.contextTokens?.total;
   return `memory: ${recalled} fact(s) recalled${tokens ? `, context ${tokens} tokens` : ""}`;
 }
 
@@ -96,7 +103,10 @@ async function showContext() {
       if (m.role === "user" || m.role === "assistant") addTurn(m.role, m.content);
     }
     const t = context.tokens;
-    addTurn("meta", `context: ${context.stats.messages} message(s) stored; ${t.total} tokens (system ${t.system}, summary ${t.summary}, facts ${t.facts}, window ${t.window})`);
+    addTurn(
+      "meta",
+      `context: ${context.stats.messages} message(s) stored; ${t.total} tokens (system ${t.system}, summary ${t.summary}, facts ${t.facts}, window ${t.window})`,
+    );
   } catch (err) {
     addTurn("error", String(err.message || err));
   }

@@ -153,7 +153,11 @@ async function inspect() {
 
 function renderSystem(system) {
   const box = $("system");
-  box.replaceChildren(...(system.length === 0 ? [el("p", "none pinned", "dropped")] : system.map((m) => el("pre", `${m.content}\n(${m.tokens} tokens)`, "msg"))));
+  box.replaceChildren(
+    ...(system.length === 0
+      ? [el("p", "none pinned", "dropped")]
+      : system.map((m) => el("pre", `${m.content}\n(${m.tokens} tokens)`, "msg"))),
+  );
 }
 
 function renderSummary(summary) {
@@ -193,14 +197,20 @@ function renderWindow(window) {
 }
 
 function renderArchive(archived) {
-  fillTable("archive", archived.map((m) => row([[m.role], [m.tokens, "num"], [clip(messageText(m)), "text"]])));
+  fillTable(
+    "archive",
+    archived.map((m) => row([[m.role], [m.tokens, "num"], [clip(messageText(m)), "text"]])),
+  );
   $("archive-h").textContent = `Archived originals (${archived.length})`;
 }
 
 async function loadFacts() {
   const page = await api(`/v1/users/${encodeURIComponent(state.userId)}/facts?limit=100`);
   const facts = page.facts ?? [];
-  fillTable("facts", facts.map((f) => row([[f.type], [f.importance, "num"], [age(f.createdAt), "num"], [f.accessCount, "num"], [f.text, "text"]])));
+  fillTable(
+    "facts",
+    facts.map((f) => row([[f.type], [f.importance, "num"], [age(f.createdAt), "num"], [f.accessCount, "num"], [f.text, "text"]])),
+  );
   $("facts-h").textContent = `Facts of ${state.userId} (${facts.length})`;
 }
 
@@ -304,8 +314,16 @@ function renderTrace(trace) {
   const meta = el("dl", undefined, "meta");
   const c = trace.context;
   const items = [
-    ["Query", trace.recall ? `${trace.recall.query} (${trace.recall.mode}, k=${trace.recall.k}, min score ${trace.recall.minScore})` : "none"],
-    ["Injected", c ? `system ${c.system.tokens} + summary ${c.summary?.tokens ?? 0} + facts ${c.facts.tokens} + window ${c.window.tokens} = ${c.total} tokens` : "-"],
+    [
+      "Query",
+      trace.recall ? `${trace.recall.query} (${trace.recall.mode}, k=${trace.recall.k}, min score ${trace.recall.minScore})` : "none",
+    ],
+    [
+      "Injected",
+      c
+        ? `system ${c.system.tokens} + summary ${c.summary?.tokens ?? 0} + facts ${c.facts.tokens} + window ${c.window.tokens} = ${c.total} tokens`
+        : "-",
+    ],
     ["Round trips", trace.roundTrips.map((r) => `${r.name} ${r.ms} ms${r.ok ? "" : " (failed)"}`).join(", ") || "none"],
     ["Degraded", trace.degraded.length > 0 ? trace.degraded.join(", ") : "nothing"],
   ];
@@ -324,7 +342,11 @@ function renderTrace(trace) {
     }
     head.append(hr);
     const body = el("tbody");
-    body.append(...candidates.map((k) => row([[k.reason, k.kept ? "kept" : "dropped"], [k.similarity, "num"], [k.score, "num"], [k.type], [clip(k.text, 200), "text"]])));
+    body.append(
+      ...candidates.map((k) =>
+        row([[k.reason, k.kept ? "kept" : "dropped"], [k.similarity, "num"], [k.score, "num"], [k.type], [clip(k.text, 200), "text"]]),
+      ),
+    );
     table.append(head, body);
     parts.push(table);
   }

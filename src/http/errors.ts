@@ -59,6 +59,11 @@ export class ApiError extends Error {
 }
 
 /** Every 503 the API answers: always with Retry-After, so clients back off and retry. */
-export function serviceUnavailable(code: "upstream_unavailable" | "llm_not_configured", message: string, retryAfterSeconds: number, cause?: unknown): ApiError {
+export function serviceUnavailable(
+  code: "upstream_unavailable" | "llm_not_configured",
+  message: string,
+  retryAfterSeconds: number,
+  cause?: unknown,
+): ApiError {
   return new ApiError(503, code, message, { headers: { "retry-after": String(retryAfterSeconds) }, cause });
 }

@@ -54,7 +54,11 @@ export function llmFailure(err: LlmError): ApiError {
     });
   }
   const message =
-    err.kind === "timeout" ? "the LLM did not answer in time" : err.kind === "bad_output" ? "the LLM returned an unusable answer" : "the LLM request failed";
+    err.kind === "timeout"
+      ? "the LLM did not answer in time"
+      : err.kind === "bad_output"
+        ? "the LLM returned an unusable answer"
+        : "the LLM request failed";
   const retry = "your message was stored, retry with the same idempotency key or message id";
   return new ApiError(502, "llm_failed", `${message}; ${retry}`, { details: { kind: err.kind }, cause: err });
 }

@@ -8,14 +8,23 @@ import type { ChatCompletion } from "./schemas/chat-responses.ts";
 function messageOf(reply: TurnOutcome): ChatCompletion["choices"][number]["message"] {
   const stored = reply.tool_calls && reply.tool_calls.length > 0 ? reply.tool_calls : undefined;
   const calls = stored?.map((c) => ({ id: c.id, type: c.type, function: { name: c.function.name, arguments: c.function.arguments } }));
-  return { role: "assistant", content: calls && reply.content === "" ? null : reply.content, ...(calls ? { tool_calls: calls } : {}), refusal: null };
+  return {
+    role: "assistant",
+    content: calls && reply.content === "" ? null : reply.content,
+    ...(calls ? { tool_calls: calls } : {}),
+    refusal: null,
+  };
 }
 
 const finishOf = (reply: TurnOutcome): string => reply.finishReason ?? (reply.tool_calls?.length ? "tool_calls" : "stop");
 
 /** Ids and timestamps of an answer made from storage. */
 function frame(reply: TurnOutcome, model: string) {
-  return { id: `chatcmpl-${reply.id.replace(/[^A-Za-z0-9]/g, "").slice(0, 40)}`, created: Math.floor(Date.now() / 1000), model: reply.model || model };
+  return {
+    id: `chatcmpl-${reply.id.replace(/[^A-Za-z0-9]/g, "").slice(0, 40)}`,
+    created: Math.floor(Date.now() / 1000),
+    model: reply.model || model,
+  };
 }
 
 /** A `chat.completion` for a recorded reply (no usage: no tokens were spent). */

@@ -3,7 +3,14 @@ import type { AppEnv } from "./context-types.ts";
 import { ApiError } from "./errors.ts";
 
 /** What each validation target is called in error messages. */
-const TARGET_NAMES: Record<string, string> = { json: "body", query: "query", param: "path", header: "header", form: "body", cookie: "cookie" };
+const TARGET_NAMES: Record<string, string> = {
+  json: "body",
+  query: "query",
+  param: "path",
+  header: "header",
+  form: "body",
+  cookie: "cookie",
+};
 
 type Issue = z.core.$ZodIssue;
 
@@ -47,7 +54,11 @@ export function issueProblem(issue: Issue): string {
 
 /** An unknown query key is a parameter, not a field. */
 const problemIn = (target: string, issue: Issue): string =>
-  target === "query" && issue.code === "unrecognized_keys" ? (issue.keys.length === 1 ? "is not a known parameter" : "are not known parameters") : issueProblem(issue);
+  target === "query" && issue.code === "unrecognized_keys"
+    ? issue.keys.length === 1
+      ? "is not a known parameter"
+      : "are not known parameters"
+    : issueProblem(issue);
 
 /** Where an issue is: `messages.0.content`; an unknown key names itself. */
 function issuePath(issue: Issue): string {
@@ -67,7 +78,8 @@ type Route = Parameters<OpenAPIHono<AppEnv>["openapi"]>[0];
 export function withStrictQuery<R extends Route>(route: R): R {
   const query = route.request?.query;
   if (query === undefined) return { ...route, request: { ...route.request, query: z.object({}).strict() } };
-  if (query instanceof z.ZodObject && query.def.catchall === undefined) return { ...route, request: { ...route.request, query: query.strict() } };
+  if (query instanceof z.ZodObject && query.def.catchall === undefined)
+    return { ...route, request: { ...route.request, query: query.strict() } };
   return route;
 }
 
@@ -79,7 +91,8 @@ export function withStrictQuery<R extends Route>(route: R): R {
 export function createRouter(): OpenAPIHono<AppEnv> {
   const app = newRouter();
   const openapi = app.openapi.bind(app);
-  app.openapi = ((route: Route, ...rest: unknown[]) => (openapi as (...args: unknown[]) => unknown)(withStrictQuery(route), ...rest)) as typeof app.openapi;
+  app.openapi = ((route: Route, ...rest: unknown[]) =>
+    (openapi as (...args: unknown[]) => unknown)(withStrictQuery(route), ...rest)) as typeof app.openapi;
   return app;
 }
 

@@ -7,7 +7,12 @@ import { QueryBool } from "./schemas/common.ts";
 export const TraceFlag = QueryBool.optional().openapi({ description: "`true` returns the turn's trace inline (`trace` field)" });
 
 /** Starts the request's trace (its id goes out as `X-Memory-Trace-Id`). */
-export function beginTrace(c: Context<AppEnv>, kind: TraceKind, session: { sessionId: string; userId?: string | undefined }, inline: boolean): void {
+export function beginTrace(
+  c: Context<AppEnv>,
+  kind: TraceKind,
+  session: { sessionId: string; userId?: string | undefined },
+  inline: boolean,
+): void {
   c.get("runtime").observe.beginTrace(kind, session, inline);
 }
 
@@ -21,5 +26,7 @@ export function inlineTrace(c: Context<AppEnv>): { trace?: Trace } {
   if (!trace) return {};
   const principal = c.get("principal");
   if (principal.kind !== "token" || principal.scopes.includes("read") || !trace.recall) return { trace };
-  return { trace: { ...trace, recall: { ...trace.recall, candidates: trace.recall.candidates.map((candidate) => ({ ...candidate, text: "" })) } } };
+  return {
+    trace: { ...trace, recall: { ...trace.recall, candidates: trace.recall.candidates.map((candidate) => ({ ...candidate, text: "" })) } },
+  };
 }

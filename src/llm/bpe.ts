@@ -119,10 +119,14 @@ export function packHashedTable(source: RankTableSource): Uint8Array {
   const textEnd = pad4(HASHED_HEADER_WORDS * 4 + encoding.length + pattern.length);
   const out = new Uint8Array(textEnd + parts.slots.length * 4 + count + parts.bytes.length);
   const view = new DataView(out.buffer);
-  [HASHED_MAGIC, count, parts.slots.length, encoding.length, pattern.length].forEach((word, i) => view.setUint32(i * 4, word, true));
+  [HASHED_MAGIC, count, parts.slots.length, encoding.length, pattern.length].forEach((word, i) => {
+    view.setUint32(i * 4, word, true);
+  });
   out.set(encoding, HASHED_HEADER_WORDS * 4);
   out.set(pattern, HASHED_HEADER_WORDS * 4 + encoding.length);
-  parts.slots.forEach((slot, i) => view.setInt32(textEnd + i * 4, slot, true));
+  parts.slots.forEach((slot, i) => {
+    view.setInt32(textEnd + i * 4, slot, true);
+  });
   out.set(parts.lengths, textEnd + parts.slots.length * 4);
   out.set(parts.bytes, textEnd + parts.slots.length * 4 + count);
   return out;

@@ -27,7 +27,8 @@ function usageOf(value: unknown): ModelReply["usage"] {
 function checked(reply: ModelReply): ModelReply {
   const calls = reply.tool_calls ?? [];
   if (reply.content.trim() === "" && calls.length === 0) throw new LlmError("bad_output", "LLM returned an empty answer");
-  if (!calls.every((c) => isValidToolCallId(c.id) && c.function.name !== "")) throw new LlmError("bad_output", "LLM returned an unusable tool call");
+  if (!calls.every((c) => isValidToolCallId(c.id) && c.function.name !== ""))
+    throw new LlmError("bad_output", "LLM returned an unusable tool call");
   return reply;
 }
 
@@ -83,7 +84,10 @@ export class ReplyAssembler {
   }
 
   #addCall(part: JsonObject): void {
-    const index = typeof part.index === "number" && Number.isInteger(part.index) && part.index >= 0 && part.index < 128 ? part.index : this.#calls.length;
+    const index =
+      typeof part.index === "number" && Number.isInteger(part.index) && part.index >= 0 && part.index < 128
+        ? part.index
+        : this.#calls.length;
     const call = (this.#calls[index] ??= { id: "", type: "function", function: { name: "", arguments: "" } });
     const fn = isObject(part.function) ? part.function : {};
     if (typeof part.id === "string" && part.id !== "") call.id = part.id;

@@ -103,7 +103,10 @@ export function buildExtractionMessages(messages: readonly StoredMessage[], exis
     .map((m) => `[${promptTime(m.ts)}] ${m.role === "user" ? "user" : "assistant (context only)"}: ${clip(m.content.trim())}`);
   return [
     { role: "system", content: EXTRACTION_INSTRUCTIONS },
-    { role: "user", content: `Stored memories:\n<memories>\n${memories}\n</memories>\n\nNew messages, oldest first:\n<messages>\n${lines.join("\n")}\n</messages>` },
+    {
+      role: "user",
+      content: `Stored memories:\n<memories>\n${memories}\n</memories>\n\nNew messages, oldest first:\n<messages>\n${lines.join("\n")}\n</messages>`,
+    },
   ];
 }
 

@@ -8,6 +8,7 @@ const NAME_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Converts domain chat messages to the SDK's message params. */
 export function toOpenAIMessages(messages: readonly ChatMessage[]): MessageParam[] {
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every role and returns from each
   return messages.map((m): MessageParam => {
     const name = m.name && NAME_RE.test(m.name) ? { name: m.name } : {};
     switch (m.role) {

@@ -1,6 +1,14 @@
 import type OpenAI from "openai";
 import { APIError } from "openai";
-import type { ChatModel, ChatRequest, ChatUsage, ModelReply, PassThroughAnswer, PassThroughRequest, PassThroughStream } from "../memory/ports/index.ts";
+import type {
+  ChatModel,
+  ChatRequest,
+  ChatUsage,
+  ModelReply,
+  PassThroughAnswer,
+  PassThroughRequest,
+  PassThroughStream,
+} from "../memory/ports/index.ts";
 import type { JsonObject } from "../memory/model.ts";
 import { ReplyAssembler, replyFromCompletion } from "./chunk-reply.ts";
 import { completeText } from "./complete.ts";

@@ -4,7 +4,13 @@ import type { FactExtractor, FactOperation } from "../memory/ports/index.ts";
 import { FACT_TYPES, type Fact, type FactType, type StoredMessage } from "../memory/model.ts";
 import { toLlmError } from "./errors.ts";
 import { LlmError } from "../memory/errors.ts";
-import { EXTRACTION_PROMPT_VERSION, EXTRACTION_SCHEMA, PLAIN_JSON_HINT, buildExtractionMessages, memoryAlias } from "./extraction-prompt.ts";
+import {
+  EXTRACTION_PROMPT_VERSION,
+  EXTRACTION_SCHEMA,
+  PLAIN_JSON_HINT,
+  buildExtractionMessages,
+  memoryAlias,
+} from "./extraction-prompt.ts";
 import { toOpenAIMessages } from "./messages.ts";
 
 export interface OpenAIFactExtractorOptions {
@@ -98,7 +104,12 @@ export class OpenAIFactExtractor implements FactExtractor {
       const messages = mode === "plain" ? [...base, { role: "system" as const, content: PLAIN_JSON_HINT }] : base;
       const format =
         mode === "json_schema"
-          ? { response_format: { type: "json_schema" as const, json_schema: EXTRACTION_SCHEMA as unknown as OpenAI.ResponseFormatJSONSchema["json_schema"] } }
+          ? {
+              response_format: {
+                type: "json_schema" as const,
+                json_schema: EXTRACTION_SCHEMA as unknown as OpenAI.ResponseFormatJSONSchema["json_schema"],
+              },
+            }
           : mode === "json_object"
             ? { response_format: { type: "json_object" as const } }
             : {};

@@ -44,13 +44,19 @@ function tableFor(source: RankTableSource): RankTable {
  * condition compares the defined constant with a string, so the bundler drops the other branches.
  */
 function importTable(encoding: TokenizerEncoding): Promise<RankTable> {
-  if (encoding === "cl100k_base" && globalThis.__RANK_TABLE__ === "cl100k_base") return import("./ranks/cl100k_base.bin").then((m) => RankTable.fromHashed(m.default));
-  if (encoding === "o200k_base" && globalThis.__RANK_TABLE__ === "o200k_base") return import("./ranks/o200k_base.bin").then((m) => RankTable.fromHashed(m.default));
+  if (encoding === "cl100k_base" && globalThis.__RANK_TABLE__ === "cl100k_base")
+    return import("./ranks/cl100k_base.bin").then((m) => RankTable.fromHashed(m.default));
+  if (encoding === "o200k_base" && globalThis.__RANK_TABLE__ === "o200k_base")
+    return import("./ranks/o200k_base.bin").then((m) => RankTable.fromHashed(m.default));
   if (globalThis.__RANK_TABLE__ !== "cl100k_base" && globalThis.__RANK_TABLE__ !== "o200k_base") {
     if (encoding === "cl100k_base") return import("./ranks/cl100k_base.ts").then((m) => tableFor(m.default));
     if (encoding === "o200k_base") return import("./ranks/o200k_base.ts").then((m) => tableFor(m.default));
   }
-  return Promise.reject(new Error(`this build bundles the ${String(globalThis.__RANK_TABLE__)} rank table only, not ${encoding}: set [define] in wrangler.toml`));
+  return Promise.reject(
+    new Error(
+      `this build bundles the ${String(globalThis.__RANK_TABLE__)} rank table only, not ${encoding}: set [define] in wrangler.toml`,
+    ),
+  );
 }
 
 function counterOn(table: RankTable, limits: Partial<SplitLimits>): TokenCounter {

@@ -70,7 +70,8 @@ export class LlmError extends Error {
     this.status = details.status;
     this.code = details.code;
     const status = details.status ?? 0;
-    this.retryable = kind === "timeout" || (kind === "upstream" && (status === 0 || status === 408 || status === 409 || status === 429 || status >= 500));
+    this.retryable =
+      kind === "timeout" || (kind === "upstream" && (status === 0 || status === 408 || status === 409 || status === 429 || status >= 500));
   }
 }
 

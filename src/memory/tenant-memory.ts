@@ -6,7 +6,7 @@ import type { TenantDeps } from "./tenant-deps.ts";
 import { UpstreamUnavailable } from "./errors.ts";
 import { FactService } from "./facts/fact-service.ts";
 import { SessionMemory } from "./sessions/session-memory.ts";
-import { type AddResult, type ContextRequest, type ContextResult } from "./sessions/requests.ts";
+import type { AddResult, ContextRequest, ContextResult } from "./sessions/requests.ts";
 import type { SettingsChange } from "./ports/sessions.ts";
 import type { JsonObject } from "./model.ts";
 import { readStats, readTrace, recentTraces } from "./observe/queries.ts";
@@ -81,7 +81,9 @@ export class TenantMemory {
   models(): Promise<JsonObject> {
     const chat = this.#d.chat;
     if (!chat) {
-      return Promise.reject(new UpstreamUnavailable("llm", "no LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL", { reason: "not_configured" }));
+      return Promise.reject(
+        new UpstreamUnavailable("llm", "no LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL", { reason: "not_configured" }),
+      );
     }
     return chat.models();
   }
@@ -90,7 +92,9 @@ export class TenantMemory {
   facts(userId: string): FactService {
     const facts = this.#d.facts;
     if (!facts) {
-      throw new UpstreamUnavailable("vector", "long-term memory is not configured (UPSTASH_VECTOR_REST_URL / _TOKEN)", { reason: "not_configured" });
+      throw new UpstreamUnavailable("vector", "long-term memory is not configured (UPSTASH_VECTOR_REST_URL / _TOKEN)", {
+        reason: "not_configured",
+      });
     }
     const audited = (action: "fact.update" | "fact.delete", factId: string) => recordAudit(this.#d, action, { userId, factId });
     return new FactService({ facts, scope: { tenant: this.#d.tenant, userId }, options: this.#d.options, now: this.#d.now, audited });

@@ -34,12 +34,17 @@ export class RedisAuditLog implements AuditLog {
     const keys = auditKeys(tenant, entry.ts / 60_000, subjectKeyPart(throttleSubject(entry.actor)));
     const limit = options.throttle ? AUDIT_FAILURES_PER_MINUTE : 0;
     const log = auditStream(entry.action) === "security" ? keys.security : keys.activity;
-    await this.#scripts.run(AUDIT_APPEND_LUA, [log, keys.throttle], [String(entry.ts), JSON.stringify(entry), String(this.#max), String(limit)]);
+    await this.#scripts.run(
+      AUDIT_APPEND_LUA,
+      [log, keys.throttle],
+      [String(entry.ts), JSON.stringify(entry), String(this.#max), String(limit)],
+    );
   }
 
   async list(tenant: string, query: { since: number; limit: number }): Promise<AuditEntry[]> {
     const { security, activity } = auditKeys(tenant, 0);
-    const page = (log: string) => this.#redis.zrange<unknown[]>(log, `(${query.since}`, "+inf", { byScore: true, offset: 0, count: query.limit + TIE_SLACK });
+    const page = (log: string) =>
+      this.#redis.zrange<unknown[]>(log, `(${query.since}`, "+inf", { byScore: true, offset: 0, count: query.limit + TIE_SLACK });
     const [a, b] = await Promise.all([page(security), page(activity)]);
     // Each stream is cut at limit + slack: merged, the first limit + slack are exact.
     const entries = [...a, ...b]

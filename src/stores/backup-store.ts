@@ -9,7 +9,11 @@ import type { FieldCipher } from "./sealed/cipher.ts";
 export interface BackupBucket {
   put(key: string, value: string): Promise<unknown>;
   get(key: string): Promise<{ text(): Promise<string> } | null>;
-  list(options: { prefix: string; cursor?: string; limit?: number }): Promise<{ objects: { key: string }[]; truncated: boolean; cursor?: string }>;
+  list(options: {
+    prefix: string;
+    cursor?: string;
+    limit?: number;
+  }): Promise<{ objects: { key: string }[]; truncated: boolean; cursor?: string }>;
   delete(keys: string | string[]): Promise<void>;
 }
 
@@ -56,7 +60,8 @@ export class R2BackupStore implements BackupStore {
   }
 
   async write(scope: FactScope, snapshot: FactSnapshot): Promise<void> {
-    if (!Number.isSafeInteger(snapshot.takenAt) || snapshot.takenAt < 0) throw new InvalidStoreInput("snapshot time must be a non-negative integer");
+    if (!Number.isSafeInteger(snapshot.takenAt) || snapshot.takenAt < 0)
+      throw new InvalidStoreInput("snapshot time must be a non-negative integer");
     const body: SnapshotBody = { v: 1, takenAt: snapshot.takenAt, facts: snapshot.facts };
     const json = JSON.stringify(body);
     const text = this.#cipher ? await this.#cipher.seal(json, scope.tenant) : json;
@@ -79,7 +84,8 @@ export class R2BackupStore implements BackupStore {
     } catch {
       throw new UnexpectedReply("backup snapshot");
     }
-    if (typeof body !== "object" || body === null || !("facts" in body) || !Array.isArray(body.facts)) throw new UnexpectedReply("backup snapshot");
+    if (typeof body !== "object" || body === null || !("facts" in body) || !Array.isArray(body.facts))
+      throw new UnexpectedReply("backup snapshot");
     const facts = body.facts.flatMap((f: unknown) => {
       const id = typeof f === "object" && f !== null && "id" in f ? f.id : undefined;
       return typeof id === "string" ? (factFromMetadata(id, f) ?? []) : [];

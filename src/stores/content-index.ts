@@ -1,4 +1,14 @@
-import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactRefresh, FactScope, FactStore, KnownFact } from "../memory/ports/index.ts";
+import type {
+  ContentMatch,
+  ContentRef,
+  FactAccess,
+  FactPage,
+  FactQuery,
+  FactRefresh,
+  FactScope,
+  FactStore,
+  KnownFact,
+} from "../memory/ports/index.ts";
 import type { RecallCandidate } from "../memory/model.ts";
 import type { Fact } from "../memory/model.ts";
 import { InvalidStoreInput } from "./errors.ts";
@@ -55,7 +65,13 @@ const finite = (n: number, what: string): string => {
 
 /** A fact's entry: `<content id>|<version>|<importance>|<createdAt>|<updatedAt>`. */
 const entryOf = (f: Fact): string =>
-  [assertId("content id", f.contentId ?? f.id), finite(f.version, "version"), finite(f.importance, "importance"), finite(f.createdAt, "createdAt"), finite(f.updatedAt, "updatedAt")].join("|");
+  [
+    assertId("content id", f.contentId ?? f.id),
+    finite(f.version, "version"),
+    finite(f.importance, "importance"),
+    finite(f.createdAt, "createdAt"),
+    finite(f.updatedAt, "updatedAt"),
+  ].join("|");
 
 /** The fact an entry describes; null for no holder or an entry that does not parse. */
 function knownFrom(id: unknown, entry: unknown): KnownFact | null {
@@ -75,7 +91,14 @@ export class RedisContentIndex implements ContentIndex {
   }
 
   async lookup(scope: FactScope, contentIds: string[]): Promise<ContentLookup> {
-    const reply = decodeReply(await this.#scripts.run(CONTENT_LOOKUP_LUA, [keyOf(scope)], contentIds.map((c) => assertId("content id", c))), "content lookup");
+    const reply = decodeReply(
+      await this.#scripts.run(
+        CONTENT_LOOKUP_LUA,
+        [keyOf(scope)],
+        contentIds.map((c) => assertId("content id", c)),
+      ),
+      "content lookup",
+    );
     const holders = asList(reply.holders);
     const entries = asList(reply.entries);
     const taken = asList(reply.taken);
@@ -106,7 +129,11 @@ export class RedisContentIndex implements ContentIndex {
 
   async forget(scope: FactScope, factIds: string[]): Promise<void> {
     if (factIds.length === 0) return;
-    await this.#scripts.run(CONTENT_FORGET_LUA, [keyOf(scope)], factIds.map((id) => assertId("fact id", id)));
+    await this.#scripts.run(
+      CONTENT_FORGET_LUA,
+      [keyOf(scope)],
+      factIds.map((id) => assertId("fact id", id)),
+    );
   }
 
   async clear(scope: FactScope): Promise<void> {
@@ -157,7 +184,10 @@ export class ContentIndexedFactStore implements FactStore {
 
   async findByContent(scope: FactScope, contents: ContentRef[], options: { known?: boolean } = {}): Promise<ContentMatch[]> {
     if (contents.length === 0) return [];
-    const { complete, cursor, holders, taken } = await this.#index.lookup(scope, contents.map((c) => c.contentId));
+    const { complete, cursor, holders, taken } = await this.#index.lookup(
+      scope,
+      contents.map((c) => c.contentId),
+    );
     if (!complete) {
       const built = await this.#build(scope, cursor);
       return built ? contents.map((c) => matchIn(built, c.contentId)) : this.#facts.findByContent(scope, contents);

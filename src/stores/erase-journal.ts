@@ -31,7 +31,10 @@ export class RedisEraseJournal implements EraseJournal {
   }
 
   async begin(scope: FactScope, receiptId: string, at: number): Promise<EraseJob> {
-    const reply = decodeJson(await this.#scripts.run(ERASE_BEGIN_LUA, [eraseJobKey(scope.tenant, scope.userId)], [receiptId, String(at), String(JOB_TTL_SECONDS)]), "eraseBegin");
+    const reply = decodeJson(
+      await this.#scripts.run(ERASE_BEGIN_LUA, [eraseJobKey(scope.tenant, scope.userId)], [receiptId, String(at), String(JOB_TTL_SECONDS)]),
+      "eraseBegin",
+    );
     if (!Array.isArray(reply)) throw new UnexpectedReply("eraseBegin");
     const map = new Map<string, unknown>();
     for (let i = 0; i + 1 < reply.length; i += 2) map.set(String(reply[i]), reply[i + 1]);
@@ -51,7 +54,10 @@ export class RedisEraseJournal implements EraseJournal {
 
   async finish(scope: FactScope, more: boolean, now: number): Promise<EraseOutcome> {
     const keys = [eraseJobKey(scope.tenant, scope.userId), eraseReceiptKey(scope.tenant, scope.userId)];
-    const reply = decodeReply(await this.#scripts.run(ERASE_FINISH_LUA, keys, [more ? "1" : "0", String(now), String(RECEIPT_TTL_SECONDS)]), "eraseFinish");
+    const reply = decodeReply(
+      await this.#scripts.run(ERASE_FINISH_LUA, keys, [more ? "1" : "0", String(now), String(RECEIPT_TTL_SECONDS)]),
+      "eraseFinish",
+    );
     const state = reply.state;
     if (state !== "running" && state !== "closed" && state !== "replay") throw new UnexpectedReply("eraseFinish");
     return {

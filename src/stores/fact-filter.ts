@@ -1,5 +1,12 @@
 /** Vector filter strings built from validated parts: fact types, content ids, agent, time, metadata. */
-import { booleanOf, MAX_METADATA_FILTER_VALUE, MAX_METADATA_FILTERS, METADATA_FILTER_KEY, numberOf, type FactFilter } from "../memory/facts/index.ts";
+import {
+  booleanOf,
+  MAX_METADATA_FILTER_VALUE,
+  MAX_METADATA_FILTERS,
+  METADATA_FILTER_KEY,
+  numberOf,
+  type FactFilter,
+} from "../memory/facts/index.ts";
 import { isValidId } from "../memory/ids.ts";
 import { FACT_TYPES, type FactType } from "../memory/model.ts";
 import { InvalidStoreInput } from "./errors.ts";
@@ -39,7 +46,8 @@ export const CURRENT_FACTS_FILTER = "HAS NOT FIELD supersededAt";
 function quoted(value: string): string {
   // Escaping inside Vector filter strings is not documented, so nothing here relies on it.
   // eslint-disable-next-line no-control-regex
-  if (value.length > MAX_METADATA_FILTER_VALUE || /[\\\u0000-\u001f\u007f]/.test(value)) throw new InvalidStoreInput("metadata filter value not allowed");
+  if (value.length > MAX_METADATA_FILTER_VALUE || /[\\\u0000-\u001f\u007f]/.test(value))
+    throw new InvalidStoreInput("metadata filter value not allowed");
   if (!value.includes("'")) return `'${value}'`;
   if (!value.includes('"')) return `"${value}"`;
   throw new InvalidStoreInput("metadata filter value not allowed");

@@ -1,7 +1,10 @@
 import type { Index } from "@upstash/vector";
 
 /** The part of the `@upstash/vector` client the fact store uses (Node and Cloudflare `Index` both fit). */
-export type VectorIndex = Pick<Index, "upsert" | "query" | "queryMany" | "fetch" | "update" | "delete" | "range" | "listNamespaces" | "deleteNamespace">;
+export type VectorIndex = Pick<
+  Index,
+  "upsert" | "query" | "queryMany" | "fetch" | "update" | "delete" | "range" | "listNamespaces" | "deleteNamespace"
+>;
 
 /** Computes embeddings in the Worker (e.g. OpenAI) instead of the index's own model. */
 export type EmbedFunction = (texts: string[]) => Promise<number[][]>;

@@ -1,5 +1,14 @@
 import { FusionAlgorithm, QueryMode, type QueryResult, type RangeResult } from "@upstash/vector";
-import type { ContentMatch, ContentRef, FactAccess, FactPage, FactQuery, FactRefresh, FactScope, FactStore } from "../memory/ports/index.ts";
+import type {
+  ContentMatch,
+  ContentRef,
+  FactAccess,
+  FactPage,
+  FactQuery,
+  FactRefresh,
+  FactScope,
+  FactStore,
+} from "../memory/ports/index.ts";
 import type { FusionMode, RetrievalMode } from "../memory/options.ts";
 import type { RecallCandidate } from "../memory/model.ts";
 import { FACT_TYPES, type Fact } from "../memory/model.ts";
@@ -91,9 +100,15 @@ export class VectorFactStore implements FactStore {
       const batch = facts.slice(i, i + UPSERT_BATCH);
       if (this.#embed) {
         const vectors = await this.#embedAll(batch.map((f) => f.text));
-        await this.#index.upsert(batch.map((f, j) => ({ id: f.id, vector: vectors[j] ?? [], metadata: factToMetadata(f) })), { namespace });
+        await this.#index.upsert(
+          batch.map((f, j) => ({ id: f.id, vector: vectors[j] ?? [], metadata: factToMetadata(f) })),
+          { namespace },
+        );
       } else {
-        await this.#index.upsert(batch.map((f) => ({ id: f.id, data: f.text, metadata: factToMetadata(f) })), { namespace });
+        await this.#index.upsert(
+          batch.map((f) => ({ id: f.id, data: f.text, metadata: factToMetadata(f) })),
+          { namespace },
+        );
       }
     }
   }
@@ -107,12 +122,27 @@ export class VectorFactStore implements FactStore {
     if (this.#embed) {
       // Worker-side embeddings are dense: the index's sparse model is not involved.
       const vectors = await this.#embedAll(texts);
-      const results = await orEmpty(() => this.#queryEach(vectors.map((vector) => ({ ...common, vector })), namespace), []);
+      const results = await orEmpty(
+        () =>
+          this.#queryEach(
+            vectors.map((vector) => ({ ...common, vector })),
+            namespace,
+          ),
+        [],
+      );
       return bestOf(results.map((r) => candidatesOf(r, "dense")));
     }
     if (this.#retrieval === "hybrid" && this.#fusion === "worker") return this.#queryParts(namespace, texts, common);
-    const fusion = this.#retrieval === "hybrid" ? { fusionAlgorithm: this.#fusion === "dbsf" ? FusionAlgorithm.DBSF : FusionAlgorithm.RRF } : {};
-    const results = await orEmpty(() => this.#queryEach(texts.map((data) => ({ ...common, ...fusion, data })), namespace), []);
+    const fusion =
+      this.#retrieval === "hybrid" ? { fusionAlgorithm: this.#fusion === "dbsf" ? FusionAlgorithm.DBSF : FusionAlgorithm.RRF } : {};
+    const results = await orEmpty(
+      () =>
+        this.#queryEach(
+          texts.map((data) => ({ ...common, ...fusion, data })),
+          namespace,
+        ),
+      [],
+    );
     const part = this.#retrieval === "hybrid" ? null : this.#retrieval;
     return bestOf(results.map((r) => candidatesOf(r, part)));
   }
@@ -128,7 +158,11 @@ export class VectorFactStore implements FactStore {
    * query per wording), merged per fact with each part's best score; a fact only one part found has
    * no score for the other.
    */
-  async #queryParts(namespace: string, texts: readonly string[], common: { topK: number; includeMetadata: true; filter?: string }): Promise<RecallCandidate[]> {
+  async #queryParts(
+    namespace: string,
+    texts: readonly string[],
+    common: { topK: number; includeMetadata: true; filter?: string },
+  ): Promise<RecallCandidate[]> {
     const batch = texts.flatMap((data) => [
       { ...common, data, queryMode: QueryMode.DENSE },
       { ...common, data, queryMode: QueryMode.SPARSE },
@@ -169,12 +203,17 @@ export class VectorFactStore implements FactStore {
     const topK = Math.min(100, contentIds.length * 2);
     const common = { topK, includeMetadata: true, filter };
     // The holder's text is the query, so it ranks first among the candidates whatever the filter.
-    const probe = contents.map((c) => c.text).join("\n").slice(0, 2000);
+    const probe = contents
+      .map((c) => c.text)
+      .join("\n")
+      .slice(0, 2000);
     const [byId, byContent] = await Promise.all([
       orEmpty(() => this.#index.fetch(contentIds, { includeMetadata: true, namespace }), []),
       orEmpty(async () => {
         const vector = this.#embed ? (await this.#embedAll([probe]))[0] : undefined;
-        return vector ? this.#index.query({ ...common, vector }, { namespace }) : this.#index.query({ ...common, data: probe }, { namespace });
+        return vector
+          ? this.#index.query({ ...common, vector }, { namespace })
+          : this.#index.query({ ...common, data: probe }, { namespace });
       }, []),
     ]);
     const edited = toFacts(byContent.map((r) => ({ id: r.id, metadata: r.metadata })));
@@ -201,7 +240,11 @@ export class VectorFactStore implements FactStore {
       refreshes.map((r) => {
         assertId("fact id", r.id);
         // A restatement makes a superseded fact true again: `null` removes the field (RFC 7396).
-        const patch = { id: r.id, metadata: { version: r.version, updatedAt: r.updatedAt, supersededAt: null, supersededBy: null }, metadataUpdateMode: "PATCH" as const };
+        const patch = {
+          id: r.id,
+          metadata: { version: r.version, updatedAt: r.updatedAt, supersededAt: null, supersededBy: null },
+          metadataUpdateMode: "PATCH" as const,
+        };
         return orEmpty(() => this.#index.update(patch, { namespace }), { updated: 0 });
       }),
     );
@@ -232,7 +275,10 @@ export class VectorFactStore implements FactStore {
     const namespace = scopeToNamespace(scope);
     if (!Number.isSafeInteger(limit) || limit <= 0) throw new InvalidStoreInput("limit must be a positive integer");
     const empty: RangeResult = { nextCursor: "", vectors: [] };
-    const page = await orEmpty(() => this.#index.range({ cursor: cursor === "" ? 0 : cursor, limit, includeMetadata: true }, { namespace }), empty);
+    const page = await orEmpty(
+      () => this.#index.range({ cursor: cursor === "" ? 0 : cursor, limit, includeMetadata: true }, { namespace }),
+      empty,
+    );
     return { facts: toFacts(page.vectors), nextCursor: page.nextCursor || "" };
   }
 

@@ -68,7 +68,10 @@ export function tenantUserSets(tenant: string): { pendingUsers: string; recallUs
 }
 
 /** The per-user records beside the sessions, and the tenant sets that list users having some. */
-export function userRecordKeys(tenant: string, userId: string): { tombstone: string; pending: string; recalls: string; pendingUsers: string; recallUsers: string } {
+export function userRecordKeys(
+  tenant: string,
+  userId: string,
+): { tombstone: string; pending: string; recalls: string; pendingUsers: string; recallUsers: string } {
   const u = `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:`;
   return { tombstone: `${u}erased`, pending: `${u}pending`, recalls: `${u}recalls`, ...tenantUserSets(tenant) };
 }

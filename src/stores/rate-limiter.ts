@@ -42,7 +42,10 @@ export class UpstashRateLimiter implements RateLimiter {
 
   async check(ids: readonly string[]): Promise<RateDecision> {
     const results = await Promise.all(ids.map((id) => this.#limiter.limit(id)));
-    return tightest(results.map((r) => ({ allowed: r.success, limit: r.limit, remaining: r.remaining, reset: r.reset })), this.#requests);
+    return tightest(
+      results.map((r) => ({ allowed: r.success, limit: r.limit, remaining: r.remaining, reset: r.reset })),
+      this.#requests,
+    );
   }
 
   knownBlocked(ids: readonly string[]): RateDecision | null {
@@ -60,5 +63,7 @@ export class UpstashRateLimiter implements RateLimiter {
 function tightest(decisions: RateDecision[], requests: number): RateDecision {
   const refused = decisions.filter((d) => !d.allowed).sort((a, b) => b.reset - a.reset)[0];
   if (refused) return refused;
-  return decisions.sort((a, b) => a.remaining - b.remaining)[0] ?? { allowed: true, limit: requests, remaining: requests, reset: Date.now() };
+  return (
+    decisions.sort((a, b) => a.remaining - b.remaining)[0] ?? { allowed: true, limit: requests, remaining: requests, reset: Date.now() }
+  );
 }

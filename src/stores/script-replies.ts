@@ -1,9 +1,17 @@
 import type { JsonObject } from "../memory/model.ts";
 import type { SessionListEntry } from "../memory/ports/index.ts";
-import type { SessionMeta, SessionSettings, SessionSnapshot, SessionTotals, StoredMessage, Summary, ToolCall, TurnOutcome } from "../memory/model.ts";
+import type {
+  SessionMeta,
+  SessionSettings,
+  SessionSnapshot,
+  SessionTotals,
+  StoredMessage,
+  Summary,
+  ToolCall,
+  TurnOutcome,
+} from "../memory/model.ts";
 import { UnexpectedReply } from "./errors.ts";
 import { SETTING_FIELDS } from "./lua/settings.ts";
-
 
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -26,7 +26,8 @@ export function serializeMessage(m: StoredMessage): string {
   assertId("message id", m.id);
   // HINCRBY needs integers; a fractional count would fail the script after earlier writes
   if (!isCount(m.tokens)) throw new InvalidStoreInput("message tokens must be a non-negative integer");
-  if (!Number.isFinite(m.importance) || m.importance < 0 || m.importance > 1) throw new InvalidStoreInput("message importance must be within 0..1");
+  if (!Number.isFinite(m.importance) || m.importance < 0 || m.importance > 1)
+    throw new InvalidStoreInput("message importance must be within 0..1");
   const { id, role, tokens, importance, ...rest } = m;
   return JSON.stringify({ id, role, tokens, importance, ...rest });
 }
@@ -45,11 +46,22 @@ export function appendArgs(ref: SessionRef, messages: StoredMessage[], options: 
   const userId = options.userId === undefined ? "" : assertId("userId", options.userId);
   const facts: readonly Fact[] = options.facts ?? [];
   const recalled = options.recalled ?? [];
-  if ((facts.length > 0 || recalled.length > 0) && userId === "") throw new InvalidStoreInput("queued facts and recalls need the session's userId");
+  if ((facts.length > 0 || recalled.length > 0) && userId === "")
+    throw new InvalidStoreInput("queued facts and recalls need the session's userId");
   const parts = luaKeyParts(ref.tenant);
   const erasedCheck = options.unlessErasedSince !== undefined ? `e${Math.floor(options.unlessErasedSince)}` : "";
   const flags = `${options.withSnapshot ? "s" : ""}${options.replaceSystem ? "r" : ""}${erasedCheck}`;
-  const args = [String(now), ttl, userId, flags, ref.sessionId, parts.userPrefix, parts.userSuffix, String(facts.length), String(recalled.length)];
+  const args = [
+    String(now),
+    ttl,
+    userId,
+    flags,
+    ref.sessionId,
+    parts.userPrefix,
+    parts.userSuffix,
+    String(facts.length),
+    String(recalled.length),
+  ];
   args.push(...boundArgs(options.withSnapshot));
   for (const f of facts) args.push(assertId("fact id", f.id), JSON.stringify(f));
   for (const id of recalled) args.push(assertId("fact id", id));
@@ -102,9 +114,11 @@ export function commitArgs(commit: CompressionCommit): string[] {
   if (!isCount(commit.epoch) || !isCount(commit.expectedVersion) || !isCount(commit.archiveLimit)) {
     throw new InvalidStoreInput("epoch, expectedVersion and archiveLimit must be non-negative integers");
   }
-  if (!commit.prefixIds.every((id) => typeof id === "string" && id !== "")) throw new InvalidStoreInput("prefix ids must be non-empty strings");
+  if (!commit.prefixIds.every((id) => typeof id === "string" && id !== ""))
+    throw new InvalidStoreInput("prefix ids must be non-empty strings");
   const s = commit.summary;
-  if (![s.tokens, s.covered, s.updatedAt, s.lastRatio].every(Number.isFinite)) throw new InvalidStoreInput("summary numbers must be finite");
+  if (![s.tokens, s.covered, s.updatedAt, s.lastRatio].every(Number.isFinite))
+    throw new InvalidStoreInput("summary numbers must be finite");
   return [
     String(commit.epoch),
     String(commit.expectedVersion),

@@ -1,10 +1,35 @@
-import type { HeadLimits, WindowBound, AppendOptions, AppendResult, CommitOutcome, CompressionCommit, HistoryPage, IndexSweep, ResetResult, SessionDump, SessionIdPage, SessionStore, SettingsChange, UserSessionsErased } from "../memory/ports/index.ts";
+import type {
+  HeadLimits,
+  WindowBound,
+  AppendOptions,
+  AppendResult,
+  CommitOutcome,
+  CompressionCommit,
+  HistoryPage,
+  IndexSweep,
+  ResetResult,
+  SessionDump,
+  SessionIdPage,
+  SessionStore,
+  SettingsChange,
+  UserSessionsErased,
+} from "../memory/ports/index.ts";
 import { orphanToolMessage } from "../memory/sessions/index.ts";
 import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from "../memory/model.ts";
 import { MemoryError } from "../memory/errors.ts";
 import { InvalidStoreInput, SessionOwnerMismatch, UnexpectedReply } from "./errors.ts";
 import { appendArgs, boundArgs, commitArgs, isCount, settingsArgs } from "./session-args.ts";
-import { assertId, eraseJobKey, luaKeyParts, ownersKey, sessionKeys, tenantSessionsKey, tenantUserSets, userRecordKeys, userSessionsKey } from "./keys.ts";
+import {
+  assertId,
+  eraseJobKey,
+  luaKeyParts,
+  ownersKey,
+  sessionKeys,
+  tenantSessionsKey,
+  tenantUserSets,
+  userRecordKeys,
+  userSessionsKey,
+} from "./keys.ts";
 import { APPEND_LUA } from "./lua/append.ts";
 import { COMMIT_LUA } from "./lua/commit.ts";
 import { HISTORY_LUA } from "./lua/history.ts";
@@ -13,7 +38,20 @@ import { OWNER_LUA, READ_HEAD_LUA, READ_LUA, READ_PAGE_LUA } from "./lua/read.ts
 import { RESET_LUA } from "./lua/reset.ts";
 import { SETTINGS_LUA } from "./lua/settings.ts";
 import { ERASE_SESSIONS_LUA, EXPORT_SESSIONS_LUA, SUMMARY_FAILURE_LUA, SWEEP_LUA, USER_SESSIONS_LUA } from "./lua/user-sessions.ts";
-import { asList, asMap, asStrings, decodeReply, num, parseMessages, parseOutcome, parseSessionList, parseSettings, parseSnapshot, parseSummary, parseTotals } from "./script-replies.ts";
+import {
+  asList,
+  asMap,
+  asStrings,
+  decodeReply,
+  num,
+  parseMessages,
+  parseOutcome,
+  parseSessionList,
+  parseSettings,
+  parseSnapshot,
+  parseSummary,
+  parseTotals,
+} from "./script-replies.ts";
 import { ScriptRunner, type RedisClient } from "./scripts.ts";
 
 /** Options of {@link RedisSessionStore}. */
@@ -31,7 +69,8 @@ function coreKeys(ref: SessionRef): string[] {
 }
 
 const page = (p: { offset: number; limit: number }): [string, string] => {
-  if (!isCount(p.offset) || !isCount(p.limit) || p.limit === 0) throw new InvalidStoreInput("offset and limit must be non-negative integers, limit > 0");
+  if (!isCount(p.offset) || !isCount(p.limit) || p.limit === 0)
+    throw new InvalidStoreInput("offset and limit must be non-negative integers, limit > 0");
   return [String(p.offset), String(p.limit)];
 };
 
@@ -53,8 +92,17 @@ export class RedisSessionStore implements SessionStore {
     const args = appendArgs(ref, messages, options, this.#now());
     // Without a user nothing is queued or counted; the tenant sets stand in for the user's keys.
     const sets = tenantUserSets(ref.tenant);
-    const user = options.userId === undefined ? { pending: sets.pendingUsers, recalls: sets.recallUsers } : userRecordKeys(ref.tenant, options.userId);
-    const keys = [...coreKeys(ref), tenantSessionsKey(ref.tenant), ownersKey(ref.tenant), user.pending, sets.pendingUsers, user.recalls, sets.recallUsers];
+    const user =
+      options.userId === undefined ? { pending: sets.pendingUsers, recalls: sets.recallUsers } : userRecordKeys(ref.tenant, options.userId);
+    const keys = [
+      ...coreKeys(ref),
+      tenantSessionsKey(ref.tenant),
+      ownersKey(ref.tenant),
+      user.pending,
+      sets.pendingUsers,
+      user.recalls,
+      sets.recallUsers,
+    ];
     keys.push(sessionKeys(ref).turns);
     // The tombstone the `e<since>` flag checks (the user's own; a tenant set stands in without one).
     keys.push(options.userId === undefined ? sets.pendingUsers : userRecordKeys(ref.tenant, options.userId).tombstone);
@@ -100,7 +148,11 @@ export class RedisSessionStore implements SessionStore {
       throw new InvalidStoreInput("head limits must be non-negative integers, maxMessages > 0");
     }
     const k = sessionKeys(ref);
-    const reply = await this.#scripts.run(READ_HEAD_LUA, [k.sys, k.win, k.sum, k.meta], [String(limits.maxTokens), String(limits.maxMessages)]);
+    const reply = await this.#scripts.run(
+      READ_HEAD_LUA,
+      [k.sys, k.win, k.sum, k.meta],
+      [String(limits.maxTokens), String(limits.maxMessages)],
+    );
     return parseSnapshot(decodeReply(reply, "readHead"));
   }
 
@@ -158,7 +210,11 @@ export class RedisSessionStore implements SessionStore {
     return { ids: sessions.map((s) => s.sessionId), sessions, next: scanned < p.limit ? null : p.offset + scanned };
   }
 
-  async exportSessions(tenant: string, userId: string, p: { offset: number; limit: number; maxBytes?: number }): Promise<{ sessions: SessionDump[]; next: number | null }> {
+  async exportSessions(
+    tenant: string,
+    userId: string,
+    p: { offset: number; limit: number; maxBytes?: number },
+  ): Promise<{ sessions: SessionDump[]; next: number | null }> {
     const [offset, limit] = page(p);
     const maxBytes = p.maxBytes ?? 0;
     if (!isCount(maxBytes)) throw new InvalidStoreInput("maxBytes must be a non-negative integer");

@@ -41,7 +41,15 @@ export class RedisTraceStore implements TraceStore {
     const user = trace.userId;
     // Without a user the trace holds no recalled text; a tenant key stands in for the user's keys.
     const [users, tombstone] = user === null ? [list, list] : [userTracesKey(tenant, user), userRecordKeys(tenant, user).tombstone];
-    const args = [JSON.stringify(trace), JSON.stringify(ref), String(ttlSeconds), String(RECENT_TRACES_KEPT), String(Math.floor(trace.at)), trace.traceId, user === null ? "0" : "1"];
+    const args = [
+      JSON.stringify(trace),
+      JSON.stringify(ref),
+      String(ttlSeconds),
+      String(RECENT_TRACES_KEPT),
+      String(Math.floor(trace.at)),
+      trace.traceId,
+      user === null ? "0" : "1",
+    ];
     await this.#scripts.run(TRACE_PUT_LUA, [key, list, users, tombstone], args);
   }
 

@@ -44,11 +44,15 @@ export function indexKind(info: IndexInfo): "DENSE" | "SPARSE" | "HYBRID" {
 export function indexMismatch(info: IndexInfo, expected: IndexExpectation): string | null {
   const kind = indexKind(info);
   if (expected.embeddings === "openai") {
-    if (kind !== "DENSE") return `EMBEDDINGS=openai stores dense vectors only, but the index is ${kind}: use a DENSE index, or set EMBEDDINGS=index and VECTOR_INDEX=${kind.toLowerCase()}`;
+    if (kind !== "DENSE")
+      return `EMBEDDINGS=openai stores dense vectors only, but the index is ${kind}: use a DENSE index, or set EMBEDDINGS=index and VECTOR_INDEX=${kind.toLowerCase()}`;
     const dimension = info.denseIndex?.dimension ?? info.dimension;
     const wanted = expected.embeddingDimensions ?? MODEL_DIMENSIONS[expected.embeddingModel];
     if (wanted !== undefined && dimension !== wanted) {
-      const source = expected.embeddingDimensions !== undefined ? `OPENAI_EMBEDDING_DIMENSIONS=${wanted}` : `OPENAI_EMBEDDING_MODEL=${expected.embeddingModel} (${wanted} dimensions)`;
+      const source =
+        expected.embeddingDimensions !== undefined
+          ? `OPENAI_EMBEDDING_DIMENSIONS=${wanted}`
+          : `OPENAI_EMBEDDING_MODEL=${expected.embeddingModel} (${wanted} dimensions)`;
       return `the index has dimension ${dimension} but ${source}: set OPENAI_EMBEDDING_DIMENSIONS=${dimension}, or use an index of dimension ${wanted}`;
     }
     return null;
@@ -77,7 +81,10 @@ const DONE = Promise.resolve();
 
 /** The error a request gets from an index that does not fit: 503, naming the variable to set. */
 export function mismatchError(message: string): UpstreamUnavailable {
-  return new UpstreamUnavailable("vector", `the Vector index does not fit the configuration: ${message}`, { reason: "not_configured", retryAfterSeconds: 60 });
+  return new UpstreamUnavailable("vector", `the Vector index does not fit the configuration: ${message}`, {
+    reason: "not_configured",
+    retryAfterSeconds: 60,
+  });
 }
 
 /** Options of {@link VectorIndexCheck}. */

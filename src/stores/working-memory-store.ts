@@ -36,13 +36,24 @@ export class RedisWorkingMemoryStore implements WorkingMemoryStore {
 
   async setNote(ref: SessionRef, key: string, value: string, ttlSeconds: number, caps?: NoteCaps): Promise<NoteRefusal | null> {
     const limits = caps ? [positive(caps.maxNotes, "maxNotes"), positive(caps.maxBytes, "maxBytes")] : ["0", "0"];
-    const reply = await this.#scripts.run(NOTE_SET_LUA, [sessionKeys(ref).notes], [key, value, positive(ttlSeconds, "ttlSeconds"), ...limits]);
+    const reply = await this.#scripts.run(
+      NOTE_SET_LUA,
+      [sessionKeys(ref).notes],
+      [key, value, positive(ttlSeconds, "ttlSeconds"), ...limits],
+    );
     return reply === "too_many" || reply === "too_large" ? reply : null;
   }
 
-  async getNotesPage(ref: SessionRef, cursor: string, limit: number): Promise<{ notes: Record<string, string>; nextCursor: string | null }> {
+  async getNotesPage(
+    ref: SessionRef,
+    cursor: string,
+    limit: number,
+  ): Promise<{ notes: Record<string, string>; nextCursor: string | null }> {
     if (!/^\d{0,20}$/.test(cursor)) throw new InvalidStoreInput("invalid notes cursor");
-    const reply = decodeReply(await this.#scripts.run(NOTES_PAGE_LUA, [sessionKeys(ref).notes], [cursor === "" ? "0" : cursor, positive(limit, "limit")]), "getNotesPage");
+    const reply = decodeReply(
+      await this.#scripts.run(NOTES_PAGE_LUA, [sessionKeys(ref).notes], [cursor === "" ? "0" : cursor, positive(limit, "limit")]),
+      "getNotesPage",
+    );
     const next = typeof reply.c === "string" ? reply.c : String(num(reply.c));
     return { notes: asMap(reply.n), nextCursor: next === "0" ? null : next };
   }

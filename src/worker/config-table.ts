@@ -49,9 +49,13 @@ function parseApiKeys(raw: string | undefined, problems: string[]): ApiKeyEntry[
 
 /** Parses `https://a.example,https://b.example` (or `*`): origins a browser may call from. */
 function parseOrigins(raw: string | undefined, problems: string[]): string[] {
-  const origins = (raw ?? "").split(",").map((o) => o.trim()).filter((o) => o !== "");
+  const origins = (raw ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter((o) => o !== "");
   for (const origin of origins) {
-    if (origin !== "*" && !/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) problems.push(`CORS_ORIGINS entry "${origin.slice(0, 60)}" must be scheme://host[:port] or *`);
+    if (origin !== "*" && !/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin))
+      problems.push(`CORS_ORIGINS entry "${origin.slice(0, 60)}" must be scheme://host[:port] or *`);
   }
   return origins;
 }
@@ -95,7 +99,9 @@ function parseEncryptionKeys(raw: string | undefined, problems: string[]): Seali
     const kid = colon > 0 ? item.slice(0, colon) : "";
     const secret = colon > 0 ? decodeBase64(item.slice(colon + 1)) : null;
     if (!KID_PATTERN.test(kid) || secret?.length !== 32) {
-      problems.push(`MEMORY_ENCRYPTION_KEYS entry ${position} must be kid:base64 of 32 bytes, kid of [A-Za-z0-9_-]{1,32} (e.g. k1:$(openssl rand -base64 32))`);
+      problems.push(
+        `MEMORY_ENCRYPTION_KEYS entry ${position} must be kid:base64 of 32 bytes, kid of [A-Za-z0-9_-]{1,32} (e.g. k1:$(openssl rand -base64 32))`,
+      );
       continue;
     }
     if (keys.some((k) => k.kid === kid)) {
@@ -138,24 +144,36 @@ const sharesText = SHARE_NAMES.map((n) => `${n}=${d.shares[n]}`).join(",");
  */
 export const CONFIG_VARS = {
   API_KEYS: customVar("API_KEYS", {
-    description: "comma-separated `tenant:key` pairs; a key grants exactly one tenant; `tenant:key:read` gives a key the read role (reads only)",
+    description:
+      "comma-separated `tenant:key` pairs; a key grants exactly one tenant; `tenant:key:read` gives a key the read role (reads only)",
     defaultText: "`dev:dev-key` under `npm run dev` only",
     secret: true,
     parse: parseApiKeys,
   }),
-  UPSTASH_REDIS_REST_URL: stringVar("UPSTASH_REDIS_REST_URL", { description: "Upstash Redis REST URL", defaultText: "upstash-local under `npm run dev`" }),
+  UPSTASH_REDIS_REST_URL: stringVar("UPSTASH_REDIS_REST_URL", {
+    description: "Upstash Redis REST URL",
+    defaultText: "upstash-local under `npm run dev`",
+  }),
   UPSTASH_REDIS_REST_TOKEN: stringVar("UPSTASH_REDIS_REST_TOKEN", { description: "Upstash Redis REST token", secret: true }),
   UPSTASH_VECTOR_REST_URL: stringVar("UPSTASH_VECTOR_REST_URL", {
     description: "Upstash Vector REST URL (an index with an embedding model, e.g. BGE-M3)",
     defaultText: "upstash-local under `npm run dev`",
   }),
   UPSTASH_VECTOR_REST_TOKEN: stringVar("UPSTASH_VECTOR_REST_TOKEN", { description: "Upstash Vector REST token", secret: true }),
-  UPSTREAM_TIMEOUT_MS: intVar("UPSTREAM_TIMEOUT_MS", { description: "timeout of one Redis or Vector request, ms", default: 5000, min: 100, max: 60_000 }),
+  UPSTREAM_TIMEOUT_MS: intVar("UPSTREAM_TIMEOUT_MS", {
+    description: "timeout of one Redis or Vector request, ms",
+    default: 5000,
+    min: 100,
+    max: 60_000,
+  }),
   OPENAI_API_KEY: stringVar("OPENAI_API_KEY", {
-    description: "key of any OpenAI-compatible API; with neither it nor `OPENAI_BASE_URL` set the service runs offline (extractive summaries, heuristic extraction, no `/chat`)",
+    description:
+      "key of any OpenAI-compatible API; with neither it nor `OPENAI_BASE_URL` set the service runs offline (extractive summaries, heuristic extraction, no `/chat`)",
     secret: true,
   }),
-  OPENAI_BASE_URL: stringVar("OPENAI_BASE_URL", { description: "base URL of any OpenAI-compatible API (DeepSeek, Azure, Ollama, vLLM...)" }),
+  OPENAI_BASE_URL: stringVar("OPENAI_BASE_URL", {
+    description: "base URL of any OpenAI-compatible API (DeepSeek, Azure, Ollama, vLLM...)",
+  }),
   OPENAI_MODEL: stringVar("OPENAI_MODEL", { description: "chat model for replies, summaries and fact extraction", default: "gpt-4o-mini" }),
   OPENAI_TIMEOUT_MS: intVar("OPENAI_TIMEOUT_MS", {
     description: "timeout of one LLM request, ms (background work must end within 30 s)",
@@ -168,7 +186,10 @@ export const CONFIG_VARS = {
     values: ["index", "openai"],
     default: "index",
   }),
-  OPENAI_EMBEDDING_MODEL: stringVar("OPENAI_EMBEDDING_MODEL", { description: "embedding model with `EMBEDDINGS=openai`", default: "text-embedding-3-small" }),
+  OPENAI_EMBEDDING_MODEL: stringVar("OPENAI_EMBEDDING_MODEL", {
+    description: "embedding model with `EMBEDDINGS=openai`",
+    default: "text-embedding-3-small",
+  }),
   OPENAI_EMBEDDING_DIMENSIONS: customVar("OPENAI_EMBEDDING_DIMENSIONS", {
     description: "shortens the vectors with `EMBEDDINGS=openai` (text-embedding-3 models) to the Vector index's dimension",
     defaultText: "the model's own size",
@@ -183,12 +204,21 @@ export const CONFIG_VARS = {
     },
   }),
   FACT_EXTRACTION: enumVar("FACT_EXTRACTION", {
-    description: "how facts are learned from user messages: not at all, by the offline learner's rules (docs/offline-learner.md), or by the LLM (one call per turn deciding add / update / supersede; the offline learner takes a turn whose LLM call fails)",
+    description:
+      "how facts are learned from user messages: not at all, by the offline learner's rules (docs/offline-learner.md), or by the LLM (one call per turn deciding add / update / supersede; the offline learner takes a turn whose LLM call fails)",
     values: ["off", "heuristic", "llm"],
     default: "heuristic",
   }),
-  MEMORY_WINDOW: intVar("MEMORY_WINDOW", { description: "most recent messages a context may show; 0 = unlimited (the token budget decides)", default: d.window, ...b.window }),
-  MEMORY_MAX_TOKENS: intVar("MEMORY_MAX_TOKENS", { description: "compress when unsummarized window tokens exceed this", default: d.maxTokens, ...b.maxTokens }),
+  MEMORY_WINDOW: intVar("MEMORY_WINDOW", {
+    description: "most recent messages a context may show; 0 = unlimited (the token budget decides)",
+    default: d.window,
+    ...b.window,
+  }),
+  MEMORY_MAX_TOKENS: intVar("MEMORY_MAX_TOKENS", {
+    description: "compress when unsummarized window tokens exceed this",
+    default: d.maxTokens,
+    ...b.maxTokens,
+  }),
   MEMORY_KEEP: intVar("MEMORY_KEEP", { description: "newest messages never compressed", default: d.keep, ...b.keep }),
   CONTEXT_BUDGET: intVar("CONTEXT_BUDGET", { description: "token budget of an assembled context", default: d.budget, ...b.budget }),
   BUDGET_SHARES: customVar("BUDGET_SHARES", {
@@ -201,20 +231,33 @@ export const CONFIG_VARS = {
     default: d.importanceThreshold,
     ...b.importanceThreshold,
   }),
-  SUMMARY_MAX_TOKENS: intVar("SUMMARY_MAX_TOKENS", { description: "upper bound of the rolling summary, tokens", default: d.summaryMaxTokens, ...b.summaryMaxTokens }),
+  SUMMARY_MAX_TOKENS: intVar("SUMMARY_MAX_TOKENS", {
+    description: "upper bound of the rolling summary, tokens",
+    default: d.summaryMaxTokens,
+    ...b.summaryMaxTokens,
+  }),
   SUMMARY_FAILURES_BEFORE_FALLBACK: intVar("SUMMARY_FAILURES_BEFORE_FALLBACK", {
     description: "consecutive LLM summarizer failures after which compression uses the extractive summarizer (0 = never)",
     default: d.summaryFailureLimit,
     min: 0,
     max: 100,
   }),
-  ARCHIVE_LIMIT: intVar("ARCHIVE_LIMIT", { description: "archived originals kept per session (`GET .../history`); 0 = none", default: d.archiveLimit, ...b.archiveLimit }),
+  ARCHIVE_LIMIT: intVar("ARCHIVE_LIMIT", {
+    description: "archived originals kept per session (`GET .../history`); 0 = none",
+    default: d.archiveLimit,
+    ...b.archiveLimit,
+  }),
   SESSION_TTL_SECONDS: intVar("SESSION_TTL_SECONDS", {
     description: "idle time after which a session expires (refreshed on every write)",
     default: d.sessionTtlSeconds,
     ...b.sessionTtlSeconds,
   }),
-  NOTES_TTL_SECONDS: intVar("NOTES_TTL_SECONDS", { description: "idle time after which working memory (notes, scratchpad) expires", default: 86_400, min: 1, max: 31_536_000 }),
+  NOTES_TTL_SECONDS: intVar("NOTES_TTL_SECONDS", {
+    description: "idle time after which working memory (notes, scratchpad) expires",
+    default: 86_400,
+    min: 1,
+    max: 31_536_000,
+  }),
   RECALL_K: intVar("RECALL_K", { description: "facts recalled into a context", default: d.recallK, ...b.recallK }),
   RECALL_MIN_SCORE: customVar("RECALL_MIN_SCORE", {
     description: "the relevance gate (0..1, 0 = unrelated) a recalled fact must reach; `minScore` of a request overrides it",
@@ -233,15 +276,35 @@ export const CONFIG_VARS = {
     default: d.retrieval,
   }),
   VECTOR_FUSION: enumVar("VECTOR_FUSION", {
-    description: "hybrid index: `worker` queries both parts in one request and fuses calibrated scores; `rrf` / `dbsf` use the index's fusion",
+    description:
+      "hybrid index: `worker` queries both parts in one request and fuses calibrated scores; `rrf` / `dbsf` use the index's fusion",
     values: ["worker", "rrf", "dbsf"],
     default: d.fusion,
   }),
   FACTS_LABEL: stringVar("FACTS_LABEL", { description: "first line of the recalled-facts system message", default: d.factsLabel }),
-  TOKENIZER: enumVar("TOKENIZER", { description: "token counting; the bundle carries only the rank table wrangler.toml's `[define]` names, which must match", values: ["cl100k_base", "o200k_base"], default: "cl100k_base" }),
-  MAX_BODY_BYTES: intVar("MAX_BODY_BYTES", { description: "largest accepted request body, bytes", default: 1_048_576, min: 1024, max: 10_485_760 }),
-  MAX_MESSAGES_PER_REQUEST: intVar("MAX_MESSAGES_PER_REQUEST", { description: "most messages one write may carry", default: 100, min: 1, max: 1000 }),
-  MAX_MESSAGE_CHARS: intVar("MAX_MESSAGE_CHARS", { description: "longest message content a client may send, characters (a model's reply is stored whole)", default: 32_000, min: 1, max: 1_000_000 }),
+  TOKENIZER: enumVar("TOKENIZER", {
+    description: "token counting; the bundle carries only the rank table wrangler.toml's `[define]` names, which must match",
+    values: ["cl100k_base", "o200k_base"],
+    default: "cl100k_base",
+  }),
+  MAX_BODY_BYTES: intVar("MAX_BODY_BYTES", {
+    description: "largest accepted request body, bytes",
+    default: 1_048_576,
+    min: 1024,
+    max: 10_485_760,
+  }),
+  MAX_MESSAGES_PER_REQUEST: intVar("MAX_MESSAGES_PER_REQUEST", {
+    description: "most messages one write may carry",
+    default: 100,
+    min: 1,
+    max: 1000,
+  }),
+  MAX_MESSAGE_CHARS: intVar("MAX_MESSAGE_CHARS", {
+    description: "longest message content a client may send, characters (a model's reply is stored whole)",
+    default: 32_000,
+    min: 1,
+    max: 1_000_000,
+  }),
   TRACE_TTL_SECONDS: intVar("TRACE_TTL_SECONDS", {
     description: "how long per-turn traces are kept (`GET /v1/traces/{traceId}`); 0 = tracing off",
     default: 86_400,
@@ -261,14 +324,24 @@ export const CONFIG_VARS = {
     values: ["off", "on"],
     default: "off",
   }),
-  BACKUP_RETENTION: intVar("BACKUP_RETENTION", { description: "fact snapshots kept per user in the `BACKUPS` R2 bucket", default: 7, min: 1, max: 1000 }),
+  BACKUP_RETENTION: intVar("BACKUP_RETENTION", {
+    description: "fact snapshots kept per user in the `BACKUPS` R2 bucket",
+    default: 7,
+    min: 1,
+    max: 1000,
+  }),
   BACKUP_INTERVAL_SECONDS: intVar("BACKUP_INTERVAL_SECONDS", {
     description: "the cron snapshots a user's facts when the newest snapshot is older than this",
     default: 86_400,
     min: 60,
     max: 31_536_000,
   }),
-  CLEANUP_BATCH: intVar("CLEANUP_BATCH", { description: "facts examined per cron run before it stops and resumes next run", default: 2000, min: 10, max: 100_000 }),
+  CLEANUP_BATCH: intVar("CLEANUP_BATCH", {
+    description: "facts examined per cron run before it stops and resumes next run",
+    default: 2000,
+    min: 10,
+    max: 100_000,
+  }),
   CORS_ORIGINS: customVar("CORS_ORIGINS", {
     description: "comma-separated origins browsers may call from (`https://app.example`, or `*`); unset: no CORS headers",
     parse: parseOrigins,
@@ -279,10 +352,16 @@ export const CONFIG_VARS = {
     parse: parseSecret,
   }),
   RATE_LIMIT: customVar("RATE_LIMIT", {
-    description: "requests per window allowed to each credential and to each user, like `600/60s`; over it: 429 with `Retry-After`; unset: no limit",
+    description:
+      "requests per window allowed to each credential and to each user, like `600/60s`; over it: 429 with `Retry-After`; unset: no limit",
     parse: parseRateLimit,
   }),
-  AUDIT_MAX_ENTRIES: intVar("AUDIT_MAX_ENTRIES", { description: "audit log entries kept per tenant (`GET /v1/audit`); the oldest go first", default: 10_000, min: 100, max: 1_000_000 }),
+  AUDIT_MAX_ENTRIES: intVar("AUDIT_MAX_ENTRIES", {
+    description: "audit log entries kept per tenant (`GET /v1/audit`); the oldest go first",
+    default: 10_000,
+    min: 100,
+    max: 1_000_000,
+  }),
 } as const;
 
 export type ConfigVarName = keyof typeof CONFIG_VARS;

@@ -136,7 +136,8 @@ export function parseConfig(env: Record<string, unknown>): Config {
   if (config.embeddings === "openai" && !config.llm) problems.push("EMBEDDINGS=openai needs OPENAI_API_KEY or OPENAI_BASE_URL");
   if (config.factExtraction === "llm" && !config.llm) problems.push("FACT_EXTRACTION=llm needs OPENAI_API_KEY or OPENAI_BASE_URL");
   const bundled = bundledEncoding();
-  if (bundled !== undefined && bundled !== config.tokenizer) problems.push(`TOKENIZER=${config.tokenizer} but this build bundles the ${bundled} rank table (wrangler.toml [define])`);
+  if (bundled !== undefined && bundled !== config.tokenizer)
+    problems.push(`TOKENIZER=${config.tokenizer} but this build bundles the ${bundled} rank table (wrangler.toml [define])`);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

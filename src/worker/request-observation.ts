@@ -84,7 +84,8 @@ export class RequestObservation {
     this.metrics.latency(`${outcome.method} ${outcome.route}`, outcome.durationMs);
     this.#flush();
     const trace = this.trace.snapshot();
-    if (trace && this.#d.traces && this.#d.traceTtlSeconds > 0) this.#d.background(this.#d.traces.put(tenant, trace, this.#d.traceTtlSeconds));
+    if (trace && this.#d.traces && this.#d.traceTtlSeconds > 0)
+      this.#d.background(this.#d.traces.put(tenant, trace, this.#d.traceTtlSeconds));
   }
 
   /**

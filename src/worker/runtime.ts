@@ -12,7 +12,20 @@ import type { AuditActor } from "../memory/observe/index.ts";
 import type { TenantDeps } from "../memory/tenant-deps.ts";
 import { ExtractiveSummarizer } from "../memory/compression/index.ts";
 import { TenantMemory } from "../memory/tenant-memory.ts";
-import type { AuditLog, EraseJournal, MemoryLogger, MetricsStore, TraceStore, BackupStore, FactStore, UserStore, SessionStore, WorkingMemoryStore, Summarizer, TokenCounter } from "../memory/ports/index.ts";
+import type {
+  AuditLog,
+  EraseJournal,
+  MemoryLogger,
+  MetricsStore,
+  TraceStore,
+  BackupStore,
+  FactStore,
+  UserStore,
+  SessionStore,
+  WorkingMemoryStore,
+  Summarizer,
+  TokenCounter,
+} from "../memory/ports/index.ts";
 import type { RateLimiter } from "../http/middleware/rate-limit.ts";
 import { RedisAuditLog } from "../stores/audit-log.ts";
 import { RedisEraseJournal } from "../stores/erase-journal.ts";
@@ -121,18 +134,34 @@ export function adaptersFor(config: Config): Adapters {
   const adapters: Adapters = {
     redis,
     vector,
-    sessions: redis ? new SealedSessionStore(guardUpstream(new RedisSessionStore(redis), "redis"), cipher) : unconfigured<SessionStore>("redis", redisMissing),
-    users: redis ? new SealedUserStore(guardUpstream(new RedisUserStore(redis), "redis"), cipher) : unconfigured<UserStore>("redis", redisMissing),
+    sessions: redis
+      ? new SealedSessionStore(guardUpstream(new RedisSessionStore(redis), "redis"), cipher)
+      : unconfigured<SessionStore>("redis", redisMissing),
+    users: redis
+      ? new SealedUserStore(guardUpstream(new RedisUserStore(redis), "redis"), cipher)
+      : unconfigured<UserStore>("redis", redisMissing),
     working: redis
       ? new SealedWorkingMemoryStore(guardUpstream(new RedisWorkingMemoryStore(redis), "redis"), cipher)
       : unconfigured<WorkingMemoryStore>("redis", redisMissing),
-    audit: redis ? guardUpstream(new RedisAuditLog(redis, { maxEntries: config.auditMaxEntries }), "redis") : unconfigured<AuditLog>("redis", redisMissing),
+    audit: redis
+      ? guardUpstream(new RedisAuditLog(redis, { maxEntries: config.auditMaxEntries }), "redis")
+      : unconfigured<AuditLog>("redis", redisMissing),
     eraseJournal: redis ? guardUpstream(new RedisEraseJournal(redis), "redis") : unconfigured<EraseJournal>("redis", redisMissing),
     rateLimiter: redis && config.rateLimit ? new UpstashRateLimiter(redis, config.rateLimit) : null,
     facts:
       vector && vectorCheck
         ? checkedFactStore(
-            indexedFacts(guardUpstream(new VectorFactStore(sealedVectorIndex(vector, cipher, { sealMetadata: config.sealFactMetadata }), { embed, retrieval: config.memory.retrieval, fusion: config.memory.fusion }), "vector"), redis),
+            indexedFacts(
+              guardUpstream(
+                new VectorFactStore(sealedVectorIndex(vector, cipher, { sealMetadata: config.sealFactMetadata }), {
+                  embed,
+                  retrieval: config.memory.retrieval,
+                  fusion: config.memory.fusion,
+                }),
+                "vector",
+              ),
+              redis,
+            ),
             vectorCheck,
           )
         : null,
@@ -164,7 +193,12 @@ function indexCheck(config: Config, url: string, vector: Index): VectorIndexChec
   const index = guardUpstream({ info: () => vector.info() }, "vector");
   return new VectorIndexCheck({
     index: url,
-    expected: { retrieval: config.memory.retrieval, embeddings: config.embeddings, embeddingModel: config.embeddingModel, embeddingDimensions: config.embeddingDimensions },
+    expected: {
+      retrieval: config.memory.retrieval,
+      embeddings: config.embeddings,
+      embeddingModel: config.embeddingModel,
+      embeddingDimensions: config.embeddingDimensions,
+    },
     info: () => index.info(),
   });
 }
@@ -191,7 +225,11 @@ export function backupsFor(env: object, config: Config, adapters: Adapters): Bac
 }
 
 /** Builds the runtime of one request from the Worker's bindings. Throws `ConfigError` on bad config. */
-export function createRuntime(env: object, ctx: BackgroundContext | undefined, request: { requestId?: string; session?: string | undefined } = {}): Runtime {
+export function createRuntime(
+  env: object,
+  ctx: BackgroundContext | undefined,
+  request: { requestId?: string; session?: string | undefined } = {},
+): Runtime {
   const config = loadConfig(env);
   const adapters = adaptersFor(config);
   const requestId = request.requestId ?? crypto.randomUUID();
@@ -265,7 +303,10 @@ async function probe<T>(check: (() => Promise<T>) | null): Promise<{ status: Ups
  */
 async function probeHealth(config: Config, adapters: Adapters, backups: boolean): Promise<Health> {
   const { redis, vector, vectorCheck } = adapters;
-  const [r, probed] = await Promise.all([probe(redis ? () => redis.ping() : null), probe(vector ? () => vector.info().then((info) => vectorCheck?.record(info) ?? null) : null)]);
+  const [r, probed] = await Promise.all([
+    probe(redis ? () => redis.ping() : null),
+    probe(vector ? () => vector.info().then((info) => vectorCheck?.record(info) ?? null) : null),
+  ]);
   const mismatch = probed.status === "ok" ? probed.value : null;
   const v = mismatch ? { status: "misconfigured" as const, error: mismatch } : probed;
   const errors = { ...(r.error ? { redis: r.error } : {}), ...(v.error ? { vector: v.error } : {}) };

@@ -7,14 +7,16 @@ import { LlmError, MemoryError, StoredDataUnreadable, UpstreamUnavailable, type 
  * (network, timeout, a server-side error, a body that is not JSON) counts as an outage, because
  * calling a rejection an outage only costs a retry, while the reverse would make clients give up.
  */
-const REJECTION = /^invalid\b|invalid request|must be|exceeds the limit|nested too deeply|too many (?!requests)|is not supported|cannot be/i;
+const REJECTION =
+  /^invalid\b|invalid request|must be|exceeds the limit|nested too deeply|too many (?!requests)|is not supported|cannot be/i;
 
 function isRejection(err: unknown): err is Error {
   return err instanceof Error && err.name === "UpstashError" && REJECTION.test(err.message);
 }
 
 function wrap(err: unknown, upstream: UpstreamName): unknown {
-  if (err instanceof MemoryError || err instanceof UpstreamUnavailable || err instanceof LlmError || err instanceof StoredDataUnreadable) return err;
+  if (err instanceof MemoryError || err instanceof UpstreamUnavailable || err instanceof LlmError || err instanceof StoredDataUnreadable)
+    return err;
   // Vector rejects what it cannot store or read (a bad cursor, metadata it refuses): the client's error.
   if (upstream === "vector" && isRejection(err)) {
     return new MemoryError("invalid", `the vector store rejected the request: ${err.message.slice(0, 200)}`);

@@ -7,7 +7,6 @@ import { prng } from "../support/prng.ts";
 const variants = await redisVariants();
 const TOKEN = "reliability-token";
 
-
 interface Answer {
   status: number;
   json: unknown;
@@ -20,9 +19,7 @@ function expectWellFormed(answer: Answer, path: string, context: string): void {
     const entries = path === "/pipeline" || path === "/multi-exec" ? answer.json : [answer.json];
     expect(Array.isArray(entries), context).toBe(true);
     for (const entry of entries as unknown[]) {
-      expect(typeof entry === "object" && entry !== null && ("result" in entry || "error" in entry), context).toBe(
-        true,
-      );
+      expect(typeof entry === "object" && entry !== null && ("result" in entry || "error" in entry), context).toBe(true);
     }
   } else {
     expect(answer.json, context).toEqual({ error: expect.any(String) });
@@ -59,8 +56,7 @@ describe.each(variants)("Redis REST emulator under bad input ($name)", ({ redisU
   });
   afterAll(async () => {
     const keys = (await post("/", JSON.stringify(["keys", `${prefix}*`]))).json as { result: string[] };
-    for (let i = 0; i < keys.result.length; i += 10_000)
-      await post("/", JSON.stringify(["del", ...keys.result.slice(i, i + 10_000)]));
+    for (let i = 0; i < keys.result.length; i += 10_000) await post("/", JSON.stringify(["del", ...keys.result.slice(i, i + 10_000)]));
     await emu.close();
   });
 
@@ -94,15 +90,7 @@ describe.each(variants)("Redis REST emulator under bad input ($name)", ({ redisU
   });
 
   it("answers bad tokens with 401", async () => {
-    for (const authorization of [
-      undefined,
-      "",
-      "Bearer",
-      "Bearer wrong",
-      `Basic ${TOKEN}`,
-      `bearer${TOKEN}`,
-      `Bearer  ${TOKEN}`,
-    ]) {
+    for (const authorization of [undefined, "", "Bearer", "Bearer wrong", `Basic ${TOKEN}`, `bearer${TOKEN}`, `Bearer  ${TOKEN}`]) {
       const answer = await post("/", '["ping"]', authorization === undefined ? {} : { authorization });
       expect(answer).toEqual({ status: 401, json: { error: "WRONGPASS invalid or missing auth token" } });
     }
@@ -127,22 +115,14 @@ describe.each(variants)("Redis REST emulator under bad input ($name)", ({ redisU
     const mget = await post("/", JSON.stringify(["mget", ...keys]));
     expect((mget.json as { result: unknown[] }).result).toHaveLength(100_000);
     expect((await post("/", JSON.stringify(["del", ...keys]))).json).toEqual({ result: 100_000 });
-    const many = Array.from({ length: 5_000 }, (_, i) => [
-      "incr",
-      `${prefix}counter`,
-      ...(i % 2 === 0 ? [] : ["extra"]),
-    ]);
+    const many = Array.from({ length: 5_000 }, (_, i) => ["incr", `${prefix}counter`, ...(i % 2 === 0 ? [] : ["extra"])]);
     const pipeline = await post("/pipeline", JSON.stringify(many));
     expect((pipeline.json as unknown[]).length).toBe(5_000);
     expect((await post("/", JSON.stringify(["set", `${prefix}big`, "x".repeat(5_000_000)]))).json).toEqual({
       result: "OK",
     });
     expect((await post("/", JSON.stringify(["strlen", `${prefix}big`]))).json).toEqual({ result: 5_000_000 });
-    const invalid = Buffer.concat([
-      Buffer.from(`["set","${prefix}bytes","`),
-      Buffer.from([0xff, 0xfe, 0xc3]),
-      Buffer.from('"]'),
-    ]);
+    const invalid = Buffer.concat([Buffer.from(`["set","${prefix}bytes","`), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"]')]);
     expectWellFormed(await post("/", invalid), "/", "invalid utf-8");
     await alive();
   });
@@ -179,9 +159,7 @@ describe.each(variants)("Redis REST emulator under bad input ($name)", ({ redisU
       const r = random();
       if (depth > 3 || r < 0.5) return scalar();
       if (r < 0.85) return Array.from({ length: Math.floor(random() * 5) }, () => value(depth + 1));
-      return Object.fromEntries(
-        Array.from({ length: Math.floor(random() * 3) }, (_, i) => [`k${i}`, value(depth + 1)]),
-      );
+      return Object.fromEntries(Array.from({ length: Math.floor(random() * 3) }, (_, i) => [`k${i}`, value(depth + 1)]));
     };
     const command = (): unknown[] => [pick(names), ...Array.from({ length: Math.floor(random() * 6) }, scalar)];
     const generators: (() => [string, string | Buffer])[] = [

@@ -11,9 +11,7 @@ describe("Redis URL problems", () => {
     await expect(createRedisService({ token: "t", redisUrl: "redis://127.0.0.1:1" })).rejects.toThrow(
       /cannot reach Redis at redis:\/\/127\.0\.0\.1:1/,
     );
-    await expect(createRedisService({ token: "t", redisUrl: "http://127.0.0.1:6379" })).rejects.toThrow(
-      /unsupported Redis URL scheme/,
-    );
+    await expect(createRedisService({ token: "t", redisUrl: "http://127.0.0.1:6379" })).rejects.toThrow(/unsupported Redis URL scheme/);
   });
 });
 

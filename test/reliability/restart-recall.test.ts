@@ -32,7 +32,10 @@ beforeAll(async () => {
   counter = await loadTokenCounter();
 });
 
-function managerOn(local: UpstashLocal, scope: { tenant: string; sessionId: string; userId: string }): { mm: SessionMemory; sessions: RedisSessionStore; deps: TestDeps } {
+function managerOn(
+  local: UpstashLocal,
+  scope: { tenant: string; sessionId: string; userId: string },
+): { mm: SessionMemory; sessions: RedisSessionStore; deps: TestDeps } {
   const redis = new Redis({ url: local.redis.url, token: local.token, enableTelemetry: false });
   const index = new Index({ url: local.vector.url, token: local.token, enableTelemetry: false });
   const sessions = new RedisSessionStore(redis);
@@ -102,7 +105,9 @@ describe.each(variants.map((v) => [v.name, v.redisUrl] as const))("restart of up
       const context = await mm.getContext({ query: "用户叫什么名字?" });
       expect(context.degraded).toEqual([]);
       expect(context.messages[0]).toEqual({ role: "system", content: PROMPT });
-      expect(context.messages.some((m) => m.role === "system" && m.content.startsWith(OPTIONS.factsLabel) && m.content.includes("小明"))).toBe(true);
+      expect(
+        context.messages.some((m) => m.role === "system" && m.content.startsWith(OPTIONS.factsLabel) && m.content.includes("小明")),
+      ).toBe(true);
 
       const snapshot = await sessions.read(scope);
       expect(snapshot.system.map((m) => m.content)).toEqual([PROMPT]);

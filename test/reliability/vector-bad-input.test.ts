@@ -10,7 +10,12 @@ interface Answer {
   json: unknown;
 }
 
-async function send(path: string, body: string | Uint8Array | undefined, auth: string | null = `Bearer ${emu.token}`, method = "POST"): Promise<Answer> {
+async function send(
+  path: string,
+  body: string | Uint8Array | undefined,
+  auth: string | null = `Bearer ${emu.token}`,
+  method = "POST",
+): Promise<Answer> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (auth !== null) headers.authorization = auth;
   // Bytes go out exactly as given (split multi-byte sequences included).
@@ -43,7 +48,17 @@ afterAll(async () => {
 
 describe("malformed requests", () => {
   it("answers malformed or missing JSON with 400", async () => {
-    for (const path of ["/upsert", "/upsert-data", "/update", "/query", "/query-data", "/fetch", "/delete", "/range", "/resumable-query-next"]) {
+    for (const path of [
+      "/upsert",
+      "/upsert-data",
+      "/update",
+      "/query",
+      "/query-data",
+      "/fetch",
+      "/delete",
+      "/range",
+      "/resumable-query-next",
+    ]) {
       expectError(await send(path, "{not json"), 400, /malformed JSON/);
       expectError(await send(path, ""), 400, /JSON body is required/);
       expectError(await send(path, Buffer.from([0xff, 0xfe, 0x00, 0x7b])), 400);
@@ -120,7 +135,20 @@ describe("authentication", () => {
 
 describe("invalid filters", () => {
   it("answers 400 with a position for each bad filter", async () => {
-    const filters = ["a = ", "a = [1]", "(a = 1", "a = 1)", "a IN ('x'", "HAS FIELD", "a GLOB 1", "a < 'x'", "a == 1", "AND", "'x' = a", "a = 'unterminated"];
+    const filters = [
+      "a = ",
+      "a = [1]",
+      "(a = 1",
+      "a = 1)",
+      "a IN ('x'",
+      "HAS FIELD",
+      "a GLOB 1",
+      "a < 'x'",
+      "a == 1",
+      "AND",
+      "'x' = a",
+      "a = 'unterminated",
+    ];
     for (const filter of filters) {
       expectError(await post("/query", { vector: [1, 0, 0, 0], topK: 1, filter }), 400, /^Invalid filter\. At line \d+:\d+ /);
       expectError(await post("/delete", { filter }), 400, /^Invalid filter\. At line \d+:\d+ /);
@@ -142,7 +170,11 @@ describe("limits", () => {
     expectError(await post("/upsert", { id: "d", vector: [1, 0, 0, 0], data: "x".repeat(1024 * 1024 + 1) }), 400, /Data size/);
     expectError(await post("/upsert-data", { id: "d", data: "汉".repeat(400 * 1024) }), 400, /Data size/); // 1.2 MB of UTF-8
     await post("/upsert", { id: "p", vector: [1, 0, 0, 0], metadata: { blob: "x".repeat(40 * 1024) } });
-    expectError(await post("/update", { id: "p", metadata: { more: "y".repeat(10 * 1024) }, metadataUpdateMode: "PATCH" }), 400, /Metadata size/);
+    expectError(
+      await post("/update", { id: "p", metadata: { more: "y".repeat(10 * 1024) }, metadataUpdateMode: "PATCH" }),
+      400,
+      /Metadata size/,
+    );
   });
 
   it("leaves the index unchanged when one item of a batch is bad", async () => {
@@ -166,29 +198,98 @@ describe("limits", () => {
   });
 });
 
-
 const ENDPOINTS = [
-  "/upsert", "/upsert/ns", "/upsert-data", "/update", "/query", "/query/ns", "/query-data", "/fetch", "/delete",
-  "/range", "/reset", "/reset?all", "/info", "/list-namespaces", "/delete-namespace/ns", "/resumable-query",
-  "/resumable-query-data", "/resumable-query-next", "/resumable-query-end",
+  "/upsert",
+  "/upsert/ns",
+  "/upsert-data",
+  "/update",
+  "/query",
+  "/query/ns",
+  "/query-data",
+  "/fetch",
+  "/delete",
+  "/range",
+  "/reset",
+  "/reset?all",
+  "/info",
+  "/list-namespaces",
+  "/delete-namespace/ns",
+  "/resumable-query",
+  "/resumable-query-data",
+  "/resumable-query-next",
+  "/resumable-query-end",
 ];
 const FIELDS = [
-  "id", "vector", "metadata", "data", "topK", "filter", "includeMetadata", "includeVectors", "includeData", "ids", "prefix",
-  "cursor", "limit", "uuid", "additionalK", "maxIdle", "metadataUpdateMode", "sparseVector", "queryMode",
+  "id",
+  "vector",
+  "metadata",
+  "data",
+  "topK",
+  "filter",
+  "includeMetadata",
+  "includeVectors",
+  "includeData",
+  "ids",
+  "prefix",
+  "cursor",
+  "limit",
+  "uuid",
+  "additionalK",
+  "maxIdle",
+  "metadataUpdateMode",
+  "sparseVector",
+  "queryMode",
 ];
-const FILTER_WORDS = ["a", "b.c", "t[0]", "t[#-1]", "=", "!=", "<", ">=", "AND", "or", "NOT", "GLOB", "IN", "CONTAINS", "HAS", "FIELD", "(", ")", ",", "'x'", '"y"', "1", "-2.5", "true", "[", "'", "é", "\n"];
+const FILTER_WORDS = [
+  "a",
+  "b.c",
+  "t[0]",
+  "t[#-1]",
+  "=",
+  "!=",
+  "<",
+  ">=",
+  "AND",
+  "or",
+  "NOT",
+  "GLOB",
+  "IN",
+  "CONTAINS",
+  "HAS",
+  "FIELD",
+  "(",
+  ")",
+  ",",
+  "'x'",
+  '"y"',
+  "1",
+  "-2.5",
+  "true",
+  "[",
+  "'",
+  "é",
+  "\n",
+];
 
 function randomValue(rand: () => number, depth = 0): unknown {
   const pick = Math.floor(rand() * (depth > 2 ? 7 : 10));
   switch (pick) {
-    case 0: return null;
-    case 1: return rand() < 0.5;
-    case 2: return Math.floor(rand() * 2000) - 500;
-    case 3: return rand() * 1e6 * (rand() < 0.5 ? -1 : 1);
-    case 4: return Array.from({ length: DIM }, () => rand() - 0.5); // a valid vector, sometimes
-    case 5: return ["", "id-1", "0", "小明", "'", "a = 1", "x".repeat(Math.floor(rand() * 50))][Math.floor(rand() * 7)];
-    case 6: return Array.from({ length: 1 + Math.floor(rand() * 6) }, () => FILTER_WORDS[Math.floor(rand() * FILTER_WORDS.length)]).join(" ");
-    case 7: return Array.from({ length: Math.floor(rand() * 5) }, () => randomValue(rand, depth + 1));
+    case 0:
+      return null;
+    case 1:
+      return rand() < 0.5;
+    case 2:
+      return Math.floor(rand() * 2000) - 500;
+    case 3:
+      return rand() * 1e6 * (rand() < 0.5 ? -1 : 1);
+    case 4:
+      return Array.from({ length: DIM }, () => rand() - 0.5); // a valid vector, sometimes
+    case 5:
+      return ["", "id-1", "0", "小明", "'", "a = 1", "x".repeat(Math.floor(rand() * 50))][Math.floor(rand() * 7)];
+    case 6:
+      return Array.from({ length: 1 + Math.floor(rand() * 6) }, () => FILTER_WORDS[Math.floor(rand() * FILTER_WORDS.length)]).join(" ");
+    case 7:
+      return Array.from({ length: Math.floor(rand() * 5) }, () => randomValue(rand, depth + 1));
     default: {
       const obj: Record<string, unknown> = {};
       const n = Math.floor(rand() * 6);
@@ -227,7 +328,9 @@ describe("generated random bodies", () => {
     const rand = prng(7);
     await post("/upsert", { id: "f", vector: [1, 0, 0, 0], metadata: { a: 1, b: { c: "x" }, t: ["x", 1] } });
     for (let i = 0; i < 200; i += 1) {
-      const filter = Array.from({ length: 1 + Math.floor(rand() * 8) }, () => FILTER_WORDS[Math.floor(rand() * FILTER_WORDS.length)]).join(" ");
+      const filter = Array.from({ length: 1 + Math.floor(rand() * 8) }, () => FILTER_WORDS[Math.floor(rand() * FILTER_WORDS.length)]).join(
+        " ",
+      );
       const answer = await post("/query", { vector: [1, 0, 0, 0], topK: 5, filter });
       if (answer.status !== 200) expectError(answer, 400, /^Invalid filter\. At line \d+:\d+ /);
     }

@@ -16,7 +16,10 @@ import { deleteByPrefix, redisVariants } from "../emulator/redis/variants.ts";
 const run = `ci${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 let n = 0;
 const scope = (): FactScope => ({ tenant: run, userId: `u${(n += 1)}` });
-const fact = (id: string, text: string, contentId?: string): Fact => ({ ...createFact(id, { text, type: "fact", importance: 0.5 }, 1_800_000_000_000), ...(contentId ? { contentId } : {}) });
+const fact = (id: string, text: string, contentId?: string): Fact => ({
+  ...createFact(id, { text, type: "fact", importance: 0.5 }, 1_800_000_000_000),
+  ...(contentId ? { contentId } : {}),
+});
 const ref = (contentId: string) => ({ contentId, text: contentId });
 const id = (i: number): string => `f${String(i).padStart(24, "0")}`;
 
@@ -119,7 +122,10 @@ for (const variant of await redisVariants()) {
       const store = new ContentIndexedFactStore(facts, index, { buildPage: 400, buildPages: 2 });
       const s = scope();
       // 1,001 facts written straight to the fact store: more than one lookup lists (2 pages of 400)
-      await facts.upsert(s, Array.from({ length: 1001 }, (_, i) => fact(id(i), `text ${i}`)));
+      await facts.upsert(
+        s,
+        Array.from({ length: 1001 }, (_, i) => fact(id(i), `text ${i}`)),
+      );
       const first = await store.findByContent(s, [ref(id(1000))]);
       expect(first[0]?.holder?.id).toBe(id(1000));
       expect(facts.calls.list).toBe(2);

@@ -52,9 +52,16 @@ describe("VectorFactStore (index embeds the text)", () => {
   });
 
   it("searches every wording of a query in one request, each fact once with its best score", async () => {
-    await store.upsert(scope("u-voices"), [fact("f-sister", "The user's sister Mia lives in Lisbon"), fact("f-own", "I grew up in Galway")]);
+    await store.upsert(scope("u-voices"), [
+      fact("f-sister", "The user's sister Mia lives in Lisbon"),
+      fact("f-own", "I grew up in Galway"),
+    ]);
     local.vector.resetLog();
-    const both = await store.query(scope("u-voices"), { text: "where does my sister live", also: ["where does the user's sister live"], topK: 5 });
+    const both = await store.query(scope("u-voices"), {
+      text: "where does my sister live",
+      also: ["where does the user's sister live"],
+      topK: 5,
+    });
     expect(local.vector.log).toHaveLength(1);
     expect(new Set(both.map((c) => c.fact.id)).size).toBe(both.length);
     const first = await store.query(scope("u-voices"), { text: "where does my sister live", topK: 5 });
@@ -87,7 +94,11 @@ describe("VectorFactStore (index embeds the text)", () => {
 
   it("filters by type", async () => {
     const s = scope("u3");
-    await store.upsert(s, [fact("p1", "prefers window seats", "preference"), fact("f1", "works as a nurse"), fact("c1", "is planning a trip", "context")]);
+    await store.upsert(s, [
+      fact("p1", "prefers window seats", "preference"),
+      fact("f1", "works as a nurse"),
+      fact("c1", "is planning a trip", "context"),
+    ]);
     const prefs = await store.query(s, { text: "seats", topK: 10, types: ["preference"] });
     expect(prefs.map((h) => h.fact.id)).toEqual(["p1"]);
     const two = await store.query(s, { text: "anything", topK: 10, types: ["fact", "context", "fact"] });
@@ -97,7 +108,12 @@ describe("VectorFactStore (index embeds the text)", () => {
 
   it("finds facts by content id in one round trip: never edited (by id), edited (by the recorded content id), legacy (no content id)", async () => {
     const s = scope("ana.lima+test@example.com");
-    const [a, b, c, d] = ["f000000000000000000000a01", "f000000000000000000000a02", "f000000000000000000000a03", "f000000000000000000000a04"];
+    const [a, b, c, d] = [
+      "f000000000000000000000a01",
+      "f000000000000000000000a02",
+      "f000000000000000000000a03",
+      "f000000000000000000000a04",
+    ];
     await store.upsert(s, [
       fact(a, "likes tea", "fact", { contentId: a }),
       fact(b, "likes coffee now", "fact", { contentId: c }), // edited: created as b's text, holds c's now

@@ -89,8 +89,13 @@ describe.each(BACKENDS)("bounded session scripts (%s)", (_name, redisUrl) => {
 
   it("appends without a snapshot return totals only, whatever the window's length", async () => {
     const ref = nextRef();
-    await fill(ref, Array.from({ length: 1500 }, (_, i) => msg(`m${i}`, { importance: (i % 10) / 10 })));
-    const result = await store.append(ref, [msg("sys", { role: "system", importance: 1, tokens: 7 }), msg("last", { importance: 0.25 })], { ttlSeconds: TTL });
+    await fill(
+      ref,
+      Array.from({ length: 1500 }, (_, i) => msg(`m${i}`, { importance: (i % 10) / 10 })),
+    );
+    const result = await store.append(ref, [msg("sys", { role: "system", importance: 1, tokens: 7 }), msg("last", { importance: 0.25 })], {
+      ttlSeconds: TTL,
+    });
     expect(result.snapshot).toBeUndefined();
     const whole = await store.read(ref);
     expect(result.totals).toEqual(snapshotTotals(whole));
@@ -128,8 +133,18 @@ describe.each(BACKENDS)("bounded session scripts (%s)", (_name, redisUrl) => {
         const tokens = 5 + Math.floor(random() * 60);
         if (random() < 0.1) {
           const call = `call_${round}_${i}`;
-          messages.push(msg(`a${i}`, { role: "assistant", content: "", tokens, importance, tool_calls: [{ id: call, type: "function", function: { name: "f", arguments: "{}" } }] }));
-          messages.push(msg(`r${i}`, { role: "tool", content: "ok", tokens: 3 + Math.floor(random() * 40), importance: 0.1, tool_call_id: call }));
+          messages.push(
+            msg(`a${i}`, {
+              role: "assistant",
+              content: "",
+              tokens,
+              importance,
+              tool_calls: [{ id: call, type: "function", function: { name: "f", arguments: "{}" } }],
+            }),
+          );
+          messages.push(
+            msg(`r${i}`, { role: "tool", content: "ok", tokens: 3 + Math.floor(random() * 40), importance: 0.1, tool_call_id: call }),
+          );
         } else {
           messages.push(msg(`u${i}`, { role: random() < 0.5 ? "user" : "assistant", tokens, importance }));
         }
@@ -137,7 +152,11 @@ describe.each(BACKENDS)("bounded session scripts (%s)", (_name, redisUrl) => {
       await fill(ref, messages);
       const budget = 200 + Math.floor(random() * 900);
       const options = { ...DEFAULT_MEMORY_OPTIONS, budget, window: round === 5 ? 40 : 0 };
-      const roundBound: WindowBound = { allowance: budget - Math.floor(budget * options.shares.reply), limit: options.window, importanceThreshold: options.importanceThreshold };
+      const roundBound: WindowBound = {
+        allowance: budget - Math.floor(budget * options.shares.reply),
+        limit: options.window,
+        importanceThreshold: options.importanceThreshold,
+      };
       const [whole, tail] = [await store.read(ref), await store.read(ref, roundBound)];
       expect(tail.window.length).toBeLessThan(whole.window.length);
       const build = (window: StoredMessage[]) => assembleContext({ system: [], summary: null, window, options, counter }).messages;
@@ -147,7 +166,10 @@ describe.each(BACKENDS)("bounded session scripts (%s)", (_name, redisUrl) => {
 
   it("pages the window from the oldest message", async () => {
     const ref = nextRef();
-    await fill(ref, Array.from({ length: 25 }, (_, i) => msg(`p${i}`)));
+    await fill(
+      ref,
+      Array.from({ length: 25 }, (_, i) => msg(`p${i}`)),
+    );
     const first = await store.readPage(ref, { offset: 0, limit: 10 });
     const last = await store.readPage(ref, { offset: 20, limit: 10 });
     expect(first.window.map((m) => m.id)).toEqual(Array.from({ length: 10 }, (_, i) => `p${i}`));
@@ -158,7 +180,10 @@ describe.each(BACKENDS)("bounded session scripts (%s)", (_name, redisUrl) => {
 
   it("reads a bounded head for compression, with one lookahead message", async () => {
     const ref = nextRef();
-    await fill(ref, Array.from({ length: 50 }, (_, i) => msg(`h${i}`)));
+    await fill(
+      ref,
+      Array.from({ length: 50 }, (_, i) => msg(`h${i}`)),
+    );
     const byTokens = await store.readHead(ref, { maxTokens: 100, maxMessages: 1000 });
     expect(byTokens.window.map((m) => m.id)).toEqual(["h0", "h1", "h2", "h3"]); // 3 x 30 tokens fit, h3 looks ahead
     const byCount = await store.readHead(ref, { maxTokens: 100_000, maxMessages: 5 });
@@ -168,8 +193,18 @@ describe.each(BACKENDS)("bounded session scripts (%s)", (_name, redisUrl) => {
 
   it("compresses a long window in bounded passes and says when more is left", async () => {
     const ref = nextRef();
-    await fill(ref, Array.from({ length: 3000 }, (_, i) => msg(`x${i}`)));
-    const deps = testDeps({ tenant, counter, sessions: store, users: new RedisUserStore(redis), facts: null, options: { maxTokens: 2000, keep: 4 } });
+    await fill(
+      ref,
+      Array.from({ length: 3000 }, (_, i) => msg(`x${i}`)),
+    );
+    const deps = testDeps({
+      tenant,
+      counter,
+      sessions: store,
+      users: new RedisUserStore(redis),
+      facts: null,
+      options: { maxTokens: 2000, keep: 4 },
+    });
     deps.summarizer = deps.fallbackSummarizer;
     const manager = new SessionMemory(deps, { sessionId: ref.sessionId });
     const first = await manager.maybeCompress();

@@ -1,7 +1,7 @@
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TURN_OUTCOMES_KEPT, type CompressionCommit, type SessionStore } from "../../src/memory/ports/sessions.ts";
-import { type UserStore } from "../../src/memory/ports/facts.ts";
+import type { UserStore } from "../../src/memory/ports/facts.ts";
 import type { Fact, Role, SessionRef, StoredMessage, ToolCall, TurnOutcome } from "../../src/memory/model.ts";
 import { sessionKeys } from "../../src/stores/keys.ts";
 import { RedisSessionStore } from "../../src/stores/session-store.ts";
@@ -56,7 +56,14 @@ const variants = [
   { name: "in-memory fake", make: async () => fakeHarness() },
 ];
 
-const msg = (id: string, role: Role, content: string, tokens = 10): StoredMessage => ({ id, role, content, tokens, importance: 0.5, ts: clock });
+const msg = (id: string, role: Role, content: string, tokens = 10): StoredMessage => ({
+  id,
+  role,
+  content,
+  tokens,
+  importance: 0.5,
+  ts: clock,
+});
 const toolCall = (id: string): ToolCall => ({ id, type: "function", function: { name: "lookup", arguments: "{}" } });
 const calling = (id: string, ...callIds: string[]): StoredMessage => ({ ...msg(id, "assistant", ""), tool_calls: callIds.map(toolCall) });
 const result = (id: string, callId: string): StoredMessage => ({ ...msg(id, "tool", `result of ${callId}`), tool_call_id: callId });
@@ -85,7 +92,15 @@ describe.each(variants)("session store contract: $name", ({ make }) => {
     epoch,
     expectedVersion: version,
     prefixIds,
-    summary: { text: `sum ${prefixIds.join(",")}`, tokens: 5, version: version + 1, covered: prefixIds.length, method: "llm", updatedAt: clock, lastRatio: 0.5 },
+    summary: {
+      text: `sum ${prefixIds.join(",")}`,
+      tokens: 5,
+      version: version + 1,
+      covered: prefixIds.length,
+      method: "llm",
+      updatedAt: clock,
+      lastRatio: 0.5,
+    },
     archiveLimit: 10,
     ttlSeconds: TTL,
   });
@@ -101,7 +116,10 @@ describe.each(variants)("session store contract: $name", ({ make }) => {
     const ref = nextRef(nextTenant());
     const first = await h.sessions.append(ref, [msg("sys", "system", "rules", 2), msg("a", "user", "x", 3)], { ttlSeconds: TTL });
     expect(first.added.map((a) => a.duplicate)).toEqual([false, false]);
-    const again = await h.sessions.append(ref, [msg("a", "user", "x", 3), msg("b", "assistant", "y", 4)], { ttlSeconds: TTL, withSnapshot: true });
+    const again = await h.sessions.append(ref, [msg("a", "user", "x", 3), msg("b", "assistant", "y", 4)], {
+      ttlSeconds: TTL,
+      withSnapshot: true,
+    });
     expect(again.added.map((a) => a.duplicate)).toEqual([true, false]);
     expect(again.snapshot?.system.map((m) => m.id)).toEqual(["sys"]);
     expect(again.snapshot?.window.map((m) => m.id)).toEqual(["a", "b"]);
@@ -242,11 +260,30 @@ describe.each(variants)("session store contract: $name", ({ make }) => {
   it("stores nothing of a batch whose retry tag the last stored batch had; a write that stores something in between clears the tag", async () => {
     const ref = nextRef(nextTenant());
     const tag = "0123456789abcdef0123456789abcdef";
-    const first = await h.sessions.append(ref, [msg("sys", "system", "Be brief."), msg("u1", "user", "book it")], { ttlSeconds: TTL, retryTag: tag });
+    const first = await h.sessions.append(ref, [msg("sys", "system", "Be brief."), msg("u1", "user", "book it")], {
+      ttlSeconds: TTL,
+      retryTag: tag,
+    });
     expect(first.added.map((a) => a.duplicate)).toEqual([false, false]);
     // The client's retry: new ids, the same request - nothing stored, nothing queued.
-    const fact: Fact = { id: "f000000000000000000000001", text: "book it", type: "fact", importance: 0.5, createdAt: clock, updatedAt: clock, lastAccessedAt: clock, accessCount: 0, version: 1 };
-    const retry = await h.sessions.append(ref, [msg("u1-retry", "user", "book it")], { ttlSeconds: TTL, userId: "rita", retryTag: tag, facts: [fact], withSnapshot: true });
+    const fact: Fact = {
+      id: "f000000000000000000000001",
+      text: "book it",
+      type: "fact",
+      importance: 0.5,
+      createdAt: clock,
+      updatedAt: clock,
+      lastAccessedAt: clock,
+      accessCount: 0,
+      version: 1,
+    };
+    const retry = await h.sessions.append(ref, [msg("u1-retry", "user", "book it")], {
+      ttlSeconds: TTL,
+      userId: "rita",
+      retryTag: tag,
+      facts: [fact],
+      withSnapshot: true,
+    });
     expect(retry.added.map((a) => a.duplicate)).toEqual([true]);
     expect(retry.snapshot?.window.map((m) => m.id)).toEqual(["u1"]);
     expect(await h.users.pendingFacts({ tenant: ref.tenant, userId: "rita" }, 10)).toEqual([]);
@@ -261,25 +298,41 @@ describe.each(variants)("session store contract: $name", ({ make }) => {
     const ref = nextRef(nextTenant());
     const start = await h.sessions.append(ref, [msg("u1", "user", "hi")], { ttlSeconds: TTL, turn: { key: "k1" } });
     expect(start.outcome).toBeNull();
-    const reply = await h.sessions.append(ref, [msg("u1.reply", "assistant", "hello")], { ttlSeconds: TTL, turn: { key: "k1", outcome: outcome("u1.reply", "hello") } });
+    const reply = await h.sessions.append(ref, [msg("u1.reply", "assistant", "hello")], {
+      ttlSeconds: TTL,
+      turn: { key: "k1", outcome: outcome("u1.reply", "hello") },
+    });
     expect(reply.added.map((a) => a.duplicate)).toEqual([false]);
     expect(reply.outcome).toEqual(outcome("u1.reply", "hello"));
 
     // The retry: the outcome comes back, and even a message with a new id is not stored.
-    const retry = await h.sessions.append(ref, [msg("u1-again", "user", "hi")], { ttlSeconds: TTL, withSnapshot: true, turn: { key: "k1" } });
+    const retry = await h.sessions.append(ref, [msg("u1-again", "user", "hi")], {
+      ttlSeconds: TTL,
+      withSnapshot: true,
+      turn: { key: "k1" },
+    });
     expect(retry.outcome).toEqual(outcome("u1.reply", "hello"));
     expect(retry.added.map((a) => a.duplicate)).toEqual([true]);
     expect(retry.snapshot?.window.map((m) => m.id)).toEqual(["u1", "u1.reply"]);
     // A second reply for the key (a concurrent duplicate) is not stored; the first one wins.
-    const late = await h.sessions.append(ref, [msg("other", "assistant", "late")], { ttlSeconds: TTL, turn: { key: "k1", outcome: outcome("other", "late") } });
+    const late = await h.sessions.append(ref, [msg("other", "assistant", "late")], {
+      ttlSeconds: TTL,
+      turn: { key: "k1", outcome: outcome("other", "late") },
+    });
     expect(late.outcome).toEqual(outcome("u1.reply", "hello"));
     expect((await h.sessions.read(ref)).window.map((m) => m.id)).toEqual(["u1", "u1.reply"]);
     // Without a turn key nothing is looked up.
     expect((await h.sessions.append(ref, [msg("u2", "user", "hi")], { ttlSeconds: TTL })).outcome).toBeUndefined();
     // Outcomes are exported and go with a reset.
     const owned = nextRef(ref.tenant);
-    await h.sessions.append(owned, [msg("q", "user", "?")], { ttlSeconds: TTL, userId: "olga", turn: { key: "k9", outcome: outcome("q.reply", "!") } });
-    expect((await h.sessions.exportSessions(ref.tenant, "olga", { offset: 0, limit: 10 })).sessions[0]?.turns).toEqual([outcome("q.reply", "!")]);
+    await h.sessions.append(owned, [msg("q", "user", "?")], {
+      ttlSeconds: TTL,
+      userId: "olga",
+      turn: { key: "k9", outcome: outcome("q.reply", "!") },
+    });
+    expect((await h.sessions.exportSessions(ref.tenant, "olga", { offset: 0, limit: 10 })).sessions[0]?.turns).toEqual([
+      outcome("q.reply", "!"),
+    ]);
     await h.sessions.reset(ref, { keepSystem: false });
     expect((await h.sessions.append(ref, [msg("u3", "user", "hi")], { ttlSeconds: TTL, turn: { key: "k1" } })).outcome).toBeNull();
   });
@@ -287,7 +340,10 @@ describe.each(variants)("session store contract: $name", ({ make }) => {
   it(`keeps the newest ${TURN_OUTCOMES_KEPT} turn outcomes of a session`, async () => {
     const ref = nextRef(nextTenant());
     for (let i = 0; i <= TURN_OUTCOMES_KEPT; i++) {
-      await h.sessions.append(ref, [msg(`r${i}`, "assistant", `reply ${i}`, 1)], { ttlSeconds: TTL, turn: { key: `key${i}`, outcome: outcome(`r${i}`, `reply ${i}`) } });
+      await h.sessions.append(ref, [msg(`r${i}`, "assistant", `reply ${i}`, 1)], {
+        ttlSeconds: TTL,
+        turn: { key: `key${i}`, outcome: outcome(`r${i}`, `reply ${i}`) },
+      });
     }
     expect((await h.sessions.append(ref, [msg("x0", "user", "?")], { ttlSeconds: TTL, turn: { key: "key0" } })).outcome).toBeNull();
     const newest = await h.sessions.append(ref, [msg("x1", "user", "?")], { ttlSeconds: TTL, turn: { key: `key${TURN_OUTCOMES_KEPT}` } });
@@ -305,7 +361,9 @@ describe.each(variants)("session store contract: $name", ({ make }) => {
     const echo = await h.sessions.append(ref, [calling("a1", "c1", "c2"), result("t1", "c1")], { ttlSeconds: TTL });
     expect(echo.added.map((a) => a.duplicate)).toEqual([true, false]);
     const before = await h.sessions.read(ref);
-    await expect(h.sessions.append(ref, [msg("ok", "user", "fine"), result("t3", "c9")], { ttlSeconds: TTL })).rejects.toMatchObject({ kind: "invalid" });
+    await expect(h.sessions.append(ref, [msg("ok", "user", "fine"), result("t3", "c9")], { ttlSeconds: TTL })).rejects.toMatchObject({
+      kind: "invalid",
+    });
     await expect(h.sessions.append(ref, [result("t4", "c9")], { ttlSeconds: TTL })).rejects.toMatchObject({ kind: "invalid" });
     expect(await h.sessions.read(ref)).toEqual(before);
     // Another message closes the calls.

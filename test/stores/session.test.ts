@@ -39,12 +39,25 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
     return local.redis.log.length;
   }
 
-  function commitFor(epoch: number, expectedVersion: number, prefixIds: string[], extra: Partial<CompressionCommit> = {}): CompressionCommit {
+  function commitFor(
+    epoch: number,
+    expectedVersion: number,
+    prefixIds: string[],
+    extra: Partial<CompressionCommit> = {},
+  ): CompressionCommit {
     return {
       epoch,
       expectedVersion,
       prefixIds,
-      summary: { text: `summary of ${prefixIds.join(",")}`, tokens: 7, version: expectedVersion + 1, covered: prefixIds.length, method: "llm", updatedAt: clock, lastRatio: 0.25 },
+      summary: {
+        text: `summary of ${prefixIds.join(",")}`,
+        tokens: 7,
+        version: expectedVersion + 1,
+        covered: prefixIds.length,
+        method: "llm",
+        updatedAt: clock,
+        lastRatio: 0.25,
+      },
       archiveLimit: 100,
       ttlSeconds: TTL,
       ...extra,
@@ -75,10 +88,14 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
   describe("append", () => {
     it("pins system messages, counts window tokens and records the owner", async () => {
       const ref = nextRef();
-      const result = await store.append(ref, [msg("m0", "system", "be brief", 5), msg("m1", "user", "hi", 3), msg("m2", "assistant", "hello", 4)], {
-        userId: "alice",
-        ttlSeconds: TTL,
-      });
+      const result = await store.append(
+        ref,
+        [msg("m0", "system", "be brief", 5), msg("m1", "user", "hi", 3), msg("m2", "assistant", "hello", 4)],
+        {
+          userId: "alice",
+          ttlSeconds: TTL,
+        },
+      );
       expect(result.added.map((a) => a.duplicate)).toEqual([false, false, false]);
       expect(result.windowCount).toBe(2);
       expect(result.windowTokens).toBe(7);
@@ -98,7 +115,9 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
     it("is idempotent on message ids, across calls and within one batch", async () => {
       const ref = nextRef();
       await store.append(ref, [msg("a", "user", "one", 3), msg("b", "assistant", "two", 4)], { ttlSeconds: TTL });
-      const again = await store.append(ref, [msg("a", "user", "one", 3), msg("c", "user", "three", 5), msg("c", "user", "three", 5)], { ttlSeconds: TTL });
+      const again = await store.append(ref, [msg("a", "user", "one", 3), msg("c", "user", "three", 5), msg("c", "user", "three", 5)], {
+        ttlSeconds: TTL,
+      });
       expect(again.added).toEqual([
         { id: "a", tokens: 3, duplicate: true },
         { id: "c", tokens: 5, duplicate: false },
@@ -113,7 +132,10 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
     it("sets the TTL on every session key and refreshes it on each write", async () => {
       const ref = nextRef();
       const k = sessionKeys(ref);
-      await store.append(ref, [msg("s", "system", "sys"), msg("u1", "user", "x"), msg("u2", "user", "y")], { userId: "ttl-user", ttlSeconds: 100 });
+      await store.append(ref, [msg("s", "system", "sys"), msg("u1", "user", "x"), msg("u2", "user", "y")], {
+        userId: "ttl-user",
+        ttlSeconds: 100,
+      });
       await store.commitCompression(ref, commitFor(0, 0, ["u1"], { ttlSeconds: 100 }));
       for (const key of [k.sys, k.win, k.sum, k.meta, k.arc, k.ids]) {
         const ttl = await redis.ttl(key);
@@ -133,7 +155,9 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
       const ref = nextRef();
       await store.append(ref, [msg("a", "user", "mine")], { userId: "alice", ttlSeconds: TTL });
       const before = await store.read(ref);
-      await expect(store.append(ref, [msg("b", "user", "theirs")], { userId: "bob", ttlSeconds: TTL })).rejects.toBeInstanceOf(SessionOwnerMismatch);
+      await expect(store.append(ref, [msg("b", "user", "theirs")], { userId: "bob", ttlSeconds: TTL })).rejects.toBeInstanceOf(
+        SessionOwnerMismatch,
+      );
       expect(await store.read(ref)).toEqual(before);
       // no userId on a later write is fine and keeps the owner
       await store.append(ref, [msg("c", "user", "anon")], { ttlSeconds: TTL });
@@ -159,7 +183,10 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
       expect(kept.added[0]?.duplicate).toBe(false);
       expect((await store.read(ref)).system.map((m) => m.id)).toEqual(["sysA", "sysB"]);
 
-      const replaced = await store.append(ref, [msg("sysC", "system", "be kind"), msg("u2", "user", "again")], { ttlSeconds: TTL, replaceSystem: true });
+      const replaced = await store.append(ref, [msg("sysC", "system", "be kind"), msg("u2", "user", "again")], {
+        ttlSeconds: TTL,
+        replaceSystem: true,
+      });
       expect(replaced.added.map((a) => a.duplicate)).toEqual([false, false]);
       let snap = await store.read(ref);
       expect(snap.system.map((m) => m.id)).toEqual(["sysC"]);
@@ -187,8 +214,12 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
 
     it("stores text that looks like JSON, numbers or booleans unchanged", async () => {
       const ref = nextRef();
-      const tricky = ["123", "[1, 2]", "true", "null", '{"a": 1}', "1.0", "quote \" and \\ backslash", "émoji 🧠 中文", "T0s="];
-      await store.append(ref, tricky.map((c, i) => msg(`t${i}`, "user", c, 1)), { ttlSeconds: TTL });
+      const tricky = ["123", "[1, 2]", "true", "null", '{"a": 1}', "1.0", 'quote " and \\ backslash', "émoji 🧠 中文", "T0s="];
+      await store.append(
+        ref,
+        tricky.map((c, i) => msg(`t${i}`, "user", c, 1)),
+        { ttlSeconds: TTL },
+      );
       const snap = await store.read(ref);
       expect(snap.window.map((m) => m.content)).toEqual(tricky);
       await store.commitCompression(ref, { ...commitFor(0, 0, ["t0"]), summary: { ...commitFor(0, 0, ["t0"]).summary, text: "42" } });
@@ -232,7 +263,10 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
   describe("commitCompression", () => {
     async function seeded(n: number): Promise<SessionRef> {
       const ref = nextRef();
-      const msgs = [msg("sys", "system", "rules", 2), ...Array.from({ length: n }, (_, i) => msg(`m${i}`, i % 2 ? "assistant" : "user", `text ${i}`, 10 + i))];
+      const msgs = [
+        msg("sys", "system", "rules", 2),
+        ...Array.from({ length: n }, (_, i) => msg(`m${i}`, i % 2 ? "assistant" : "user", `text ${i}`, 10 + i)),
+      ];
       await store.append(ref, msgs, { ttlSeconds: TTL });
       return ref;
     }
@@ -248,7 +282,15 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
       expect(after.window.map((m) => m.id)).toEqual(["m3", "late"]);
       expect(after.windowTokens).toBe(13 + 9);
       expect(after.system.map((m) => m.id)).toEqual(["sys"]);
-      expect(after.summary).toEqual({ text: "summary of m0,m1,m2", tokens: 7, version: 1, covered: 3, method: "llm", updatedAt: clock, lastRatio: 0.25 });
+      expect(after.summary).toEqual({
+        text: "summary of m0,m1,m2",
+        tokens: 7,
+        version: 1,
+        covered: 3,
+        method: "llm",
+        updatedAt: clock,
+        lastRatio: 0.25,
+      });
       const history = await store.history(ref, { offset: 0, limit: 10 });
       expect(history.archived.map((m) => m.id)).toEqual(["m0", "m1", "m2"]);
       expect(history.total).toBe(3);
@@ -259,7 +301,10 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
       const ref = await seeded(3);
       const before = await store.read(ref);
       expect(await store.commitCompression(ref, commitFor(0, 0, ["m1", "m0"]))).toEqual({ committed: false, reason: "prefix_changed" });
-      expect(await store.commitCompression(ref, commitFor(0, 0, ["m0", "m1", "m2", "m3"]))).toEqual({ committed: false, reason: "prefix_changed" });
+      expect(await store.commitCompression(ref, commitFor(0, 0, ["m0", "m1", "m2", "m3"]))).toEqual({
+        committed: false,
+        reason: "prefix_changed",
+      });
       expect(await store.read(ref)).toEqual(before);
     });
 
@@ -279,7 +324,10 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
       await store.append(ref, [msg("m0", "user", "text 0", 10), msg("m1", "assistant", "text 1", 11)], { ttlSeconds: TTL });
       const before = await store.read(ref);
       expect(before.meta?.epoch).toBe(1);
-      expect(await store.commitCompression(ref, commitFor(snap.meta?.epoch ?? 0, 0, ["m0"]))).toEqual({ committed: false, reason: "reset" });
+      expect(await store.commitCompression(ref, commitFor(snap.meta?.epoch ?? 0, 0, ["m0"]))).toEqual({
+        committed: false,
+        reason: "reset",
+      });
       expect(await store.read(ref)).toEqual(before);
     });
 
@@ -306,7 +354,10 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
   describe("reset and destroy", () => {
     it("reset keeps pinned system messages when asked and bumps the epoch", async () => {
       const ref = nextRef();
-      await store.append(ref, [msg("sys", "system", "rules", 2), msg("a", "user", "x", 5), msg("b", "user", "y", 6)], { userId: "carol", ttlSeconds: TTL });
+      await store.append(ref, [msg("sys", "system", "rules", 2), msg("a", "user", "x", 5), msg("b", "user", "y", 6)], {
+        userId: "carol",
+        ttlSeconds: TTL,
+      });
       await store.commitCompression(ref, commitFor(0, 0, ["a"]));
       await working.setNote(ref, "k", "v", TTL);
       await working.appendScratch(ref, "step", TTL, 10);
@@ -336,14 +387,24 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
 
     it("erasing a user's sessions deletes every key, both index entries and the owner record", async () => {
       const ref = nextRef();
-      await store.append(ref, [msg("sys", "system", "r"), msg("a", "user", "x"), msg("b", "user", "y")], { userId: "dave", ttlSeconds: TTL });
+      await store.append(ref, [msg("sys", "system", "r"), msg("a", "user", "x"), msg("b", "user", "y")], {
+        userId: "dave",
+        ttlSeconds: TTL,
+      });
       await store.commitCompression(ref, commitFor(0, 0, ["a"]));
       await working.setNote(ref, "k", "v", TTL);
       await store.acquireLock(ref, "tok", 10_000);
       expect((await store.userSessions(tenant, "dave", { offset: 0, limit: 10 })).ids).toContain(ref.sessionId);
       expect(await redis.hget(ownersKey(tenant), ref.sessionId)).toBe("dave");
 
-      expect(await store.eraseUserSessions(tenant, "dave", 10)).toEqual({ sessions: 1, messages: 2, archived: 1, notes: 1, skipped: 0, more: false });
+      expect(await store.eraseUserSessions(tenant, "dave", 10)).toEqual({
+        sessions: 1,
+        messages: 2,
+        archived: 1,
+        notes: 1,
+        skipped: 0,
+        more: false,
+      });
       const k = sessionKeys(ref);
       expect(await redis.exists(k.sys, k.win, k.sum, k.meta, k.arc, k.ids, k.notes, k.pad, k.lock)).toBe(0);
       expect(await redis.zscore(tenantSessionsKey(tenant), ref.sessionId)).toBeNull();
@@ -402,7 +463,9 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
       const ref = nextRef();
       let deep: Record<string, unknown> = {};
       for (let i = 0; i < 1500; i++) deep = { d: deep };
-      await store.append(ref, [msg("sys", "system", "rules"), { ...msg("a", "user", "deep"), metadata: deep }, msg("b", "user", "y")], { ttlSeconds: TTL });
+      await store.append(ref, [msg("sys", "system", "rules"), { ...msg("a", "user", "deep"), metadata: deep }, msg("b", "user", "y")], {
+        ttlSeconds: TTL,
+      });
       // the commit reads the prefix ids and tokens without decoding the messages
       expect(await store.commitCompression(ref, commitFor(0, 0, ["a"]))).toEqual({ committed: true, removedTokens: 10 });
       // replacing the pinned prompt and a reset keeping it read the pinned ids the same way
@@ -447,8 +510,12 @@ describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl
       for (const id of bad) {
         const trips = await roundTrips(async () => {
           await expect(store.read({ tenant, sessionId: id })).rejects.toBeInstanceOf(InvalidIdError);
-          await expect(store.append({ tenant: id, sessionId: "ok" }, [msg("a", "user", "x")], { ttlSeconds: TTL })).rejects.toBeInstanceOf(InvalidIdError);
-          await expect(store.append({ tenant, sessionId: "ok" }, [msg("a", "user", "x")], { userId: id, ttlSeconds: TTL })).rejects.toBeInstanceOf(InvalidIdError);
+          await expect(store.append({ tenant: id, sessionId: "ok" }, [msg("a", "user", "x")], { ttlSeconds: TTL })).rejects.toBeInstanceOf(
+            InvalidIdError,
+          );
+          await expect(
+            store.append({ tenant, sessionId: "ok" }, [msg("a", "user", "x")], { userId: id, ttlSeconds: TTL }),
+          ).rejects.toBeInstanceOf(InvalidIdError);
           await expect(store.userSessions(tenant, id, { offset: 0, limit: 10 })).rejects.toBeInstanceOf(InvalidIdError);
         });
         expect(trips, id).toBe(0);

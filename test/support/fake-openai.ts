@@ -189,7 +189,8 @@ function orphanToolResult(body: Json): string | null {
   let open = new Set<string>();
   for (const m of list) {
     if (m.role === "tool") {
-      if (typeof m.tool_call_id !== "string" || !open.has(m.tool_call_id)) return `Invalid parameter: messages with role 'tool' must be a response to a preceding message with 'tool_calls'.`;
+      if (typeof m.tool_call_id !== "string" || !open.has(m.tool_call_id))
+        return `Invalid parameter: messages with role 'tool' must be a response to a preceding message with 'tool_calls'.`;
     } else if (m.role === "assistant" && Array.isArray(m.tool_calls)) {
       open = new Set(m.tool_calls.filter(isObject).map((c) => String(c.id)));
     } else open = new Set();
@@ -222,22 +223,43 @@ const DEFAULT_TOOL_CALLS: FakeToolCall[] = [{ name: "get_weather", arguments: '{
 
 /** The calls of `tools` mode with fresh ids (as a provider makes them). */
 function toolCallsOf(mode: FakeModeOptions, id: number) {
-  return (mode.toolCalls ?? DEFAULT_TOOL_CALLS).map((c, i) => ({ id: `call_fake${id}_${i}`, type: "function", function: { name: c.name, arguments: c.arguments } }));
+  return (mode.toolCalls ?? DEFAULT_TOOL_CALLS).map((c, i) => ({
+    id: `call_fake${id}_${i}`,
+    type: "function",
+    function: { name: c.name, arguments: c.arguments },
+  }));
 }
 
 async function chat(res: ServerResponse, mode: FakeModeOptions, body: Json): Promise<void> {
   const model = typeof body.model === "string" ? body.model : "fake-model";
-  const max = typeof body.max_tokens === "number" ? body.max_tokens : typeof body.max_completion_tokens === "number" ? body.max_completion_tokens : undefined;
+  const max =
+    typeof body.max_tokens === "number"
+      ? body.max_tokens
+      : typeof body.max_completion_tokens === "number"
+        ? body.max_completion_tokens
+        : undefined;
   const { text, cut } = capTokens(chatContent(mode, body), max);
   const id = ++seq;
   const calls = mode.mode === "tools" ? toolCallsOf(mode, id) : [];
   const finish = calls.length > 0 ? "tool_calls" : cut ? "length" : "stop";
-  const promptTokens = tokensOf(messagesOf(body).map((m) => m.text).join("\n"));
+  const promptTokens = tokensOf(
+    messagesOf(body)
+      .map((m) => m.text)
+      .join("\n"),
+  );
   const usage = { prompt_tokens: promptTokens, completion_tokens: tokensOf(text), total_tokens: promptTokens + tokensOf(text) };
   const base = { id: `chatcmpl-fake${id}`, created: Math.floor(Date.now() / 1000), model, system_fingerprint: "fp_fake" };
   if (body.stream !== true) {
-    const message = calls.length > 0 ? { role: "assistant", content: null, tool_calls: calls, refusal: null } : { role: "assistant", content: text, refusal: null };
-    sendJson(res, 200, { ...base, object: "chat.completion", choices: [{ index: 0, message, logprobs: null, finish_reason: finish }], usage });
+    const message =
+      calls.length > 0
+        ? { role: "assistant", content: null, tool_calls: calls, refusal: null }
+        : { role: "assistant", content: text, refusal: null };
+    sendJson(res, 200, {
+      ...base,
+      object: "chat.completion",
+      choices: [{ index: 0, message, logprobs: null, finish_reason: finish }],
+      usage,
+    });
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
@@ -248,7 +270,14 @@ async function chat(res: ServerResponse, mode: FakeModeOptions, body: Json): Pro
   // Tool calls stream as OpenAI does: id and name first, then the arguments in pieces, by index.
   for (const [index, call] of calls.entries()) {
     await sleep(mode.chunkDelayMs ?? 10, res);
-    send([{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }, logprobs: null, finish_reason: null }]);
+    send([
+      {
+        index: 0,
+        delta: { tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] },
+        logprobs: null,
+        finish_reason: null,
+      },
+    ]);
     for (const piece of call.function.arguments.match(/.{1,5}/gsu) ?? []) {
       send([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, logprobs: null, finish_reason: null }]);
     }
@@ -274,7 +303,12 @@ function embeddings(res: ServerResponse, body: Json): void {
     return { object: "embedding", index, embedding };
   });
   const tokens = tokensOf(input.join(" "));
-  sendJson(res, 200, { object: "list", data, model: body.model ?? "fake-embedding", usage: { prompt_tokens: tokens, total_tokens: tokens } });
+  sendJson(res, 200, {
+    object: "list",
+    data,
+    model: body.model ?? "fake-embedding",
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  });
 }
 
 function parseMode(body: unknown): FakeModeOptions | null {
@@ -378,7 +412,12 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
     recorded.push({ method, path, body });
     const planned = path === "/chat/completions" ? scriptedFor(body) : undefined;
     if (planned) {
-      if (planned.status !== undefined) return sendJson(res, planned.status, apiError(planned.message ?? "The fake server was told to fail.", "invalid_request_error", null));
+      if (planned.status !== undefined)
+        return sendJson(
+          res,
+          planned.status,
+          apiError(planned.message ?? "The fake server was told to fail.", "invalid_request_error", null),
+        );
       return chat(res, { mode: "fixed", text: planned.text ?? "", chunkDelayMs: 0 }, isObject(body) ? body : {});
     }
     const current = take();

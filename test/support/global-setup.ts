@@ -60,7 +60,11 @@ async function startApiStack(): Promise<{ value: ApiStack; close: () => Promise<
   });
   const dense = await startVectorEmulator({ token: upstash.token, index: { kind: "dense" } });
   // Loaded on its first query (about 1-2 s, ~260 MB), so runs that do not use it do not pay for it.
-  const sentence = await startVectorEmulator({ token: upstash.token, index: { kind: "hybrid", denseModel: "USE_LITE" }, preloadModel: false });
+  const sentence = await startVectorEmulator({
+    token: upstash.token,
+    index: { kind: "hybrid", denseModel: "USE_LITE" },
+    preloadModel: false,
+  });
   const openai = await startFakeOpenAI({ port: 0 });
   return {
     value: {

@@ -3,7 +3,14 @@ import { ExtractiveSummarizer } from "../../src/memory/compression/extractive-su
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
 import type { MemoryLogger } from "../../src/memory/ports/operations.ts";
 import type { TokenCounter } from "../../src/memory/ports/llm.ts";
-import { InMemoryAuditLog, InMemoryEraseJournal, InMemoryFactStore, InMemorySessionStore, InMemoryUserStore, ScriptedSummarizer } from "./memory-fakes.ts";
+import {
+  InMemoryAuditLog,
+  InMemoryEraseJournal,
+  InMemoryFactStore,
+  InMemorySessionStore,
+  InMemoryUserStore,
+  ScriptedSummarizer,
+} from "./memory-fakes.ts";
 
 let idSeq = 0;
 const silent: MemoryLogger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -12,8 +12,32 @@ import { orphanToolMessage } from "../../src/memory/sessions/message-rules.ts";
 import { TURN_OUTCOMES_KEPT } from "../../src/memory/ports/sessions.ts";
 import { snapshotTotals } from "../../src/memory/context/window.ts";
 import type { AuditLog, EraseJob, EraseJournal, EraseOutcome, ErasePart, ErasedCounts } from "../../src/memory/ports/operations.ts";
-import type { ContentMatch, ContentRef, FactAccess, FactRefresh, FactPage, FactQuery, FactScope, FactStore, RecallCount, UserStore } from "../../src/memory/ports/facts.ts";
-import type { AppendOptions, AppendResult, CommitOutcome, CompressionCommit, HistoryPage, IndexSweep, ResetResult, SessionDump, SessionIdPage, SessionStore, SettingsChange, UserSessionsErased } from "../../src/memory/ports/sessions.ts";
+import type {
+  ContentMatch,
+  ContentRef,
+  FactAccess,
+  FactRefresh,
+  FactPage,
+  FactQuery,
+  FactScope,
+  FactStore,
+  RecallCount,
+  UserStore,
+} from "../../src/memory/ports/facts.ts";
+import type {
+  AppendOptions,
+  AppendResult,
+  CommitOutcome,
+  CompressionCommit,
+  HistoryPage,
+  IndexSweep,
+  ResetResult,
+  SessionDump,
+  SessionIdPage,
+  SessionStore,
+  SettingsChange,
+  UserSessionsErased,
+} from "../../src/memory/ports/sessions.ts";
 import type { Summarizer, SummaryRequest } from "../../src/memory/ports/llm.ts";
 import type {
   Fact,
@@ -117,7 +141,19 @@ export class InMemorySessionStore implements SessionStore {
     const key = keyOf(ref);
     let state = this.#sessions.get(key);
     if (!state && create) {
-      state = { system: [], window: [], archive: [], summary: null, meta: null, settings: {}, ids: new Set(), notes: 0, turns: new Map(), calls: [], title: null };
+      state = {
+        system: [],
+        window: [],
+        archive: [],
+        summary: null,
+        meta: null,
+        settings: {},
+        ids: new Set(),
+        notes: 0,
+        turns: new Map(),
+        calls: [],
+        title: null,
+      };
       this.#sessions.set(key, state);
     }
     return state;
@@ -154,7 +190,8 @@ export class InMemorySessionStore implements SessionStore {
     const checked = options.userId ?? owner;
     if (options.unlessErasedSince !== undefined && checked !== undefined) {
       const erased = this.users?.tombstone({ tenant: ref.tenant, userId: checked }) ?? null;
-      if (erased !== null && erased >= options.unlessErasedSince) throw new MemoryError("conflict", "the user was erased while this turn ran");
+      if (erased !== null && erased >= options.unlessErasedSince)
+        throw new MemoryError("conflict", "the user was erased while this turn ran");
     }
     // Like the script: the recorded outcome and the tool-call pairing are checked before any write.
     const key = options.turn?.key;
@@ -181,7 +218,8 @@ export class InMemorySessionStore implements SessionStore {
       meta.userId = options.userId;
       const owners = this.#map(this.#owners, ref.tenant);
       const previous = owners.get(ref.sessionId);
-      if (previous !== undefined && previous !== options.userId) this.#map(this.#userIndex, userKey(ref.tenant, previous)).delete(ref.sessionId);
+      if (previous !== undefined && previous !== options.userId)
+        this.#map(this.#userIndex, userKey(ref.tenant, previous)).delete(ref.sessionId);
       owners.set(ref.sessionId, options.userId);
       this.#map(this.#userIndex, userKey(ref.tenant, options.userId)).set(ref.sessionId, now);
     }
@@ -340,7 +378,11 @@ export class InMemorySessionStore implements SessionStore {
     this.#enter("history");
     const state = this.#state(ref, false);
     const archived = state?.archive ?? [];
-    return { summary: clone(state?.summary ?? null), archived: clone(archived.slice(page.offset, page.offset + page.limit)), total: archived.length };
+    return {
+      summary: clone(state?.summary ?? null),
+      archived: clone(archived.slice(page.offset, page.offset + page.limit)),
+      total: archived.length,
+    };
   }
 
   #owned(tenant: string, userId: string, sessionId: string): SessionState | null {
@@ -360,13 +402,26 @@ export class InMemorySessionStore implements SessionStore {
     return { ids: sessions.map((e) => e.sessionId), sessions, next: members.length < page.limit ? null : page.offset + members.length };
   }
 
-  async exportSessions(tenant: string, userId: string, page: { offset: number; limit: number }): Promise<{ sessions: SessionDump[]; next: number | null }> {
+  async exportSessions(
+    tenant: string,
+    userId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ sessions: SessionDump[]; next: number | null }> {
     this.#enter("exportSessions");
     const members = newestFirst(this.#map(this.#userIndex, userKey(tenant, userId))).slice(page.offset, page.offset + page.limit);
     const sessions = members.flatMap((sessionId): SessionDump[] => {
       const state = this.#owned(tenant, userId, sessionId);
       if (!state) return [];
-      return [{ sessionId, snapshot: this.#snapshot(state), archived: clone(state.archive), notes: {}, scratchpad: [], turns: clone([...state.turns.values()]) }];
+      return [
+        {
+          sessionId,
+          snapshot: this.#snapshot(state),
+          archived: clone(state.archive),
+          notes: {},
+          scratchpad: [],
+          turns: clone([...state.turns.values()]),
+        },
+      ];
     });
     return { sessions, next: members.length < page.limit ? null : page.offset + members.length };
   }
@@ -374,7 +429,10 @@ export class InMemorySessionStore implements SessionStore {
   async eraseUserSessions(tenant: string, userId: string, limit: number): Promise<UserSessionsErased> {
     this.#enter("eraseUserSessions");
     const index = this.#map(this.#userIndex, userKey(tenant, userId));
-    const members = [...index.entries()].sort((a, b) => a[1] - b[1]).slice(0, limit).map(([id]) => id);
+    const members = [...index.entries()]
+      .sort((a, b) => a[1] - b[1])
+      .slice(0, limit)
+      .map(([id]) => id);
     const out: UserSessionsErased = { sessions: 0, messages: 0, archived: 0, notes: 0, skipped: 0, more: false };
     for (const sessionId of members) {
       const state = this.#owned(tenant, userId, sessionId);
@@ -582,15 +640,20 @@ export class InMemoryFactStore implements FactStore {
 
   async query(scope: FactScope, query: FactQuery): Promise<{ fact: Fact; similarity: number }[]> {
     this.#enter("query");
-    return [...this.#scope(scope).values()]
-      .filter((f) => !query.types || query.types.length === 0 || query.types.includes(f.type))
-      // Like the Vector store's filter: a superseded fact is never a candidate.
-      .filter((f) => f.supersededAt === undefined)
-      .filter((f) => matchesFilter(f, query.filter))
-      // Like the Vector store: a fact's best score over every wording of the query.
-      .map((f) => ({ fact: clone(f), similarity: Math.max(...[query.text, ...(query.also ?? [])].map((t) => this.similarity(t, f.text))) }))
-      .sort((a, b) => b.similarity - a.similarity)
-      .slice(0, query.topK);
+    return (
+      [...this.#scope(scope).values()]
+        .filter((f) => !query.types || query.types.length === 0 || query.types.includes(f.type))
+        // Like the Vector store's filter: a superseded fact is never a candidate.
+        .filter((f) => f.supersededAt === undefined)
+        .filter((f) => matchesFilter(f, query.filter))
+        // Like the Vector store: a fact's best score over every wording of the query.
+        .map((f) => ({
+          fact: clone(f),
+          similarity: Math.max(...[query.text, ...(query.also ?? [])].map((t) => this.similarity(t, f.text))),
+        }))
+        .sort((a, b) => b.similarity - a.similarity)
+        .slice(0, query.topK)
+    );
   }
 
   async get(scope: FactScope, ids: string[]): Promise<(Fact | null)[]> {
@@ -620,8 +683,7 @@ export class InMemoryFactStore implements FactStore {
       if (f) {
         const { supersededAt: _at, supersededBy: _by, ...current } = f;
         this.#scope(scope).set(r.id, { ...current, version: r.version, updatedAt: r.updatedAt });
-      }
-      else missing.push(r.id);
+      } else missing.push(r.id);
     }
     return missing;
   }
@@ -665,7 +727,9 @@ export class InMemoryFactStore implements FactStore {
   }
 }
 
-type SummaryStep = (request: SummaryRequest) => { text: string; method?: SummaryMethod } | Promise<{ text: string; method?: SummaryMethod }>;
+type SummaryStep = (
+  request: SummaryRequest,
+) => { text: string; method?: SummaryMethod } | Promise<{ text: string; method?: SummaryMethod }>;
 
 /**
  * A summarizer that plays `steps` in order (the last one repeats); the default step joins the
@@ -752,7 +816,12 @@ export class InMemoryEraseJournal implements EraseJournal {
   async begin(scope: FactScope, receiptId: string, at: number): Promise<EraseJob> {
     this.#enter("begin");
     const key = `${scope.tenant}/${scope.userId}`;
-    const job = this.#jobs.get(key) ?? { receiptId, startedAt: at, removed: { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0, backups: 0, traces: 0 }, pending: {} };
+    const job = this.#jobs.get(key) ?? {
+      receiptId,
+      startedAt: at,
+      removed: { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0, backups: 0, traces: 0 },
+      pending: {},
+    };
     this.#jobs.set(key, job);
     return structuredClone({ receiptId: job.receiptId, startedAt: job.startedAt, removed: job.removed });
   }
@@ -787,8 +856,21 @@ export class InMemoryEraseJournal implements EraseJournal {
     const key = `${scope.tenant}/${scope.userId}`;
     const job = this.#jobs.get(key);
     const last = this.#last.get(key);
-    const answer = (state: EraseOutcome["state"], j: EraseJob): EraseOutcome => ({ state, receiptId: j.receiptId, startedAt: j.startedAt, removed: { ...j.removed } });
-    if (!job) return last ? answer("replay", last) : { state: "replay", receiptId: "", startedAt: 0, removed: { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0, backups: 0, traces: 0 } };
+    const answer = (state: EraseOutcome["state"], j: EraseJob): EraseOutcome => ({
+      state,
+      receiptId: j.receiptId,
+      startedAt: j.startedAt,
+      removed: { ...j.removed },
+    });
+    if (!job)
+      return last
+        ? answer("replay", last)
+        : {
+            state: "replay",
+            receiptId: "",
+            startedAt: 0,
+            removed: { sessions: 0, messages: 0, archives: 0, notes: 0, facts: 0, backups: 0, traces: 0 },
+          };
     if (more || Object.keys(job.pending).length > 0) return answer("running", job);
     this.#jobs.delete(key);
     if (Object.values(job.removed).every((n) => n === 0) && last) return answer("replay", last);

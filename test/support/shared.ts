@@ -20,7 +20,10 @@ function registry(): Map<string, Entry> {
 }
 
 /** `start()` once per process under `name`; returns the value and a release function. */
-export async function acquireShared<T>(name: string, start: () => Promise<{ value: T; close: () => Promise<void> }>): Promise<{ value: T; release: () => Promise<void> }> {
+export async function acquireShared<T>(
+  name: string,
+  start: () => Promise<{ value: T; close: () => Promise<void> }>,
+): Promise<{ value: T; release: () => Promise<void> }> {
   const map = registry();
   let entry = map.get(name);
   if (!entry) {

@@ -39,7 +39,11 @@ export async function acquireTestRedis(env: NodeJS.ProcessEnv = process.env): Pr
   const hasBinary = spawnSync("redis-server", ["--version"], { stdio: "ignore" }).error === undefined;
   if (hasBinary) return startRedisServer(mode === "auto" ? "nothing answered on 127.0.0.1:6379" : `${TEST_REDIS_VARIABLE}=spawn`);
   if (mode === "spawn") throw new Error(`${TEST_REDIS_VARIABLE}=spawn needs redis-server on PATH`);
-  return { url: undefined, summary: "none, embedded engine only (nothing answered on 127.0.0.1:6379, no redis-server on PATH)", close: nothingToClose };
+  return {
+    url: undefined,
+    summary: "none, embedded engine only (nothing answered on 127.0.0.1:6379, no redis-server on PATH)",
+    close: nothingToClose,
+  };
 }
 
 /** Why `url` does not answer PING, or null when it does. */

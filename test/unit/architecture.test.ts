@@ -30,7 +30,8 @@ function imports(file: string): Import[] {
     const target = spec.startsWith(".") ? relative(SRC, join(file, "..", spec)) : spec;
     found.push({ file: relative(SRC, file), target, typeOnly: m[2] !== undefined });
   }
-  for (const m of source.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)) found.push({ file: relative(SRC, file), target: m[1]!, typeOnly: false });
+  for (const m of source.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g))
+    found.push({ file: relative(SRC, file), target: m[1]!, typeOnly: false });
   return found;
 }
 
@@ -44,7 +45,9 @@ describe("architecture", () => {
   });
 
   it("the domain imports nothing from http, stores, llm, worker or a vendor SDK", () => {
-    const bad = all.filter((i) => layer(i.file) === "memory" && (["http", "stores", "llm", "worker"].includes(layer(i.target)) || VENDORS.test(i.target)));
+    const bad = all.filter(
+      (i) => layer(i.file) === "memory" && (["http", "stores", "llm", "worker"].includes(layer(i.target)) || VENDORS.test(i.target)),
+    );
     expect(bad).toEqual([]);
   });
 
@@ -66,7 +69,9 @@ describe("architecture", () => {
   });
 
   it("stores and llm do not import each other", () => {
-    const bad = all.filter((i) => (layer(i.file) === "stores" && layer(i.target) === "llm") || (layer(i.file) === "llm" && layer(i.target) === "stores"));
+    const bad = all.filter(
+      (i) => (layer(i.file) === "stores" && layer(i.target) === "llm") || (layer(i.file) === "llm" && layer(i.target) === "stores"),
+    );
     expect(bad).toEqual([]);
   });
 

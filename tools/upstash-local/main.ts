@@ -83,12 +83,15 @@ const local = await startUpstashLocal({
 }).catch((err: NodeJS.ErrnoException & { port?: number }) => {
   // A port someone else holds is a setting to change, not a crash: one line naming it.
   if (err.syscall !== "listen" || err.code !== "EADDRINUSE") throw err;
-  const [name, flag] = err.port === vectorPort ? ["UPSTASH_LOCAL_VECTOR_PORT", "--vector-port"] : ["UPSTASH_LOCAL_REDIS_PORT", "--redis-port"];
+  const [name, flag] =
+    err.port === vectorPort ? ["UPSTASH_LOCAL_VECTOR_PORT", "--vector-port"] : ["UPSTASH_LOCAL_REDIS_PORT", "--redis-port"];
   console.error(`upstash-local: port ${err.port} is already in use; set ${name} or pass ${flag} to pick another`);
   process.exit(1);
 });
 
-console.log(`upstash-local ready (redis: ${values["redis-url"] ?? env.REDIS_URL ?? "embedded engine"}, vector index: ${local.vectorIndex.kind}, dense model ${local.vectorIndex.denseModel})`);
+console.log(
+  `upstash-local ready (redis: ${values["redis-url"] ?? env.REDIS_URL ?? "embedded engine"}, vector index: ${local.vectorIndex.kind}, dense model ${local.vectorIndex.denseModel})`,
+);
 for (const [name, value] of Object.entries(local.env)) console.log(`${name}=${value}`);
 
 let closing = false;

@@ -7,4 +7,6 @@ const c = buildConversation();
 const target = fileURLToPath(new URL("./conversation.json", import.meta.url));
 writeFileSync(target, serializeConversation(c));
 const events = c.questions.filter((q) => q.evidence.length === 2).length;
-console.log(`wrote ${target}: ${c.turns.length} turns, ${c.questions.length} questions (${events} with two turns of evidence, ${c.questions.filter((q) => q.when).length} asking when)`);
+console.log(
+  `wrote ${target}: ${c.turns.length} turns, ${c.questions.length} questions (${events} with two turns of evidence, ${c.questions.filter((q) => q.when).length} asking when)`,
+);

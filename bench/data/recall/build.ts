@@ -8,7 +8,14 @@ import { MARCUS } from "./persona-marcus.ts";
 import { XIAOWEN } from "./persona-xiaowen.ts";
 import { datasetProblems } from "./rules.ts";
 import {
-  LIFETIME_SECONDS, languageOf, type Dataset, type DatasetFact, type DatasetQuery, type PersonaSource, type QueryKind, type QuerySource,
+  LIFETIME_SECONDS,
+  languageOf,
+  type Dataset,
+  type DatasetFact,
+  type DatasetQuery,
+  type PersonaSource,
+  type QueryKind,
+  type QuerySource,
   type Weight,
 } from "./schema.ts";
 import { UNRELATED_EN, UNRELATED_ZH } from "./unrelated.ts";

@@ -38,7 +38,11 @@ function toolError(err: unknown, tool: string, logger: MemoryLogger): CallToolRe
  */
 export function buildMcpServer(memory: TenantMemory, caller: ToolCaller, logger: MemoryLogger): McpServer {
   validator ??= new CfWorkerJsonSchemaValidator();
-  const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
+  const server = new McpServer(MCP_SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: validator,
+  });
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
@@ -46,7 +50,13 @@ export function buildMcpServer(memory: TenantMemory, caller: ToolCaller, logger:
         title: tool.title,
         description: tool.description,
         inputSchema: z.object(tool.inputSchema).strict(),
-        annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, idempotentHint: tool.name !== "remember", openWorldHint: false },
+        annotations: {
+          title: tool.title,
+          readOnlyHint: tool.readOnly,
+          destructiveHint: tool.destructive,
+          idempotentHint: tool.name !== "remember",
+          openWorldHint: false,
+        },
       },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         try {

@@ -43,10 +43,15 @@ const agentIdField = IdSchema.optional().describe(
 );
 
 const metadataFilterField = z
-  .record(z.string().regex(METADATA_FILTER_KEY, "metadata keys are 1-64 of A-Z a-z 0-9 _, starting with a letter"), z.string().min(1).max(MAX_METADATA_FILTER_VALUE))
+  .record(
+    z.string().regex(METADATA_FILTER_KEY, "metadata keys are 1-64 of A-Z a-z 0-9 _, starting with a letter"),
+    z.string().min(1).max(MAX_METADATA_FILTER_VALUE),
+  )
   .refine((m) => Object.keys(m).length <= MAX_METADATA_FILTERS, `at most ${MAX_METADATA_FILTERS} metadata keys`)
   .optional()
-  .describe('Only memories whose metadata holds each of these keys with this value, e.g. {"topic": "family"} (text "3" also matches the number 3, "true" the boolean).');
+  .describe(
+    'Only memories whose metadata holds each of these keys with this value, e.g. {"topic": "family"} (text "3" also matches the number 3, "true" the boolean).',
+  );
 
 /** The filter of a recall or list call, from its validated arguments. */
 function filterOf(args: { agentId?: string | undefined; metadata?: Record<string, string> | undefined }): FactFilter | undefined {
@@ -64,15 +69,38 @@ const whichMemories = {
 
 const shapes = {
   remember: {
-    text: z.string().trim().min(1).max(4000).describe("The memory as one self-contained sentence in the third person, e.g. \"The user's daughter Lily is 7 and loves drawing.\""),
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(4000)
+      .describe('The memory as one self-contained sentence in the third person, e.g. "The user\'s daughter Lily is 7 and loves drawing."'),
     type: FactTypeSchema.optional().describe(`What kind of memory this is (default fact). ${TYPE_HELP}.`),
-    importance: z.number().min(0).max(1).optional().describe("How much it matters later, 0 to 1 (default 0.5); 0.8 and above for things the user would be upset to have forgotten."),
-    metadata: MetadataSchema.optional().describe("Optional JSON object stored with the memory (e.g. {\"topic\": \"family\"}); at most 4096 characters as JSON."),
+    importance: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe("How much it matters later, 0 to 1 (default 0.5); 0.8 and above for things the user would be upset to have forgotten."),
+    metadata: MetadataSchema.optional().describe(
+      'Optional JSON object stored with the memory (e.g. {"topic": "family"}); at most 4096 characters as JSON.',
+    ),
     userId: userIdField,
   },
   recall: {
-    query: z.string().trim().min(1).max(4000).describe("What to look for, in natural language: a question or the topic at hand, e.g. \"the user's children\"."),
-    k: z.number().int().min(1).max(50).optional().describe("How many memories to return at most (default: the service's recall size, 3 unless configured)."),
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(4000)
+      .describe('What to look for, in natural language: a question or the topic at hand, e.g. "the user\'s children".'),
+    k: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .optional()
+      .describe("How many memories to return at most (default: the service's recall size, 3 unless configured)."),
     ...whichMemories,
   },
   forget: {
@@ -80,15 +108,38 @@ const shapes = {
     userId: userIdField,
   },
   list_memories: {
-    cursor: z.string().max(64).regex(/^[A-Za-z0-9_-]*$/, "must be a cursor list_memories returned").optional().describe("The next-page cursor the previous call printed; omit for the first page."),
+    cursor: z
+      .string()
+      .max(64)
+      .regex(/^[A-Za-z0-9_-]*$/, "must be a cursor list_memories returned")
+      .optional()
+      .describe("The next-page cursor the previous call printed; omit for the first page."),
     limit: z.number().int().min(1).max(200).optional().describe("Memories per page (default 50)."),
     ...whichMemories,
   },
   get_context: {
-    sessionId: IdSchema.optional().describe("The conversation whose context to assemble. Omit it when the connection names the session (a session token, or the X-Memory-Session header)."),
-    query: z.string().max(4000).optional().describe("The user's latest message or topic: memories relevant to it are recalled into the context."),
-    budget: z.number().int().min(50).max(2_000_000).optional().describe("Token budget of the context (default: the service's configured budget)."),
-    k: z.number().int().min(0).max(50).optional().describe("How many memories to recall into it at most (default: the service's recall size; 0 for none)."),
+    sessionId: IdSchema.optional().describe(
+      "The conversation whose context to assemble. Omit it when the connection names the session (a session token, or the X-Memory-Session header).",
+    ),
+    query: z
+      .string()
+      .max(4000)
+      .optional()
+      .describe("The user's latest message or topic: memories relevant to it are recalled into the context."),
+    budget: z
+      .number()
+      .int()
+      .min(50)
+      .max(2_000_000)
+      .optional()
+      .describe("Token budget of the context (default: the service's configured budget)."),
+    k: z
+      .number()
+      .int()
+      .min(0)
+      .max(50)
+      .optional()
+      .describe("How many memories to recall into it at most (default: the service's recall size; 0 for none)."),
     userId: userIdField,
   },
 } as const;
@@ -119,7 +170,9 @@ export function callUser(args: Record<string, unknown>, caller: ToolCaller): str
 
 /** The session a call acts on: its argument, else `X-Memory-Session`, else a session token's own session. */
 export function callSession(args: Record<string, unknown>, caller: ToolCaller): string | undefined {
-  return asId(args.sessionId) ?? caller.session ?? (caller.principal.kind === "token" ? (caller.principal.sessionId ?? undefined) : undefined);
+  return (
+    asId(args.sessionId) ?? caller.session ?? (caller.principal.kind === "token" ? (caller.principal.sessionId ?? undefined) : undefined)
+  );
 }
 
 function requireUser(args: Record<string, unknown>, caller: ToolCaller): string {
@@ -132,8 +185,10 @@ const userTarget = (args: Record<string, unknown>, caller: ToolCaller): AccessTa
 
 const typeOf = (fact: Fact): string => (fact.type === "fact" ? "" : ` [${fact.type}]`);
 const date = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-const factLine = (fact: Fact): string => `- ${fact.id}${typeOf(fact)} ${fact.text} (stored ${date(fact.createdAt)}, importance ${fact.importance})`;
-const recalledLine = (r: RecalledFact): string => `- ${r.fact.id}${typeOf(r.fact)} ${r.fact.text} (score ${round4(r.score)}, stored ${date(r.fact.createdAt)})`;
+const factLine = (fact: Fact): string =>
+  `- ${fact.id}${typeOf(fact)} ${fact.text} (stored ${date(fact.createdAt)}, importance ${fact.importance})`;
+const recalledLine = (r: RecalledFact): string =>
+  `- ${r.fact.id}${typeOf(r.fact)} ${r.fact.text} (score ${round4(r.score)}, stored ${date(r.fact.createdAt)})`;
 
 const remember: ToolDefinition<"remember"> = {
   name: "remember",
@@ -168,9 +223,15 @@ const recall: ToolDefinition<"recall"> = {
   target: userTarget,
   async run(memory, args, caller) {
     const userId = requireUser(args, caller);
-    const found = await memory.facts(userId).recall(args.query, { k: args.k ?? memory.options.recallK, types: args.types as FactType[] | undefined, filter: filterOf(args) });
+    const found = await memory
+      .facts(userId)
+      .recall(args.query, { k: args.k ?? memory.options.recallK, types: args.types as FactType[] | undefined, filter: filterOf(args) });
     if (found.length === 0) return { text: `No stored memory of ${userId} matches "${args.query}".` };
-    return { text: [`${found.length} ${found.length === 1 ? "memory" : "memories"} of ${userId}, best first:`, ...found.map(recalledLine)].join("\n") };
+    return {
+      text: [`${found.length} ${found.length === 1 ? "memory" : "memories"} of ${userId}, best first:`, ...found.map(recalledLine)].join(
+        "\n",
+      ),
+    };
   },
 };
 
@@ -202,7 +263,10 @@ const listMemories: ToolDefinition<"list_memories"> = {
   async run(memory, args, caller) {
     const userId = requireUser(args, caller);
     const page = await memory.facts(userId).list(args.cursor ?? "", args.limit ?? 50, args.types as FactType[] | undefined, filterOf(args));
-    const head = page.facts.length === 0 ? `${userId} has no stored memories${args.cursor ? " after this cursor" : ""}.` : `${page.facts.length} memories of ${userId}:`;
+    const head =
+      page.facts.length === 0
+        ? `${userId} has no stored memories${args.cursor ? " after this cursor" : ""}.`
+        : `${page.facts.length} memories of ${userId}:`;
     const more = page.nextCursor ? [`More remain: call list_memories again with cursor "${page.nextCursor}".`] : [];
     return { text: [head, ...page.facts.map(factLine), ...more].join("\n") };
   },
@@ -219,7 +283,8 @@ const getContext: ToolDefinition<"get_context"> = {
   target: (args, caller) => ({ userId: callUser(args, caller), sessionId: callSession(args, caller) }),
   async run(memory, args, caller) {
     const sessionId = callSession(args, caller);
-    if (sessionId === undefined) throw new ToolInputError("name the conversation: pass sessionId (or connect with the X-Memory-Session header or a session token)");
+    if (sessionId === undefined)
+      throw new ToolInputError("name the conversation: pass sessionId (or connect with the X-Memory-Session header or a session token)");
     const context = await memory.context(sessionId, { query: args.query, budget: args.budget, k: args.k, userId: callUser(args, caller) });
     const lines = [`Context of session ${sessionId}: ${context.messages.length} messages, ${context.tokens.total} tokens.`];
     if (context.degraded.length > 0) lines.push(`Incomplete: ${context.degraded.join(", ")} could not be read; retry shortly.`);
@@ -230,4 +295,10 @@ const getContext: ToolDefinition<"get_context"> = {
 };
 
 /** Every tool the server offers. */
-export const TOOLS: readonly ToolDefinition[] = [remember, recall, forget, listMemories, getContext] as unknown as readonly ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [
+  remember,
+  recall,
+  forget,
+  listMemories,
+  getContext,
+] as unknown as readonly ToolDefinition[];

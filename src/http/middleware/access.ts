@@ -24,7 +24,12 @@ function decoded(value: string | undefined): string | undefined {
  * The route a request asks for (undefined when none matches), its operation class (null when no
  * route classifies it) and the ids it names.
  */
-export function classify(method: string, path: string, query: (name: string) => string | undefined, header: (name: string) => string | undefined) {
+export function classify(
+  method: string,
+  path: string,
+  query: (name: string) => string | undefined,
+  header: (name: string) => string | undefined,
+) {
   const match = router.match(method, path)[0]?.[0] as [DefinedRoute, Record<string, string>] | undefined;
   const params = match?.[1] ?? {};
   const target: AccessTarget = {
@@ -69,7 +74,12 @@ function namedUsers(c: Context<AppEnv>, target: AccessTarget, body: { userId: un
  */
 export function accessGuard(): MiddlewareHandler<AppEnv> {
   return async function guard(c, next) {
-    const { route, op, target } = classify(c.req.method, c.req.path, (n) => c.req.query(n), (n) => c.req.header(n));
+    const { route, op, target } = classify(
+      c.req.method,
+      c.req.path,
+      (n) => c.req.query(n),
+      (n) => c.req.header(n),
+    );
     c.set("route", route);
     const body = await bodyUsers(c);
     if (target.userId === undefined && isValidId(body.userId)) target.userId = body.userId;
@@ -83,7 +93,10 @@ export function accessGuard(): MiddlewareHandler<AppEnv> {
     }
     if (!decision.allowed) {
       // Only valid ids reach the log (a refused request may name anything).
-      const logged = { userId: isValidId(target.userId) ? target.userId : undefined, sessionId: isValidId(target.sessionId) ? target.sessionId : undefined };
+      const logged = {
+        userId: isValidId(target.userId) ? target.userId : undefined,
+        sessionId: isValidId(target.sessionId) ? target.sessionId : undefined,
+      };
       c.get("memory").audit("access.denied", logged, { method: c.req.method, path: c.req.path.slice(0, 200), reason: decision.reason });
       throw new ApiError(403, "forbidden", decision.reason);
     }

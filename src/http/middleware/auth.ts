@@ -59,7 +59,13 @@ export function bearerAuth(): MiddlewareHandler<AppEnv> {
       if (!check.ok) {
         if (check.principal && configured(check.principal.tenant)) {
           const { tenant } = check.principal;
-          runtime.memory(tenant, auditActor(check.principal)).audit("auth.failed", { userId: check.principal.kind === "token" ? check.principal.userId : undefined }, { reason: check.reason, path: c.req.path });
+          runtime
+            .memory(tenant, auditActor(check.principal))
+            .audit(
+              "auth.failed",
+              { userId: check.principal.kind === "token" ? check.principal.userId : undefined },
+              { reason: check.reason, path: c.req.path },
+            );
         } else {
           runtime.logger.warn("auth failed", { reason: check.reason, path: c.req.path });
         }

@@ -21,7 +21,8 @@ export function mcpCaller(c: Context<AppEnv>): ToolCaller {
   const header = (name: string): string | undefined => {
     const value = c.req.header(name);
     if (value === undefined || value === "") return undefined;
-    if (!isValidId(value)) throw new ApiError(400, "bad_request", `invalid header: ${name} must be an id of A-Z a-z 0-9 _ . - @ +, 1-128 characters`);
+    if (!isValidId(value))
+      throw new ApiError(400, "bad_request", `invalid header: ${name} must be an id of A-Z a-z 0-9 _ . - @ +, 1-128 characters`);
     return value;
   };
   return { principal: c.get("principal"), user: header("x-memory-user"), session: header("x-memory-session") };
@@ -41,7 +42,10 @@ function toolCalls(body: unknown): ToolCall[] {
     const params = (m as { params?: unknown }).params;
     const name = typeof params === "object" && params !== null ? (params as { name?: unknown }).name : undefined;
     const args = typeof params === "object" && params !== null ? (params as { arguments?: unknown }).arguments : undefined;
-    calls.push({ name: typeof name === "string" ? name : "", args: typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {} });
+    calls.push({
+      name: typeof name === "string" ? name : "",
+      args: typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {},
+    });
   }
   return calls;
 }
@@ -74,7 +78,12 @@ export function mcpAccessGuard(): MiddlewareHandler<AppEnv> {
           decision = decideSessionOwner(caller.principal, await c.get("memory").sessionOwner(callTarget.sessionId));
         }
         if (!decision.allowed) {
-          c.get("memory").audit("access.denied", callTarget, { method: "POST", path: c.req.path, tool: tool.name, reason: decision.reason });
+          c.get("memory").audit("access.denied", callTarget, {
+            method: "POST",
+            path: c.req.path,
+            tool: tool.name,
+            reason: decision.reason,
+          });
           throw new ApiError(403, "forbidden", `${tool.name}: ${decision.reason}`);
         }
       }

@@ -32,7 +32,13 @@ export function requestLog(fallback?: MemoryLogger): MiddlewareHandler<AppEnv> {
     const runtime = c.var.runtime;
     if (!runtime) {
       // The runtime could not be built (bad configuration): still one line for the request.
-      fallback?.info("request", { requestId, method: c.req.method, route: c.req.routePath, status: c.res.status, durationMs: Date.now() - started });
+      fallback?.info("request", {
+        requestId,
+        method: c.req.method,
+        route: c.req.routePath,
+        status: c.res.status,
+        durationMs: Date.now() - started,
+      });
       return;
     }
     const observe = runtime.observe;

@@ -6,28 +6,34 @@ import { createRouter } from "../router.ts";
 import { ACCESS_EXAMPLES, AuditPageSchema, type AuditPage } from "../schemas/access-responses.ts";
 import { errors, jsonResponse, queryInt, security } from "../schemas/common.ts";
 
-const route = defineRoute({
-  method: "get",
-  path: "/v1/audit",
-  summary: "The tenant's audit log after `since` (epoch ms), oldest first; tenant keys only (read keys too)",
-  security,
-  request: {
-    query: z.object({
-      since: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
-      limit: queryInt(1, MAX_AUDIT_PAGE).optional(),
-    }),
+const route = defineRoute(
+  {
+    method: "get",
+    path: "/v1/audit",
+    summary: "The tenant's audit log after `since` (epoch ms), oldest first; tenant keys only (read keys too)",
+    security,
+    request: {
+      query: z.object({
+        since: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+        limit: queryInt(1, MAX_AUDIT_PAGE).optional(),
+      }),
+    },
+    responses: {
+      200: jsonResponse(AuditPageSchema, "Entries after `since`; pass nextSince as since until it is null", ACCESS_EXAMPLES.audit),
+      ...errors(400, 401, 503),
+    },
   },
-  responses: { 200: jsonResponse(AuditPageSchema, "Entries after `since`; pass nextSince as since until it is null", ACCESS_EXAMPLES.audit), ...errors(400, 401, 503) },
-}, {
-  // Contents-free, so dashboard (read) keys may read it; tokens may not.
-  access: tenantRead,
-  doc: {
-    operationId: "listAudit",
-    tag: "Access",
-    description:
-      "The tenant's audit log, oldest first: erases (with their receipts), exports, token mints, fact edits and deletes, settings changes, refusals and auth failures (throttled). Who (key id or token id and user), what, when (epoch ms), which ids; never contents. Page with `since` = the previous `nextSince`.",
+  {
+    // Contents-free, so dashboard (read) keys may read it; tokens may not.
+    access: tenantRead,
+    doc: {
+      operationId: "listAudit",
+      tag: "Access",
+      description:
+        "The tenant's audit log, oldest first: erases (with their receipts), exports, token mints, fact edits and deletes, settings changes, refusals and auth failures (throttled). Who (key id or token id and user), what, when (epoch ms), which ids; never contents. Page with `since` = the previous `nextSince`.",
+    },
   },
-});
+);
 
 export function auditRoutes() {
   const app = createRouter();

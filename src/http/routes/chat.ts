@@ -13,7 +13,9 @@ import { IdSchema, IdempotencyKeySchema, SessionParams, errors, security } from 
 const ChatBody = z
   .object({
     message: z.string().trim().min(1),
-    messageId: IdSchema.optional().openapi({ description: "Client id of the user message; also the turn's idempotency key unless the header names one" }),
+    messageId: IdSchema.optional().openapi({
+      description: "Client id of the user message; also the turn's idempotency key unless the header names one",
+    }),
     userId: IdSchema.optional(),
     persist: z.boolean().optional(),
     stream: z.boolean().optional(),
@@ -24,39 +26,42 @@ const ChatBody = z
   .strict()
   .openapi("ChatTurn");
 
-const chatRoute = defineRoute({
-  method: "post",
-  path: "/v1/sessions/{sessionId}/chat",
-  summary: "One chat turn: store the message, build the context, call the LLM, store the reply",
-  security,
-  request: {
-    params: SessionParams,
-    query: z.object({ trace: TraceFlag }),
-    headers: z.object({ "idempotency-key": IdempotencyKeySchema.optional() }),
-    body: { content: { "application/json": { schema: ChatBody } }, required: true },
-  },
-  responses: {
-    200: {
-      description: "The reply and what memory injected; with `stream: true`, the same as server-sent events",
-      content: {
-        "application/json": { schema: ChatAnswerSchema, example: CHAT_EXAMPLES.answer },
-        "text/event-stream": { schema: ChatEventStream },
-      },
+const chatRoute = defineRoute(
+  {
+    method: "post",
+    path: "/v1/sessions/{sessionId}/chat",
+    summary: "One chat turn: store the message, build the context, call the LLM, store the reply",
+    security,
+    request: {
+      params: SessionParams,
+      query: z.object({ trace: TraceFlag }),
+      headers: z.object({ "idempotency-key": IdempotencyKeySchema.optional() }),
+      body: { content: { "application/json": { schema: ChatBody } }, required: true },
     },
-    ...errors(400, 401, 409, 413, 415, 502, 503),
+    responses: {
+      200: {
+        description: "The reply and what memory injected; with `stream: true`, the same as server-sent events",
+        content: {
+          "application/json": { schema: ChatAnswerSchema, example: CHAT_EXAMPLES.answer },
+          "text/event-stream": { schema: ChatEventStream },
+        },
+      },
+      ...errors(400, 401, 409, 413, 415, 502, 503),
+    },
   },
-}, {
-  access: chatTurn,
-  // The handler calls `admit` before the LLM.
-  parallelAdmit: true,
-  doc: {
-    operationId: "chat",
-    tag: "Chat",
-    description:
-      "One chat turn: stores the user message, assembles the context, calls the LLM and stores the reply. With `stream: true` the answer is `text/event-stream`: `event: delta` per chunk, then `event: done` with the stored reply and what memory injected, or `event: error`.",
+  {
+    access: chatTurn,
+    // The handler calls `admit` before the LLM.
+    parallelAdmit: true,
+    doc: {
+      operationId: "chat",
+      tag: "Chat",
+      description:
+        "One chat turn: stores the user message, assembles the context, calls the LLM and stores the reply. With `stream: true` the answer is `text/event-stream`: `event: delta` per chunk, then `event: done` with the stored reply and what memory injected, or `event: error`.",
+    },
+    example: { message: "Where do I live?", messageId: "c1", userId: "xiaoming", stream: false },
   },
-  example: { message: "Where do I live?", messageId: "c1", userId: "xiaoming", stream: false },
-});
+);
 
 const sse = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -98,7 +103,11 @@ export function chatRoutes() {
     if (body.stream) return streamTurn(c, turn, chatStreamFormat);
     const answer = await turn.complete();
     const { reply, usage, memory, replayed } = answer;
-    return c.json({ reply: replyView(reply), model: reply.model, usage, memory, ...inlineTrace(c) } satisfies ChatAnswer, 200, turnHeaders(memory, replayed));
+    return c.json(
+      { reply: replyView(reply), model: reply.model, usage, memory, ...inlineTrace(c) } satisfies ChatAnswer,
+      200,
+      turnHeaders(memory, replayed),
+    );
   });
   return app;
 }

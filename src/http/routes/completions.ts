@@ -14,47 +14,60 @@ import { beginTrace, inlineTrace } from "../trace-view.ts";
 import { CHAT_EXAMPLES, ChatCompletionSchema, CompletionEventStream } from "../schemas/chat-responses.ts";
 import { IdSchema, IdempotencyKeySchema, errors, security } from "../schemas/common.ts";
 
-const route = defineRoute({
-  method: "post",
-  path: "/v1/chat/completions",
-  summary: "OpenAI-compatible chat completions with memory (`user` names the memory user; session from X-Memory-Session, else the user); every field passes through",
-  security,
-  request: {
-    headers: z.object({ "x-memory-session": IdSchema.optional(), "x-memory-user": IdSchema.optional(), "idempotency-key": IdempotencyKeySchema.optional(),
-      "x-memory-persist": z.enum(["true", "false"]).optional().openapi({ description: "`true` keeps the last user message as a long-term fact, as sent" }),
-      "x-memory-trace": z.enum(["0", "1"]).optional().openapi({ description: "`1` returns the turn's trace inline (`trace` field of the completion)" }),
-    }),
-    body: { content: { "application/json": { schema: CompletionBody } }, required: true },
-  },
-  responses: {
-    200: {
-      description: "The upstream's chat.completion; with `stream: true`, its chat.completion.chunk events",
-      content: {
-        "application/json": { schema: ChatCompletionSchema, example: CHAT_EXAMPLES.completion },
-        "text/event-stream": { schema: CompletionEventStream },
-      },
+const route = defineRoute(
+  {
+    method: "post",
+    path: "/v1/chat/completions",
+    summary:
+      "OpenAI-compatible chat completions with memory (`user` names the memory user; session from X-Memory-Session, else the user); every field passes through",
+    security,
+    request: {
+      headers: z.object({
+        "x-memory-session": IdSchema.optional(),
+        "x-memory-user": IdSchema.optional(),
+        "idempotency-key": IdempotencyKeySchema.optional(),
+        "x-memory-persist": z
+          .enum(["true", "false"])
+          .optional()
+          .openapi({ description: "`true` keeps the last user message as a long-term fact, as sent" }),
+        "x-memory-trace": z
+          .enum(["0", "1"])
+          .optional()
+          .openapi({ description: "`1` returns the turn's trace inline (`trace` field of the completion)" }),
+      }),
+      body: { content: { "application/json": { schema: CompletionBody } }, required: true },
     },
-    ...errors(400, 401, 409, 413, 415, 502, 503),
+    responses: {
+      200: {
+        description: "The upstream's chat.completion; with `stream: true`, its chat.completion.chunk events",
+        content: {
+          "application/json": { schema: ChatCompletionSchema, example: CHAT_EXAMPLES.completion },
+          "text/event-stream": { schema: CompletionEventStream },
+        },
+      },
+      ...errors(400, 401, 409, 413, 415, 502, 503),
+    },
   },
-}, {
-  // The session comes from X-Memory-Session: a token must send it (the `user` field cannot name one).
-  access: chatTurn,
-  // The handler calls `admit` before the LLM.
-  parallelAdmit: true,
-  doc: {
-    operationId: "createChatCompletion",
-    tag: "Chat",
-    description:
-      "OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The `user` field (OpenAI's end-user id) names the memory user (`X-Memory-User` overrides it), the session comes from `X-Memory-Session` (default: the `user` value); `X-Memory-Persist: true` or `persist` on the last user message keeps it as a fact; earlier messages already in memory are not stored twice, nor is a message an SDK retries after a failure.",
+  {
+    // The session comes from X-Memory-Session: a token must send it (the `user` field cannot name one).
+    access: chatTurn,
+    // The handler calls `admit` before the LLM.
+    parallelAdmit: true,
+    doc: {
+      operationId: "createChatCompletion",
+      tag: "Chat",
+      description:
+        "OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The `user` field (OpenAI's end-user id) names the memory user (`X-Memory-User` overrides it), the session comes from `X-Memory-Session` (default: the `user` value); `X-Memory-Persist: true` or `persist` on the last user message keeps it as a fact; earlier messages already in memory are not stored twice, nor is a message an SDK retries after a failure.",
+    },
+    example: {
+      model: "gpt-4o-mini",
+      messages: [
+        { role: "system", content: "You are a helpful assistant." },
+        { role: "user", content: "Where do I live?" },
+      ],
+    },
   },
-  example: {
-    model: "gpt-4o-mini",
-    messages: [
-      { role: "system", content: "You are a helpful assistant." },
-      { role: "user", content: "Where do I live?" },
-    ],
-  },
-});
+);
 
 /** The upstream's chunks as it sent them, `data: [DONE]` at the end, errors in OpenAI's shape. */
 const proxyFormat = (model: string): StreamFormat => ({
@@ -79,7 +92,12 @@ export function completionRoutes() {
     const body = c.req.valid("json");
     const headers = c.req.valid("header");
     const sessionId = headers["x-memory-session"] ?? fromUserField(body.user, "X-Memory-Session");
-    if (!sessionId) throw new ApiError(400, "validation_failed", "invalid header: x-memory-session is required (or name the session in the `user` field)");
+    if (!sessionId)
+      throw new ApiError(
+        400,
+        "validation_failed",
+        "invalid header: x-memory-session is required (or name the session in the `user` field)",
+      );
     // The `user` field names the user only for a key's request: a token acts for its own user.
     const userId = actingUser(c, headers["x-memory-user"], () => fromUserField(body.user, "X-Memory-User"));
     beginTrace(c, "proxy", { sessionId, userId }, headers["x-memory-trace"] === "1");

@@ -26,7 +26,8 @@ export const PARAMETER_DOCS: Readonly<Record<string, string>> = {
   "query:limit": "Page size",
   "query:since": "Only entries after this time (epoch ms); the `nextSince` of the previous page",
   "query:cursor": "The `nextCursor` of the previous page; leave out for the first page",
-  "header:x-memory-session": "The memory session of this conversation; without it, the `user` field's value (one continuing conversation per end user)",
+  "header:x-memory-session":
+    "The memory session of this conversation; without it, the `user` field's value (one continuing conversation per end user)",
   "header:x-memory-user": "The user whose long-term facts are recalled and learned; default: the `user` field (OpenAI's end-user id)",
   "header:idempotency-key": "A retry with the same key answers with the recorded reply and never calls the LLM again",
 };

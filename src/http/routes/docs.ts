@@ -115,7 +115,9 @@ export function mountDocs(app: OpenAPIHono<AppEnv>): void {
   const plain = reference(null);
   const prefilled = reference(DEV_KEY);
   // Scalar's handler is typed for any env; this one's context is the same object.
-  app.get("/docs", (c, next) => (devStack(c.req.url, c.get("runtime").config.apiKeys) ? prefilled : plain)(c as unknown as Parameters<typeof plain>[0], next));
+  app.get("/docs", (c, next) =>
+    (devStack(c.req.url, c.get("runtime").config.apiKeys) ? prefilled : plain)(c as unknown as Parameters<typeof plain>[0], next),
+  );
 }
 
 /** The key `npm run dev` accepts unless API_KEYS is set (scripts/dev-defaults.ts). */

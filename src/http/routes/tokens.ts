@@ -11,41 +11,67 @@ import { signToken } from "../tokens.ts";
 const TokenBody = z
   .object({
     userId: IdSchema,
-    sessionId: IdSchema.optional().openapi({ description: "Bind the token to this session: without it the token reaches only the user's own routes (facts, session list)" }),
-    scopes: z.array(z.enum(TOKEN_SCOPES)).min(1).max(TOKEN_SCOPES.length).optional().openapi({ description: "Default: all of read, write, chat" }),
-    ttlSeconds: z.number().int().min(60).max(MAX_TOKEN_TTL_SECONDS).optional().openapi({ description: "Default 3600; at most 86400 (24 h)" }),
+    sessionId: IdSchema.optional().openapi({
+      description: "Bind the token to this session: without it the token reaches only the user's own routes (facts, session list)",
+    }),
+    scopes: z
+      .array(z.enum(TOKEN_SCOPES))
+      .min(1)
+      .max(TOKEN_SCOPES.length)
+      .optional()
+      .openapi({ description: "Default: all of read, write, chat" }),
+    ttlSeconds: z
+      .number()
+      .int()
+      .min(60)
+      .max(MAX_TOKEN_TTL_SECONDS)
+      .optional()
+      .openapi({ description: "Default 3600; at most 86400 (24 h)" }),
   })
   .strict()
   .openapi("TokenRequest");
 
-const route = defineRoute({
-  method: "post",
-  path: "/v1/tokens",
-  summary: "Mint a short-lived token for one user (and session) for a browser frontend; tenant API keys only",
-  security,
-  request: { body: { content: { "application/json": { schema: TokenBody } }, required: true } },
-  responses: { 201: jsonResponse(TokenAnswerSchema, "The token (HS256 JWT) and when it expires", ACCESS_EXAMPLES.token), ...errors(400, 401, 413, 415, 503) },
-}, {
-  // A read key cannot mint: a token with `write` would be more than the key may do.
-  access: tenantWrite,
-  doc: {
-    operationId: "createToken",
-    tag: "Access",
-    description:
-      "Mints a short-lived HS256 token (at most 24 h) for one user, and one session if `sessionId` is given, with scopes `read`, `write`, `chat`. A browser frontend sends it as `Authorization: Bearer <token>`; it reaches only its own user's (and session's) routes and never export, erase, tokens or audit. Needs a full tenant API key and `TOKEN_SECRET`.",
+const route = defineRoute(
+  {
+    method: "post",
+    path: "/v1/tokens",
+    summary: "Mint a short-lived token for one user (and session) for a browser frontend; tenant API keys only",
+    security,
+    request: { body: { content: { "application/json": { schema: TokenBody } }, required: true } },
+    responses: {
+      201: jsonResponse(TokenAnswerSchema, "The token (HS256 JWT) and when it expires", ACCESS_EXAMPLES.token),
+      ...errors(400, 401, 413, 415, 503),
+    },
   },
-  example: { userId: "xiaoming", sessionId: "reference-demo", scopes: ["read", "chat"], ttlSeconds: 900 },
-});
+  {
+    // A read key cannot mint: a token with `write` would be more than the key may do.
+    access: tenantWrite,
+    doc: {
+      operationId: "createToken",
+      tag: "Access",
+      description:
+        "Mints a short-lived HS256 token (at most 24 h) for one user, and one session if `sessionId` is given, with scopes `read`, `write`, `chat`. A browser frontend sends it as `Authorization: Bearer <token>`; it reaches only its own user's (and session's) routes and never export, erase, tokens or audit. Needs a full tenant API key and `TOKEN_SECRET`.",
+    },
+    example: { userId: "xiaoming", sessionId: "reference-demo", scopes: ["read", "chat"], ttlSeconds: 900 },
+  },
+);
 
 export function tokenRoutes() {
   const app = createRouter();
   app.openapi(route.route, async (c) => {
     const secret = c.get("runtime").config.tokenSecret;
-    if (!secret) throw new ApiError(503, "tokens_not_configured", "tokens are off: set TOKEN_SECRET (32+ characters)", { headers: { "retry-after": "3600" } });
+    if (!secret)
+      throw new ApiError(503, "tokens_not_configured", "tokens are off: set TOKEN_SECRET (32+ characters)", {
+        headers: { "retry-after": "3600" },
+      });
     const body = c.req.valid("json");
     const claims = tokenClaims(c.get("tenant"), body, `tk_${crypto.randomUUID()}`, Date.now());
     const token = await signToken(claims, secret);
-    c.get("memory").audit("token.mint", { userId: body.userId, sessionId: body.sessionId, tokenId: claims.jti }, { scopes: claims.scp.join(","), expiresAt: claims.exp * 1000 });
+    c.get("memory").audit(
+      "token.mint",
+      { userId: body.userId, sessionId: body.sessionId, tokenId: claims.jti },
+      { scopes: claims.scp.join(","), expiresAt: claims.exp * 1000 },
+    );
     return c.json({ token, expiresAt: claims.exp * 1000, tokenId: claims.jti, scopes: claims.scp } satisfies TokenAnswer, 201);
   });
   return app;

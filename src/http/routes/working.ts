@@ -4,18 +4,34 @@ import { sessionRead, sessionWrite } from "../access-table.ts";
 import { defineRoute, type DefinedRoute } from "../route-def.ts";
 import { createRouter } from "../router.ts";
 import { IdSchema, SessionParams, errors, jsonResponse, queryInt, security } from "../schemas/common.ts";
-import { ClearedSchema, NoteDeletedSchema, NoteSchema, NotesSchema, ScratchpadLengthSchema, ScratchpadSchema, WORKING_EXAMPLES } from "../schemas/working-responses.ts";
+import {
+  ClearedSchema,
+  NoteDeletedSchema,
+  NoteSchema,
+  NotesSchema,
+  ScratchpadLengthSchema,
+  ScratchpadSchema,
+  WORKING_EXAMPLES,
+} from "../schemas/working-responses.ts";
 
 const NoteParams = SessionParams.extend({ key: IdSchema.openapi({ param: { name: "key", in: "path" } }) });
 const NoteBody = z.object({ value: z.string().min(1).max(MAX_WORKING_VALUE_CHARS) }).strict();
 const ScratchBody = z.object({ entry: z.string().min(1).max(MAX_WORKING_VALUE_CHARS) }).strict();
 const NotesQuery = z.object({
-  cursor: z.string().regex(/^\d{1,20}$/).optional().openapi({ description: "The nextCursor of the previous page" }),
-  limit: queryInt(1, NOTES_PAGE_LIMIT).optional().openapi({ description: `Notes per page (at most ${NOTES_PAGE_LIMIT}, the default)` }),
+  cursor: z
+    .string()
+    .regex(/^\d{1,20}$/)
+    .optional()
+    .openapi({ description: "The nextCursor of the previous page" }),
+  limit: queryInt(1, NOTES_PAGE_LIMIT)
+    .optional()
+    .openapi({ description: `Notes per page (at most ${NOTES_PAGE_LIMIT}, the default)` }),
 });
 
 /** A 200 answer of `schema`, with its example. */
-const ok = <S extends z.ZodType>(schema: S, description: string, example: z.input<S>) => ({ 200: jsonResponse(schema, description, example) });
+const ok = <S extends z.ZodType>(schema: S, description: string, example: z.input<S>) => ({
+  200: jsonResponse(schema, description, example),
+});
 type Ok<S extends z.ZodType> = ReturnType<typeof ok<S>>;
 
 const route = <P extends typeof SessionParams | typeof NoteParams, S extends z.ZodType, E extends object>(
@@ -28,7 +44,15 @@ const route = <P extends typeof SessionParams | typeof NoteParams, S extends z.Z
 ) => createRoute({ method, path, summary, security, request: { params }, responses: { ...answer, ...failures } });
 
 /** `capped`: the write can be refused because the session's notes are at their cap (409). */
-const withBody = <B extends z.ZodType, S extends z.ZodType>(method: "put" | "post", path: string, summary: string, params: typeof SessionParams | typeof NoteParams, body: B, answer: Ok<S>, capped = false) =>
+const withBody = <B extends z.ZodType, S extends z.ZodType>(
+  method: "put" | "post",
+  path: string,
+  summary: string,
+  params: typeof SessionParams | typeof NoteParams,
+  body: B,
+  answer: Ok<S>,
+  capped = false,
+) =>
   createRoute({
     method,
     path,
@@ -60,36 +84,86 @@ const defs = {
       doc: { operationId: "listNotes", tag: "Working memory", description: "Every note of the session as a key/value map." },
     },
   ),
-  clearNotes: defineRoute(route("delete", notesPath, "Clear all notes", SessionParams, ok(ClearedSchema, "Notes removed", cleared), readErrors), {
-    access: sessionWrite,
-    doc: { operationId: "clearNotes", tag: "Working memory", description: "Deletes every note of the session." },
-  }),
-  setNote: defineRoute(withBody("put", `${notesPath}/{key}`, "Set a note (refreshes the working-memory TTL)", NoteParams, NoteBody, ok(NoteSchema, "The note as stored", note), true), {
-    access: sessionWrite,
-    doc: { operationId: "setNote", tag: "Working memory", description: "Sets one note; refreshes the working-memory TTL." },
-    example: { value: "book a flight to Lisbon" },
-  }),
-  note: defineRoute(route("get", `${notesPath}/{key}`, "One note (404 when there is none)", NoteParams, ok(NoteSchema, "The note", note), oneNoteErrors), {
-    access: sessionRead,
-    doc: { operationId: "getNote", tag: "Working memory", description: "One note's value; 404 when it is not set." },
-  }),
-  deleteNote: defineRoute(route("delete", `${notesPath}/{key}`, "Delete one note (404 when there is none)", NoteParams, ok(NoteDeletedSchema, "Deleted", noteDeleted), oneNoteErrors), {
-    access: sessionWrite,
-    doc: { operationId: "deleteNote", tag: "Working memory", description: "Deletes one note." },
-  }),
-  append: defineRoute(withBody("post", padPath, "Append a scratchpad entry", SessionParams, ScratchBody, ok(ScratchpadLengthSchema, "The scratchpad's length after the append", length)), {
-    access: sessionWrite,
-    doc: { operationId: "appendScratchpad", tag: "Working memory", description: "Appends one entry to the session's scratchpad." },
-    example: { entry: "searched flights: 3 options under 500 EUR" },
-  }),
-  scratchpad: defineRoute(route("get", padPath, "The scratchpad, oldest first", SessionParams, ok(ScratchpadSchema, "Every entry, oldest first", scratchpad), readErrors), {
-    access: sessionRead,
-    doc: { operationId: "getScratchpad", tag: "Working memory", description: "The scratchpad's entries, oldest first." },
-  }),
-  clearScratch: defineRoute(route("delete", padPath, "Clear the scratchpad", SessionParams, ok(ClearedSchema, "Entries removed", cleared), readErrors), {
-    access: sessionWrite,
-    doc: { operationId: "clearScratchpad", tag: "Working memory", description: "Deletes the scratchpad." },
-  }),
+  clearNotes: defineRoute(
+    route("delete", notesPath, "Clear all notes", SessionParams, ok(ClearedSchema, "Notes removed", cleared), readErrors),
+    {
+      access: sessionWrite,
+      doc: { operationId: "clearNotes", tag: "Working memory", description: "Deletes every note of the session." },
+    },
+  ),
+  setNote: defineRoute(
+    withBody(
+      "put",
+      `${notesPath}/{key}`,
+      "Set a note (refreshes the working-memory TTL)",
+      NoteParams,
+      NoteBody,
+      ok(NoteSchema, "The note as stored", note),
+      true,
+    ),
+    {
+      access: sessionWrite,
+      doc: { operationId: "setNote", tag: "Working memory", description: "Sets one note; refreshes the working-memory TTL." },
+      example: { value: "book a flight to Lisbon" },
+    },
+  ),
+  note: defineRoute(
+    route("get", `${notesPath}/{key}`, "One note (404 when there is none)", NoteParams, ok(NoteSchema, "The note", note), oneNoteErrors),
+    {
+      access: sessionRead,
+      doc: { operationId: "getNote", tag: "Working memory", description: "One note's value; 404 when it is not set." },
+    },
+  ),
+  deleteNote: defineRoute(
+    route(
+      "delete",
+      `${notesPath}/{key}`,
+      "Delete one note (404 when there is none)",
+      NoteParams,
+      ok(NoteDeletedSchema, "Deleted", noteDeleted),
+      oneNoteErrors,
+    ),
+    {
+      access: sessionWrite,
+      doc: { operationId: "deleteNote", tag: "Working memory", description: "Deletes one note." },
+    },
+  ),
+  append: defineRoute(
+    withBody(
+      "post",
+      padPath,
+      "Append a scratchpad entry",
+      SessionParams,
+      ScratchBody,
+      ok(ScratchpadLengthSchema, "The scratchpad's length after the append", length),
+    ),
+    {
+      access: sessionWrite,
+      doc: { operationId: "appendScratchpad", tag: "Working memory", description: "Appends one entry to the session's scratchpad." },
+      example: { entry: "searched flights: 3 options under 500 EUR" },
+    },
+  ),
+  scratchpad: defineRoute(
+    route(
+      "get",
+      padPath,
+      "The scratchpad, oldest first",
+      SessionParams,
+      ok(ScratchpadSchema, "Every entry, oldest first", scratchpad),
+      readErrors,
+    ),
+    {
+      access: sessionRead,
+      doc: { operationId: "getScratchpad", tag: "Working memory", description: "The scratchpad's entries, oldest first." },
+    },
+  ),
+  clearScratch: defineRoute(
+    route("delete", padPath, "Clear the scratchpad", SessionParams, ok(ClearedSchema, "Entries removed", cleared), readErrors),
+    {
+      access: sessionWrite,
+      doc: { operationId: "clearScratchpad", tag: "Working memory", description: "Deletes the scratchpad." },
+    },
+  ),
 };
 
 /** Working memory: per-session notes (key/value) and a scratchpad, with their own TTL. */

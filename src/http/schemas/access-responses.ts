@@ -24,9 +24,26 @@ const AuditEntrySchema = z.object({
   id: z.string(),
   ts: z.number().int().openapi({ description: "Epoch ms" }),
   actor: ActorSchema,
-  action: z.enum(["user.erase", "user.export", "token.mint", "fact.update", "fact.delete", "session.settings", "access.denied", "auth.failed"]),
-  target: z.object({ userId: z.string().optional(), sessionId: z.string().optional(), factId: z.string().optional(), tokenId: z.string().optional() }),
-  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().openapi({ description: "Counts, receipt ids, reasons: never contents" }),
+  action: z.enum([
+    "user.erase",
+    "user.export",
+    "token.mint",
+    "fact.update",
+    "fact.delete",
+    "session.settings",
+    "access.denied",
+    "auth.failed",
+  ]),
+  target: z.object({
+    userId: z.string().optional(),
+    sessionId: z.string().optional(),
+    factId: z.string().optional(),
+    tokenId: z.string().optional(),
+  }),
+  details: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+    .optional()
+    .openapi({ description: "Counts, receipt ids, reasons: never contents" }),
 });
 
 export const AuditPageSchema = z
@@ -39,10 +56,22 @@ export const AuditPageSchema = z
 export type AuditPage = z.infer<typeof AuditPageSchema>;
 
 export const ACCESS_EXAMPLES = {
-  token: { token: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl", expiresAt: 1764594000000, tokenId: "tk_5c0e", scopes: ["read" as const, "write" as const, "chat" as const] },
+  token: {
+    token: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl",
+    expiresAt: 1764594000000,
+    tokenId: "tk_5c0e",
+    scopes: ["read" as const, "write" as const, "chat" as const],
+  },
   audit: {
     entries: [
-      { id: "1764590400000-0", ts: 1764590400000, actor: { kind: "key" as const, id: "k_3f9a0c1b2d4e" }, action: "user.erase" as const, target: { userId: "xiaoming" }, details: { receiptId: "er_3b1f0c2a9d" } },
+      {
+        id: "1764590400000-0",
+        ts: 1764590400000,
+        actor: { kind: "key" as const, id: "k_3f9a0c1b2d4e" },
+        action: "user.erase" as const,
+        target: { userId: "xiaoming" },
+        details: { receiptId: "er_3b1f0c2a9d" },
+      },
     ],
     nextSince: null,
   },

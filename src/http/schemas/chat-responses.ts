@@ -38,7 +38,8 @@ export type ChatAnswer = z.infer<typeof ChatAnswerSchema>;
 /** `text/event-stream` of a streamed turn; the events are described, not typed (SSE is text). */
 export const ChatEventStream = z.string().openapi({
   description: "`event: delta` `{content}` per chunk, then `event: done` `{reply, memory}`, or `event: error` `{error}`",
-  example: 'event: delta\ndata: {"content":"You live"}\n\nevent: done\ndata: {"reply":{"id":"r1","role":"assistant","content":"You live in Berlin."},"memory":{}}\n\n',
+  example:
+    'event: delta\ndata: {"content":"You live"}\n\nevent: done\ndata: {"reply":{"id":"r1","role":"assistant","content":"You live in Berlin."},"memory":{}}\n\n',
 });
 
 /** A tool call as the upstream wrote it: typed fields, and whatever else it adds, kept. */
@@ -74,7 +75,10 @@ export const ChatCompletionSchema = z
         })
         .passthrough(),
     ),
-    usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }).passthrough().optional(),
+    usage: z
+      .object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() })
+      .passthrough()
+      .optional(),
   })
   .passthrough()
   .openapi("ChatCompletion");
@@ -83,13 +87,18 @@ export type ChatCompletion = z.infer<typeof ChatCompletionSchema>;
 
 export const CompletionEventStream = z.string().openapi({
   description: "With `stream: true`: the upstream's `chat.completion.chunk` events as `data: {...}` lines, then `data: [DONE]`",
-  example: 'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\ndata: [DONE]\n\n',
+  example:
+    'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\ndata: [DONE]\n\n',
 });
 
 export const ModelListSchema = z
   .object({
     object: z.literal("list"),
-    data: z.array(z.object({ id: z.string(), object: z.string().optional(), created: z.number().optional(), owned_by: z.string().optional() }).passthrough()),
+    data: z.array(
+      z
+        .object({ id: z.string(), object: z.string().optional(), created: z.number().optional(), owned_by: z.string().optional() })
+        .passthrough(),
+    ),
   })
   .passthrough()
   .openapi("ModelList");
@@ -112,7 +121,14 @@ export const CHAT_EXAMPLES = {
     object: "chat.completion" as const,
     created: 1764590400,
     model: "gpt-4o-mini",
-    choices: [{ index: 0, message: { role: "assistant" as const, content: "You live in Berlin.", refusal: null }, logprobs: null, finish_reason: "stop" }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant" as const, content: "You live in Berlin.", refusal: null },
+        logprobs: null,
+        finish_reason: "stop",
+      },
+    ],
     usage: { prompt_tokens: 41, completion_tokens: 6, total_tokens: 47 },
   },
   models: { object: "list" as const, data: [{ id: "gpt-4o-mini", object: "model", created: 0, owned_by: "agent-memory" }] },

@@ -52,14 +52,32 @@ const errorResponse = (description: string, example: { code: string; message: st
  * method a path does not declare (with `Allow`), see the document's description.
  */
 export const ERROR_RESPONSES = {
-  400: errorResponse("Invalid input: nothing was stored", { code: "validation_failed", message: "invalid body: messages must have at least 1 item" }),
-  401: errorResponse("Missing or invalid API key or token", { code: "unauthorized", message: "a valid API key or token is required: Authorization: Bearer <key>" }),
-  403: errorResponse("The key's role or the token's user, session or scopes do not allow this", { code: "forbidden", message: "a read key cannot write" }),
+  400: errorResponse("Invalid input: nothing was stored", {
+    code: "validation_failed",
+    message: "invalid body: messages must have at least 1 item",
+  }),
+  401: errorResponse("Missing or invalid API key or token", {
+    code: "unauthorized",
+    message: "a valid API key or token is required: Authorization: Bearer <key>",
+  }),
+  403: errorResponse("The key's role or the token's user, session or scopes do not allow this", {
+    code: "forbidden",
+    message: "a read key cannot write",
+  }),
   404: errorResponse("No such resource", { code: "not_found", message: "no fact f_0123456789abcdef" }),
   409: errorResponse("Conflicts with what is stored", { code: "conflict", message: "session belongs to a different user" }),
-  413: errorResponse("The body or one of its messages is too large", { code: "payload_too_large", message: "request body exceeds 1048576 bytes" }),
-  415: errorResponse("The body is not JSON", { code: "unsupported_media_type", message: "send the body as JSON (content-type: application/json)" }),
-  429: errorResponse("Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more)", { code: "rate_limited", message: "too many requests, retry shortly" }),
+  413: errorResponse("The body or one of its messages is too large", {
+    code: "payload_too_large",
+    message: "request body exceeds 1048576 bytes",
+  }),
+  415: errorResponse("The body is not JSON", {
+    code: "unsupported_media_type",
+    message: "send the body as JSON (content-type: application/json)",
+  }),
+  429: errorResponse("Over RATE_LIMIT; retry after Retry-After (RateLimit-* headers say more)", {
+    code: "rate_limited",
+    message: "too many requests, retry shortly",
+  }),
   502: errorResponse("The LLM failed; the user message is stored, retry with the same idempotency key", {
     code: "llm_failed",
     message: "the LLM did not answer in time; your message was stored, retry with the same idempotency key or message id",
@@ -68,7 +86,10 @@ export const ERROR_RESPONSES = {
     code: "config_invalid",
     message: "invalid configuration: MEMORY_MAX_TOKENS must be an integer",
   }),
-  503: errorResponse("An upstream is unavailable or not configured; retry after Retry-After", { code: "upstream_unavailable", message: "redis is unavailable, retry shortly" }),
+  503: errorResponse("An upstream is unavailable or not configured; retry after Retry-After", {
+    code: "upstream_unavailable",
+    message: "redis is unavailable, retry shortly",
+  }),
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;

@@ -7,7 +7,10 @@ const Ms = z.number().int().openapi({ description: "Epoch milliseconds", example
 
 const factFields = {
   id: z.string().openapi({ description: "Stable for the fact's lifetime; edits never change it" }),
-  contentId: z.string().optional().openapi({ description: "Content id of the current text (absent on facts stored before it was recorded)" }),
+  contentId: z
+    .string()
+    .optional()
+    .openapi({ description: "Content id of the current text (absent on facts stored before it was recorded)" }),
   text: z.string(),
   type: FactTypeSchema,
   importance: z.number(),
@@ -15,13 +18,21 @@ const factFields = {
   updatedAt: Ms,
   lastAccessedAt: Ms,
   accessCount: z.number().int(),
-  agentId: z.string().optional().openapi({ description: "The agent that wrote the fact and alone sees it; absent: shared by all agents of the user" }),
+  agentId: z
+    .string()
+    .optional()
+    .openapi({ description: "The agent that wrote the fact and alone sees it; absent: shared by all agents of the user" }),
   sourceSession: z.string().optional(),
   sourceMessage: z.string().optional(),
   version: z.number().int(),
-  history: z.array(z.object({ text: z.string(), updatedAt: Ms })).optional().openapi({ description: "Earlier texts this fact superseded" }),
+  history: z
+    .array(z.object({ text: z.string(), updatedAt: Ms }))
+    .optional()
+    .openapi({ description: "Earlier texts this fact superseded" }),
   metadata: z.record(z.string(), z.unknown()).optional(),
-  supersededAt: Ms.optional().openapi({ description: "When the fact stopped being true: a newer statement superseded it (kept in lists and exports, never recalled)" }),
+  supersededAt: Ms.optional().openapi({
+    description: "When the fact stopped being true: a newer statement superseded it (kept in lists and exports, never recalled)",
+  }),
   supersededBy: z.string().optional().openapi({ description: "The fact that superseded it" }),
 };
 
@@ -36,10 +47,18 @@ export const RecalledFactSchema = z
   .openapi("RecalledFact");
 
 export const FactWriteSchema = z
-  .object({ id: z.string(), created: z.boolean().openapi({ description: "false: the same text was already known (refreshed)" }), fact: FactSchema })
+  .object({
+    id: z.string(),
+    created: z.boolean().openapi({ description: "false: the same text was already known (refreshed)" }),
+    fact: FactSchema,
+  })
   .openapi("FactWrite");
 
-const FactRecall = z.object({ userId: z.string(), query: z.string(), facts: z.array(RecalledFactSchema).openapi({ description: "Best first" }) });
+const FactRecall = z.object({
+  userId: z.string(),
+  query: z.string(),
+  facts: z.array(RecalledFactSchema).openapi({ description: "Best first" }),
+});
 const FactList = z.object({
   userId: z.string(),
   facts: z.array(FactSchema),
@@ -87,4 +106,9 @@ export const FactImportSchema = z
 
 export type FactImportAnswer = z.infer<typeof FactImportSchema>;
 
-export const FACT_IMPORT_EXAMPLE: FactImportAnswer = { userId: "xiaoming", ids: ["f3b1c2d4e5f60718293a4b5c6", "f0a1b2c3d4e5f60718293a4b5"], created: 2, refreshed: 0 };
+export const FACT_IMPORT_EXAMPLE: FactImportAnswer = {
+  userId: "xiaoming",
+  ids: ["f3b1c2d4e5f60718293a4b5c6", "f0a1b2c3d4e5f60718293a4b5"],
+  created: 2,
+  refreshed: 0,
+};

@@ -8,7 +8,12 @@ export const FactTypeSchema = z.enum(FACT_TYPES as unknown as [FactType, ...Fact
 export const FactTypeList = z
   .string()
   .max(200)
-  .transform((raw) => raw.split(",").map((t) => t.trim()).filter((t) => t !== ""))
+  .transform((raw) =>
+    raw
+      .split(",")
+      .map((t) => t.trim())
+      .filter((t) => t !== ""),
+  )
   .pipe(z.array(FactTypeSchema).min(1).max(FACT_TYPES.length));
 
 /** Tolerated clock skew between a client and the Worker before a `createdAt` counts as future. */
@@ -26,7 +31,10 @@ export const CreatedAtSchema = z
     else if (ms > Date.now() + CLOCK_SKEW_MS) ctx.addIssue({ code: "custom", message: "must not be in the future" });
     return ms;
   })
-  .openapi({ description: "When the fact was originally stated: epoch ms or ISO 8601 (not in the future). Default: now.", example: 1735689600000 });
+  .openapi({
+    description: "When the fact was originally stated: epoch ms or ISO 8601 (not in the future). Default: now.",
+    example: 1735689600000,
+  });
 
 /**
  * A time in a query string: epoch ms or an ISO 8601 date-time with offset. Becomes epoch ms.
@@ -35,7 +43,11 @@ export const QueryTime = z
   .string()
   .max(40)
   .transform((raw, ctx) => {
-    const ms = /^\d{1,16}$/.test(raw) ? Number(raw) : /^\d{4}-\d\d-\d\dT/.test(raw) && z.iso.datetime({ offset: true }).safeParse(raw).success ? Date.parse(raw) : Number.NaN;
+    const ms = /^\d{1,16}$/.test(raw)
+      ? Number(raw)
+      : /^\d{4}-\d\d-\d\dT/.test(raw) && z.iso.datetime({ offset: true }).safeParse(raw).success
+        ? Date.parse(raw)
+        : Number.NaN;
     if (!Number.isSafeInteger(ms) || ms < 0 || ms > 8.64e15) {
       ctx.addIssue({ code: "custom", message: "must be epoch ms or an ISO 8601 date-time with offset" });
       return z.NEVER;
@@ -59,7 +71,11 @@ export function checkMetadataParams(known: readonly string[]) {
     for (const name of extra) {
       const value = query[name];
       if (name === "filter") {
-        ctx.addIssue({ code: "custom", path: [name], message: "is not accepted: filter with type, agentId, createdAfter, createdBefore and metadata.<key>=<value>" });
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: "is not accepted: filter with type, agentId, createdAfter, createdBefore and metadata.<key>=<value>",
+        });
         continue;
       }
       if (!name.startsWith(METADATA_PARAM_PREFIX)) {
@@ -68,18 +84,24 @@ export function checkMetadataParams(known: readonly string[]) {
       }
       const key = name.slice(METADATA_PARAM_PREFIX.length);
       if (!METADATA_FILTER_KEY.test(key)) {
-        ctx.addIssue({ code: "custom", path: [name], message: "names an invalid metadata key (1-64 of A-Z a-z 0-9 _, starting with a letter)" });
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: "names an invalid metadata key (1-64 of A-Z a-z 0-9 _, starting with a letter)",
+        });
         continue;
       }
       count += 1;
       if (typeof value !== "string") ctx.addIssue({ code: "custom", path: [name], message: "must be given once" });
-      else if (value.length > MAX_METADATA_FILTER_VALUE) ctx.addIssue({ code: "custom", path: [name], message: `must be at most ${MAX_METADATA_FILTER_VALUE} characters` });
+      else if (value.length > MAX_METADATA_FILTER_VALUE)
+        ctx.addIssue({ code: "custom", path: [name], message: `must be at most ${MAX_METADATA_FILTER_VALUE} characters` });
       // eslint-disable-next-line no-control-regex
       else if (/[\\\u0000-\u001f\u007f]/.test(value) || (value.includes("'") && value.includes('"'))) {
         ctx.addIssue({ code: "custom", path: [name], message: "must not hold a backslash, a control character, or both quote characters" });
       }
     }
-    if (count > MAX_METADATA_FILTERS) ctx.addIssue({ code: "custom", path: [], message: `at most ${MAX_METADATA_FILTERS} metadata.<key> parameters` });
+    if (count > MAX_METADATA_FILTERS)
+      ctx.addIssue({ code: "custom", path: [], message: `at most ${MAX_METADATA_FILTERS} metadata.<key> parameters` });
   };
 }
 

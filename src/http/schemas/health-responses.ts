@@ -13,11 +13,21 @@ export const HealthSchema = z
     vector: Upstream,
     llm: z.enum(["configured", "not_configured"]),
     backups: z.enum(["configured", "off"]).openapi({ description: "`off` without a `BACKUPS` R2 bucket binding" }),
-    errors: z.object({ redis: z.string().optional(), vector: z.string().optional() }).optional().openapi({ description: "Why an upstream is down" }),
+    errors: z
+      .object({ redis: z.string().optional(), vector: z.string().optional() })
+      .optional()
+      .openapi({ description: "Why an upstream is down" }),
   })
   .openapi("Health");
 
 export const HEALTH_EXAMPLES = {
   ok: { ok: true, redis: "ok" as const, vector: "ok" as const, llm: "configured" as const, backups: "configured" as const },
-  down: { ok: false, redis: "down" as const, vector: "ok" as const, llm: "configured" as const, backups: "off" as const, errors: { redis: "redis did not answer within 5000 ms" } },
+  down: {
+    ok: false,
+    redis: "down" as const,
+    vector: "ok" as const,
+    llm: "configured" as const,
+    backups: "off" as const,
+    errors: { redis: "redis did not answer within 5000 ms" },
+  },
 };

@@ -9,7 +9,13 @@ export const AppendAnswerSchema = z
   .object({
     sessionId: z.string(),
     added: z
-      .array(z.object({ id: z.string(), tokens: z.number().int(), duplicate: z.boolean().openapi({ description: "The id was already stored: nothing was written" }) }))
+      .array(
+        z.object({
+          id: z.string(),
+          tokens: z.number().int(),
+          duplicate: z.boolean().openapi({ description: "The id was already stored: nothing was written" }),
+        }),
+      )
       .openapi({ description: "One entry per input message, in order" }),
     stats: WindowStatsSchema,
     compressionDue: z.boolean().openapi({ description: "The window passed maxTokens: a compression is scheduled in the background" }),
@@ -30,7 +36,13 @@ export const ContextMessageSchema = z
   .openapi("ContextMessage");
 
 export const SectionTokensSchema = z
-  .object({ system: z.number().int(), summary: z.number().int(), facts: z.number().int(), window: z.number().int(), total: z.number().int() })
+  .object({
+    system: z.number().int(),
+    summary: z.number().int(),
+    facts: z.number().int(),
+    window: z.number().int(),
+    total: z.number().int(),
+  })
   .openapi("SectionTokens");
 
 const Budget = z.object({
@@ -46,15 +58,25 @@ const Budget = z.object({
 export const ContextAnswerSchema = z
   .object({
     sessionId: z.string(),
-    messages: z.array(ContextMessageSchema).openapi({ description: "system -> summary -> recalled facts -> window: send these to the LLM" }),
+    messages: z
+      .array(ContextMessageSchema)
+      .openapi({ description: "system -> summary -> recalled facts -> window: send these to the LLM" }),
     tokens: SectionTokensSchema,
     budget: Budget,
     recalled: z.array(z.object({ id: z.string(), text: z.string(), type: FactTypeSchema, score: z.number(), similarity: z.number() })),
     summary: z
-      .object({ version: z.number().int(), tokens: z.number().int(), covered: z.number().int(), method: z.enum(["llm", "extractive"]), truncated: z.boolean() })
+      .object({
+        version: z.number().int(),
+        tokens: z.number().int(),
+        covered: z.number().int(),
+        method: z.enum(["llm", "extractive"]),
+        truncated: z.boolean(),
+      })
       .nullable()
       .openapi({ description: "The summary as shown (null when there is none or it did not fit at all)" }),
-    omitted: z.object({ window: z.number().int(), facts: z.number().int(), summary: z.boolean() }).openapi({ description: "What did not fit the budget" }),
+    omitted: z
+      .object({ window: z.number().int(), facts: z.number().int(), summary: z.boolean() })
+      .openapi({ description: "What did not fit the budget" }),
     stats: WindowStatsSchema,
     degraded: z.array(z.literal("facts")).optional().openapi({ description: "Parts that failed without failing the request" }),
     ...InlineTrace,
@@ -64,7 +86,13 @@ export const ContextAnswerSchema = z
 export type ContextAnswer = z.infer<typeof ContextAnswerSchema>;
 
 export const MESSAGE_EXAMPLES = {
-  append: { sessionId: "demo", added: [{ id: "m1", tokens: 11, duplicate: false }], stats: SESSION_EXAMPLES.stats, compressionDue: false, facts: [] },
+  append: {
+    sessionId: "demo",
+    added: [{ id: "m1", tokens: 11, duplicate: false }],
+    stats: SESSION_EXAMPLES.stats,
+    compressionDue: false,
+    facts: [],
+  },
   context: {
     sessionId: "demo",
     messages: [

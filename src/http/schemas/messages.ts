@@ -32,11 +32,17 @@ export const ContentSchema = z
     content.forEach((part, i) => {
       if (!TextPart.safeParse(part).success) {
         const kind = typeof part.type === "string" ? part.type : "unknown";
-        ctx.addIssue({ code: "custom", path: [i], message: `only text parts are stored (got a "${kind}" part): send images and files as text or links` });
+        ctx.addIssue({
+          code: "custom",
+          path: [i],
+          message: `only text parts are stored (got a "${kind}" part): send images and files as text or links`,
+        });
       }
     });
   })
-  .transform((content): string | null => (Array.isArray(content) ? content.map((p) => (typeof p.text === "string" ? p.text : "")).join("\n") : content));
+  .transform((content): string | null =>
+    Array.isArray(content) ? content.map((p) => (typeof p.text === "string" ? p.text : "")).join("\n") : content,
+  );
 
 /** Metadata is stored with the message or fact; kept small and shallow so every reader can decode it. */
 export const MetadataSchema = z.record(z.string().max(64), z.unknown()).superRefine((m, ctx) => {
@@ -48,9 +54,17 @@ export const MetadataSchema = z.record(z.string().max(64), z.unknown()).superRef
 const openAIFields = {
   role: RoleSchema,
   content: ContentSchema.optional(),
-  name: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "may hold A-Z a-z 0-9 _ - only").optional(),
+  name: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, "may hold A-Z a-z 0-9 _ - only")
+    .optional(),
   tool_calls: z.array(ToolCallSchema).min(1).max(128).optional(),
-  tool_call_id: z.string().regex(TOOL_CALL_ID_PATTERN, "must be 1-128 printable ASCII characters without space, quote or backslash").optional(),
+  tool_call_id: z
+    .string()
+    .regex(TOOL_CALL_ID_PATTERN, "must be 1-128 printable ASCII characters without space, quote or backslash")
+    .optional(),
   // What OpenAI puts on an assistant message it returns: accepted so it can be appended as is.
   refusal: z.string().nullable().optional(),
   annotations: z.array(z.unknown()).optional(),
@@ -72,12 +86,16 @@ function checkShape(m: OpenAIShaped, ctx: z.core.$RefinementCtx): void {
   const text = m.content ?? m.refusal ?? "";
   // Refused content parts leave the array untransformed; that issue is already reported.
   if (typeof text === "string" && text.trim() === "" && !calls) {
-    const problem = m.content === null ? "may be null only beside tool_calls" : m.content === undefined ? "is required" : "must not be empty";
+    const problem =
+      m.content === null ? "may be null only beside tool_calls" : m.content === undefined ? "is required" : "must not be empty";
     ctx.addIssue({ code: "custom", path: ["content"], message: problem });
   }
-  if (m.tool_calls && m.role !== "assistant") ctx.addIssue({ code: "custom", path: ["tool_calls"], message: "only assistant messages carry tool_calls" });
-  if (m.role === "tool" && !m.tool_call_id) ctx.addIssue({ code: "custom", path: ["tool_call_id"], message: "is required on a tool message" });
-  if (m.tool_call_id && m.role !== "tool") ctx.addIssue({ code: "custom", path: ["tool_call_id"], message: "only tool messages carry tool_call_id" });
+  if (m.tool_calls && m.role !== "assistant")
+    ctx.addIssue({ code: "custom", path: ["tool_calls"], message: "only assistant messages carry tool_calls" });
+  if (m.role === "tool" && !m.tool_call_id)
+    ctx.addIssue({ code: "custom", path: ["tool_call_id"], message: "is required on a tool message" });
+  if (m.tool_call_id && m.role !== "tool")
+    ctx.addIssue({ code: "custom", path: ["tool_call_id"], message: "only tool messages carry tool_call_id" });
 }
 
 /** A native append's message: the OpenAI fields, plus a client id, `persist`, `importance`, `metadata`. */
@@ -97,7 +115,10 @@ export const MessageInputSchema = z
 export const ProxyMessageSchema = z
   .object({
     ...openAIFields,
-    persist: z.boolean().optional().openapi({ description: "On the last user message: keep it as a long-term fact as sent (like `X-Memory-Persist: true`)" }),
+    persist: z
+      .boolean()
+      .optional()
+      .openapi({ description: "On the last user message: keep it as a long-term fact as sent (like `X-Memory-Persist: true`)" }),
   })
   .passthrough()
   .superRefine(checkShape);
@@ -107,7 +128,11 @@ export function toIncoming(m: z.infer<typeof ProxyMessageSchema>): IncomingMessa
   const out: IncomingMessage = { role: m.role === "developer" ? "system" : m.role, content: m.content ?? m.refusal ?? "" };
   if (m.name !== undefined) out.name = m.name;
   if (m.tool_calls !== undefined) {
-    out.tool_calls = m.tool_calls.map((c) => ({ id: c.id, type: "function", function: { name: c.function.name, arguments: c.function.arguments } }));
+    out.tool_calls = m.tool_calls.map((c) => ({
+      id: c.id,
+      type: "function",
+      function: { name: c.function.name, arguments: c.function.arguments },
+    }));
   }
   if (m.tool_call_id !== undefined) out.tool_call_id = m.tool_call_id;
   return out;

@@ -41,7 +41,9 @@ export const TraceSchema = z
       .object({
         budget: z.object({ total: z.number(), reserve: z.number(), available: z.number(), used: z.number(), overBudget: z.boolean() }),
         system: z.object({ ...TracePart, messages: z.number().int() }),
-        summary: z.object({ ...TracePart, version: z.number().int(), covered: z.number().int(), method: z.string(), truncated: z.boolean() }).nullable(),
+        summary: z
+          .object({ ...TracePart, version: z.number().int(), covered: z.number().int(), method: z.string(), truncated: z.boolean() })
+          .nullable(),
         summaryOmitted: z.boolean(),
         facts: z.object({ ...TracePart, ids: z.array(z.string()), omitted: z.number().int() }),
         window: z.object({ ...TracePart, messages: z.number().int(), ids: z.array(z.string()), omitted: z.number().int() }),
@@ -73,7 +75,9 @@ export const StatsSchema = z
     rateLimited: z.number().int(),
     requests: z.number().int(),
     latency: z.record(z.string(), z.object({ p50: z.number(), p95: z.number(), samples: z.number().int() })),
-    alerts: z.array(z.object({ kind: z.literal("session_length_jump"), message: z.string(), lastHourAverage: z.number(), dayAverage: z.number() })),
+    alerts: z.array(
+      z.object({ kind: z.literal("session_length_jump"), message: z.string(), lastHourAverage: z.number(), dayAverage: z.number() }),
+    ),
   })
   .openapi("Stats");
 
@@ -94,7 +98,18 @@ export const OBSERVE_EXAMPLES = {
       minScore: 0.24,
       types: null,
       candidates: [
-        { id: "f1", text: "Lives in Lisbon", type: "fact" as const, importance: 0.6, similarity: 0.82, relevance: 0.61, score: 0.63, gate: "pass" as const, kept: true, reason: "injected" as const },
+        {
+          id: "f1",
+          text: "Lives in Lisbon",
+          type: "fact" as const,
+          importance: 0.6,
+          similarity: 0.82,
+          relevance: 0.61,
+          score: 0.63,
+          gate: "pass" as const,
+          kept: true,
+          reason: "injected" as const,
+        },
       ],
     },
     context: {

@@ -121,7 +121,16 @@ const Compressed = z.object({
 const NotCompressed = z.object({
   sessionId: z.string(),
   compressed: z.literal(false),
-  reason: z.enum(["below_threshold", "nothing_to_compress", "locked", "summarizer_failed", "reset", "version_changed", "prefix_changed", "missing"]),
+  reason: z.enum([
+    "below_threshold",
+    "nothing_to_compress",
+    "locked",
+    "summarizer_failed",
+    "reset",
+    "version_changed",
+    "prefix_changed",
+    "missing",
+  ]),
   error: z.string().optional(),
 });
 
@@ -136,9 +145,24 @@ export const SessionHistorySchema = z
   })
   .openapi("SessionHistory");
 
-const message = { id: "m1", role: "user" as const, content: "I moved to Berlin last month", tokens: 11, importance: 0.5, ts: 1764590400000 };
+const message = {
+  id: "m1",
+  role: "user" as const,
+  content: "I moved to Berlin last month",
+  tokens: 11,
+  importance: 0.5,
+  ts: 1764590400000,
+};
 const stats = { messages: 2, tokens: 31, windowMessages: 1, windowTokens: 11, maxTokens: 4000, utilization: 0.0028, avgImportance: 0.75 };
-const summary = { text: "The user lives in Berlin.", tokens: 8, version: 1, covered: 12, method: "llm" as const, updatedAt: 1764590400000, lastRatio: 0.21 };
+const summary = {
+  text: "The user lives in Berlin.",
+  tokens: 8,
+  version: 1,
+  covered: 12,
+  method: "llm" as const,
+  updatedAt: 1764590400000,
+  lastRatio: 0.21,
+};
 
 export const SESSION_EXAMPLES = {
   message,
@@ -153,11 +177,24 @@ export const SESSION_EXAMPLES = {
     settings: { window: 50, maxTokens: 4000, keep: 10, ttlSeconds: 2592000, overrides: { maxTokens: 4000 } },
     stats,
     summary,
-    system: [{ id: "sys-1", role: "system" as const, content: "You are a helpful assistant.", tokens: 20, importance: 1, ts: 1764590000000 }],
+    system: [
+      { id: "sys-1", role: "system" as const, content: "You are a helpful assistant.", tokens: 20, importance: 1, ts: 1764590000000 },
+    ],
     window: [message],
     page: { offset: 0, limit: 200, total: 1, next: null },
   },
   reset: { sessionId: "demo", deleted: 12, keptSystem: 1 },
-  compression: { sessionId: "demo", compressed: true as const, reason: "forced" as const, removed: 12, removedTokens: 900, summaryTokens: 180, ratio: 0.2, version: 2, method: "llm" as const, more: false },
+  compression: {
+    sessionId: "demo",
+    compressed: true as const,
+    reason: "forced" as const,
+    removed: 12,
+    removedTokens: 900,
+    summaryTokens: 180,
+    ratio: 0.2,
+    version: 2,
+    method: "llm" as const,
+    more: false,
+  },
   history: { sessionId: "demo", summary, archived: [message], total: 12 },
 };

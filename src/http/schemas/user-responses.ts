@@ -63,7 +63,9 @@ export const UserErasedSchema = z
         backups: z.number().int().openapi({ description: "Backup snapshots removed (0 without a BACKUPS bucket)" }),
         traces: z.number().int().openapi({ description: "Stored turn traces removed (they hold queries and recalled fact texts)" }),
       })
-      .openapi({ description: "What the whole erase removed so far; a repeated erase that found nothing answers the last finished erase's receipt" }),
+      .openapi({
+        description: "What the whole erase removed so far; a repeated erase that found nothing answers the last finished erase's receipt",
+      }),
   })
   .openapi("EraseReceipt");
 
@@ -117,7 +119,9 @@ export const USER_EXAMPLES = {
   },
   sessions: {
     userId: "xiaoming",
-    sessions: [{ sessionId: "demo", createdAt: 1764590000000, updatedAt: 1764590400000, messages: 14, title: "I moved to Berlin last month" }],
+    sessions: [
+      { sessionId: "demo", createdAt: 1764590000000, updatedAt: 1764590400000, messages: 14, title: "I moved to Berlin last month" },
+    ],
     nextCursor: null,
   },
 };

@@ -14,13 +14,17 @@ export const NoteSchema = z.object({ sessionId: z.string(), key: z.string(), val
 
 export const NoteDeletedSchema = z.object({ sessionId: z.string(), key: z.string(), deleted: z.literal(1) }).openapi("NoteDeleted");
 
-export const ClearedSchema = z.object({ sessionId: z.string(), deleted: z.number().int().openapi({ description: "Entries removed" }) }).openapi("Cleared");
+export const ClearedSchema = z
+  .object({ sessionId: z.string(), deleted: z.number().int().openapi({ description: "Entries removed" }) })
+  .openapi("Cleared");
 
 export const ScratchpadLengthSchema = z
   .object({ sessionId: z.string(), length: z.number().int().openapi({ description: "Entries in the scratchpad after the append" }) })
   .openapi("ScratchpadLength");
 
-export const ScratchpadSchema = z.object({ sessionId: z.string(), entries: z.array(z.string()).openapi({ description: "Oldest first" }) }).openapi("Scratchpad");
+export const ScratchpadSchema = z
+  .object({ sessionId: z.string(), entries: z.array(z.string()).openapi({ description: "Oldest first" }) })
+  .openapi("Scratchpad");
 
 export const WORKING_EXAMPLES = {
   notes: { sessionId: "demo", notes: { goal: "book a flight to Lisbon", budget: "500 EUR" }, nextCursor: null },

@@ -28,10 +28,28 @@ const zhMonth = (d: Date): string => `${d.getUTCFullYear()}年${d.getUTCMonth() 
 
 const weekdayIndex = (name: string): number => WEEKDAYS.findIndex((w) => w.toLowerCase().startsWith(name.toLowerCase().slice(0, 3)));
 
-const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, couple: 2, few: 3 };
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  couple: 2,
+  few: 3,
+};
 /** "a couple of" -> 2, "a few" -> 3, "a" -> 1, "12" -> 12. */
 const amount = (phrase: string): number => {
-  const word = phrase.toLowerCase().replace(/^a\s+/u, "").replace(/\s+of$/u, "");
+  const word = phrase
+    .toLowerCase()
+    .replace(/^a\s+/u, "")
+    .replace(/\s+of$/u, "");
   return NUMBER_WORDS[word] ?? Number(word);
 };
 
@@ -87,9 +105,21 @@ export function resolveEnglishDates(text: string, ts: number): ResolvedDates {
     [/\btomorrow\b/giu, () => `on ${enDay(addDays(day, 1))}`, 1],
     [/\byesterday\b/giu, () => `on ${enDay(addDays(day, -1))}`, -1],
     [/\b(?:today|tonight|this (?:morning|afternoon|evening))\b/giu, () => `on ${enDay(day)}`, 0],
-    [new RegExp(`\\bnext ${WEEKDAY}\\b`, "giu"), (_m, w = "") => `on ${enWeekday(addDays(monday(day), 7 + ((weekdayIndex(w) + 6) % 7)))}`, 1],
-    [new RegExp(`\\blast ${WEEKDAY}\\b`, "giu"), (_m, w = "") => `on ${enWeekday(addDays(day, -(((new Date(day).getUTCDay() - weekdayIndex(w) + 6) % 7) + 1)))}`, -1],
-    [new RegExp(`\\b(?:this|on|coming) ${WEEKDAY}\\b`, "giu"), (_m, w = "") => `on ${enWeekday(addDays(day, (weekdayIndex(w) - new Date(day).getUTCDay() + 7) % 7))}`, 1],
+    [
+      new RegExp(`\\bnext ${WEEKDAY}\\b`, "giu"),
+      (_m, w = "") => `on ${enWeekday(addDays(monday(day), 7 + ((weekdayIndex(w) + 6) % 7)))}`,
+      1,
+    ],
+    [
+      new RegExp(`\\blast ${WEEKDAY}\\b`, "giu"),
+      (_m, w = "") => `on ${enWeekday(addDays(day, -(((new Date(day).getUTCDay() - weekdayIndex(w) + 6) % 7) + 1)))}`,
+      -1,
+    ],
+    [
+      new RegExp(`\\b(?:this|on|coming) ${WEEKDAY}\\b`, "giu"),
+      (_m, w = "") => `on ${enWeekday(addDays(day, (weekdayIndex(w) - new Date(day).getUTCDay() + 7) % 7))}`,
+      1,
+    ],
     [/\bthis weekend\b/giu, () => `on the weekend of ${enDay(addDays(monday(day), 5))}`, 1],
     [/\bnext weekend\b/giu, () => `on the weekend of ${enDay(addDays(monday(day), 12))}`, 1],
     [/\blast weekend\b/giu, () => `on the weekend of ${enDay(addDays(monday(day), -2))}`, -1],
@@ -102,8 +132,16 @@ export function resolveEnglishDates(text: string, ts: number): ResolvedDates {
     [/\bnext year\b/giu, () => `in ${new Date(day).getUTCFullYear() + 1}`, 1],
     [/\blast year\b/giu, () => `in ${new Date(day).getUTCFullYear() - 1}`, -1],
     [/\bthis year\b/giu, () => `in ${new Date(day).getUTCFullYear()}`, 0],
-    [/\bin (a couple of|a few|a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) (days?|weeks?|months?|years?)\b/giu, (_m, n = "1", u = "") => shifted(day, amount(n), u), 1],
-    [/\b(a couple of|a few|a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) (days?|weeks?|months?|years?) ago\b/giu, (_m, n = "1", u = "") => shifted(day, -amount(n), u), -1],
+    [
+      /\bin (a couple of|a few|a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) (days?|weeks?|months?|years?)\b/giu,
+      (_m, n = "1", u = "") => shifted(day, amount(n), u),
+      1,
+    ],
+    [
+      /\b(a couple of|a few|a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) (days?|weeks?|months?|years?) ago\b/giu,
+      (_m, n = "1", u = "") => shifted(day, -amount(n), u),
+      -1,
+    ],
   ];
   return applyRules(text, rules);
 }
@@ -123,9 +161,21 @@ export function resolveChineseDates(text: string, ts: number): ResolvedDates {
     [/前天/gu, () => zhDay(addDays(day, -2)), -1],
     [/昨天|昨晚/gu, () => zhDay(addDays(day, -1)), -1],
     [/今天|今晚|今早/gu, () => zhDay(day), 0],
-    [/下(?:个)?(?:周|星期|礼拜)([一二三四五六日天])/gu, (_m, w = "") => `${zhDay(addDays(monday(day), 7 + ((zhWeekdayIndex(w) + 6) % 7)))}（周${ZH_WEEKDAYS[zhWeekdayIndex(w)]}）`, 1],
-    [/上(?:个)?(?:周|星期|礼拜)([一二三四五六日天])/gu, (_m, w = "") => `${zhDay(addDays(monday(day), -7 + ((zhWeekdayIndex(w) + 6) % 7)))}（周${ZH_WEEKDAYS[zhWeekdayIndex(w)]}）`, -1],
-    [/(?:这|本)(?:个)?(?:周|星期|礼拜)([一二三四五六日天])/gu, (_m, w = "") => `${zhDay(addDays(monday(day), (zhWeekdayIndex(w) + 6) % 7))}（周${ZH_WEEKDAYS[zhWeekdayIndex(w)]}）`, 0],
+    [
+      /下(?:个)?(?:周|星期|礼拜)([一二三四五六日天])/gu,
+      (_m, w = "") => `${zhDay(addDays(monday(day), 7 + ((zhWeekdayIndex(w) + 6) % 7)))}（周${ZH_WEEKDAYS[zhWeekdayIndex(w)]}）`,
+      1,
+    ],
+    [
+      /上(?:个)?(?:周|星期|礼拜)([一二三四五六日天])/gu,
+      (_m, w = "") => `${zhDay(addDays(monday(day), -7 + ((zhWeekdayIndex(w) + 6) % 7)))}（周${ZH_WEEKDAYS[zhWeekdayIndex(w)]}）`,
+      -1,
+    ],
+    [
+      /(?:这|本)(?:个)?(?:周|星期|礼拜)([一二三四五六日天])/gu,
+      (_m, w = "") => `${zhDay(addDays(monday(day), (zhWeekdayIndex(w) + 6) % 7))}（周${ZH_WEEKDAYS[zhWeekdayIndex(w)]}）`,
+      0,
+    ],
     [/(?:这|本)?(?:个)?周末/gu, () => `${zhDay(addDays(monday(day), 5))}那个周末`, 0],
     [/下(?:个)?(?:周|星期|礼拜)/gu, () => `${zhDay(addDays(monday(day), 7))}那一周`, 1],
     [/上(?:个)?(?:周|星期|礼拜)/gu, () => `${zhDay(addDays(monday(day), -7))}那一周`, -1],

@@ -17,7 +17,8 @@ export interface Clause {
 /** Openers that carry nothing ("Hi!", "btw", "Oh,"); emphasis openers are noted, then dropped. */
 const OPENER =
   /^(?:(?:hi|hello|hey|hiya|please|pls|honestly|frankly|to be honest|tbh|oh|ok|okay|well|so|btw|nice|cool|great|awesome|wow|perfect|sure|right|alright|thanks|thank you|by the way|also|actually|anyway|fyi|yeah|yes|yep|no|nope|haha+|lol|hmm+|um+|and|but|ah|oh well|just so you know|for the record|for context|fun fact)\b(?:\s+there)?[\s,!:;.\-–—]*)+/;
-const EMPHASIS = /^(?:please\s+)?(?:remember|don't forget|do not forget|keep in mind|note|make a note|never forget)(?:\s+that)?\b[\s,:;.\-]*/;
+const EMPHASIS =
+  /^(?:please\s+)?(?:remember|don't forget|do not forget|keep in mind|note|make a note|never forget)(?:\s+that)?\b[\s,:;.-]*/;
 
 const QUESTION_START =
   /^(?:(?:can|could|would|will|do|does|did|is|are|was|were|should|shall|may|might|have|has)\s+(?:you|i|we|it|there|this|that|they|he|she|my|your)\b|(?:what|what's|how|how's|why|where|where's|who|who's|which|whose|whom)\b|when (?:is|are|do|does|did|will|should|can|was)\b|any (?:ideas|tips|suggestions|recommendations)\b)/;
@@ -34,16 +35,38 @@ const THIRD_VERBS =
 const FIRST_VERBS =
   "am|have|was|live|work|love|like|enjoy|hate|teach|study|play|run|own|drive|speak|moved|started|joined|left|got|became|adopted|bought|use|write|cook|train|volunteer|go|went|lived|worked|graduated|plan|want|need|prefer|keep|grew|come|came|'m|'ve";
 const SPLIT_SUBJECT = /,?\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b)|;\s+|,\s+(?=(?:i|i'm|i've|we|my|our)\b)/g;
-const SPLIT_VERB = new RegExp(`^(.+?)\\s+(?:(?:is|was|are|were|'s)\\s+.+?|(?:${THIRD_VERBS}|${FIRST_VERBS})\\b.+?),?\\s+and\\s+(?:also\\s+)?(?=(?:${THIRD_VERBS}|${FIRST_VERBS})\\b)`, "");
+const SPLIT_VERB = new RegExp(
+  `^(.+?)\\s+(?:(?:is|was|are|were|'s)\\s+.+?|(?:${THIRD_VERBS}|${FIRST_VERBS})\\b.+?),?\\s+and\\s+(?:also\\s+)?(?=(?:${THIRD_VERBS}|${FIRST_VERBS})\\b)`,
+  "",
+);
 
 const ADVERBS = new Set(
-  "always usually also just still often never sometimes now currently recently mostly actually absolutely totally only even already finally both all really generally normally rarely seldom definitely mainly primarily truly officially".split(" "),
+  "always usually also just still often never sometimes now currently recently mostly actually absolutely totally only even already finally both all really generally normally rarely seldom definitely mainly primarily truly officially".split(
+    " ",
+  ),
 );
 const MODALS = new Set("will would can could should might must may shall cannot can't won't wouldn't couldn't shouldn't".split(" "));
 const IRREGULAR_PAST = new Set(
-  "was were had did went got made took came saw bought sold left began became found gave grew knew met ran sat spent taught thought told wrote drove flew fell felt kept lost paid put read said sent set stood swam understood won broke chose forgot hid hung led lent quit rode rose shut slept spoke stole struck wore".split(" "),
+  "was were had did went got made took came saw bought sold left began became found gave grew knew met ran sat spent taught thought told wrote drove flew fell felt kept lost paid put read said sent set stood swam understood won broke chose forgot hid hung led lent quit rode rose shut slept spoke stole struck wore".split(
+    " ",
+  ),
 );
-const PRESENT_IRREGULAR: Record<string, string> = { am: "is", are: "is", "'m": "is", "'re": "is", have: "has", "'ve": "has", do: "does", go: "goes", were: "was", "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "'ll": "will", "'d": "would" };
+const PRESENT_IRREGULAR: Record<string, string> = {
+  am: "is",
+  are: "is",
+  "'m": "is",
+  "'re": "is",
+  have: "has",
+  "'ve": "has",
+  do: "does",
+  go: "goes",
+  were: "was",
+  "don't": "doesn't",
+  "haven't": "hasn't",
+  "aren't": "isn't",
+  "'ll": "will",
+  "'d": "would",
+};
 
 /** Third person singular of a present-tense verb ("watch" -> "watches"); past and modal forms stay. */
 function thirdPerson(verb: string): string {
@@ -102,7 +125,9 @@ const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 const finish = (s: string): string => `${capitalize(s.replace(/[\s,;:.!…]+$/u, ""))}.`;
 
 const NAME = "([A-Z][A-Za-zÀ-ÖØ-öø-ÿ'-]+(?:\\s+[A-Z][A-Za-zÀ-ÖØ-öø-ÿ'-]+)?)";
-const SELF_NAME = new RegExp(`^(?:my name is|my name's|i am|i'm|call me|people call me|everyone calls me|you can call me|this is)\\s+${NAME}(?=\\s*(?:$|[,.!;]|and\\b))`);
+const SELF_NAME = new RegExp(
+  `^(?:my name is|my name's|i am|i'm|call me|people call me|everyone calls me|you can call me|this is)\\s+${NAME}(?=\\s*(?:$|[,.!;]|and\\b))`,
+);
 
 /** Capitalized words after "I'm" that say what, not who, the user is. */
 const NOT_A_NAME =
@@ -134,7 +159,9 @@ function stripLowered(text: string, pattern: RegExp): { text: string; stripped: 
 
 /** Splits "My name is Ada and I love sailing" and "Karim is a paramedic and works nights" into clauses. */
 function splitClauses(sentence: string): string[] {
-  const pieces = splitLowered(sentence, SPLIT_SUBJECT).map((p) => p.trim()).filter((p) => p.length > 0);
+  const pieces = splitLowered(sentence, SPLIT_SUBJECT)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
   // "In 2019, I moved to Rome": a piece without a speaker belongs to the next one.
   const parts: string[] = [];
   let carry = "";
@@ -172,7 +199,11 @@ function homeOf(text: string): string {
 
 /** Canonical third-person clauses of one English sentence; none when it tells nothing about the user. */
 export function englishClauses(sentence: string, ts: number): Clause[] {
-  let s = sentence.normalize("NFKC").replace(/[\u2018\u2019]/gu, "'").replace(/\s+/g, " ").trim();
+  let s = sentence
+    .normalize("NFKC")
+    .replace(/[\u2018\u2019]/gu, "'")
+    .replace(/\s+/g, " ")
+    .trim();
   let emphasized = false;
   for (let guard = 0; guard < 3; guard++) {
     const before = s;
@@ -195,7 +226,10 @@ export function englishClauses(sentence: string, ts: number): Clause[] {
     const name = nameMatch?.[1];
     if (name && !NOT_A_NAME.test(name.toLowerCase())) {
       clauses.push({ text: `The user's name is ${name}.`, emphasized, dated: false, future: false });
-      const after = part.slice(nameMatch?.[0].length ?? part.length).replace(/^\s*,\s*/, "").trim();
+      const after = part
+        .slice(nameMatch?.[0].length ?? part.length)
+        .replace(/^\s*,\s*/, "")
+        .trim();
       // "I'm Sam, a nurse from Leeds": the apposition says what the user is.
       if (/^(?:a|an)\s+\S+/i.test(after)) clauses.push({ text: finish(`The user is ${after}`), emphasized, dated: false, future: false });
       continue;

@@ -29,7 +29,11 @@ const KINDS: Record<RelationKind, { type: FactType; importance: number }> = {
 const LIKING = /\b(?:loves|likes|enjoys|prefers|hates|dislikes|favou?rite|is into|is a fan of)\b|喜欢|爱吃|爱喝|讨厌|偏好|最爱/u;
 
 /** Type and importance of one canonical clause; a fact about someone else weighs a little less than one about the user. */
-export function classify(text: string, key: RelationKey | null, extra: { dated: boolean; future: boolean; emphasized: boolean }): { type: FactType; importance: number } {
+export function classify(
+  text: string,
+  key: RelationKey | null,
+  extra: { dated: boolean; future: boolean; emphasized: boolean },
+): { type: FactType; importance: number } {
   let base: { type: FactType; importance: number };
   if (key && !(extra.future && key.kind === "other")) base = KINDS[key.kind];
   else if (extra.future) base = KINDS.plan;

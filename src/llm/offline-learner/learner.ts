@@ -71,7 +71,10 @@ export function learnOperations(messages: readonly StoredMessage[], existing: re
       known.add(normalized);
       const stated = relationKey(text);
       // A dated move or new job still ahead is a plan: it must not end the current home or job.
-      const key = stated && clause.future && PLANNABLE.has(stated.kind) ? { ...stated, relation: `plan:${stated.relation}`, kind: "plan" as const } : stated;
+      const key =
+        stated && clause.future && PLANNABLE.has(stated.kind)
+          ? { ...stated, relation: `plan:${stated.relation}`, kind: "plan" as const }
+          : stated;
       const { type, importance } = classify(text, key, clause);
       const single = key && isSingleValued(key.relation) ? keyOf(key) : null;
       if (single !== null) {

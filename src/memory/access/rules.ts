@@ -26,9 +26,7 @@ export type Principal =
  * only `read`), or `tenant`: tenant keys only (a full key, or a read key when `readKeys` is set).
  * `target`: which id of the request a token must own.
  */
-export type OperationClass =
-  | { need: "read" | "write" | "chat"; target: "session" | "user" | "none" }
-  | { need: "tenant"; write: boolean };
+export type OperationClass = { need: "read" | "write" | "chat"; target: "session" | "user" | "none" } | { need: "tenant"; write: boolean };
 
 /** The ids a request names (path, `userId` query, `X-Memory-*` headers). */
 export interface AccessTarget {

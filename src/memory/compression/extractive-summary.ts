@@ -44,7 +44,7 @@ function messageLine(message: StoredMessage, force: boolean): string | null {
 /** Drops lines, oldest first, sparing lines with memory cues until only those are left. */
 function dropOne(lines: string[]): void {
   const plain = lines.findIndex((line) => !isSalient(line).salient);
-  lines.splice(plain >= 0 ? plain : 0, 1);
+  lines.splice(Math.max(plain, 0), 1);
 }
 
 /**
@@ -54,7 +54,10 @@ function dropOne(lines: string[]): void {
  */
 export function extractiveSummary(request: SummaryRequest, counter: TokenCounter): string {
   const limit = Math.max(0, Math.floor(request.maxTokens));
-  const previous = (request.previous?.text ?? "").split("\n").map((l) => l.trim()).filter((l) => l.length > 0);
+  const previous = (request.previous?.text ?? "")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   let fresh = request.messages.map((m) => messageLine(m, false)).filter((l): l is string => l !== null);
   if (fresh.length === 0) fresh = request.messages.map((m) => messageLine(m, true)).filter((l): l is string => l !== null);
 

@@ -43,7 +43,9 @@ export function planCompression(
   // with a head read, the messages after the lookahead are not known: no cut goes past it
   const end = window.length < total ? window.length - 1 : window.length;
   const wanted = Math.min(end, Math.max(0, total - Math.max(0, Math.floor(options.keep))));
-  const cuts = groupUnits(window).map((u) => u.end).filter((c) => c <= end); // a cut after any unit keeps units whole
+  const cuts = groupUnits(window)
+    .map((u) => u.end)
+    .filter((c) => c <= end); // a cut after any unit keeps units whole
   const back = cuts.filter((c) => c <= wanted).pop();
   const forward = cuts.find((c) => c > wanted && c < total && wanted >= total - Math.max(0, Math.floor(options.keep)));
   const keepFrom = back !== undefined && back > 0 ? back : (forward ?? 0);

@@ -79,8 +79,9 @@ export function assembleContext(input: ContextInput): AssembledContext {
   // A fact whose source message the window still shows would say the same thing twice: leave it
   // out. The window then gets more room, so it keeps every message it had (and maybe more).
   const shown = new Set(selected.messages.map((m) => m.id));
-  const repeats = (r: RecalledFact) => r.fact.sourceSession === input.sessionId && r.fact.sourceMessage !== undefined && shown.has(r.fact.sourceMessage);
-  if (input.sessionId !== undefined && factPart && factPart.included.some(repeats)) {
+  const repeats = (r: RecalledFact) =>
+    r.fact.sourceSession === input.sessionId && r.fact.sourceMessage !== undefined && shown.has(r.fact.sourceMessage);
+  if (input.sessionId && factPart?.included.some(repeats)) {
     const rest = facts.filter((r) => !repeats(r));
     factPart = rest.length > 0 ? factsSection(rest, options.factsLabel, factsAllowance, counter) : null;
     selected = select(factPart?.tokens ?? 0);

@@ -36,7 +36,7 @@ export function fitTextHead(text: string, maxTokens: number, counter: TokenCount
   const lines = text.split("\n");
   const head = (n: number) => lines.slice(0, n).join("\n");
   const wholeLines = largest(lines.length - 1, (n) => counter.count(head(n)) <= limit);
-  const base = wholeLines > 0 ? head(wholeLines) + "\n" : "";
+  const base = wholeLines > 0 ? `${head(wholeLines)}\n` : "";
   const next = lines[wholeLines] ?? "";
   const candidate = (n: number) => (n === 0 ? head(wholeLines) : base + next.slice(0, safeCut(next, n)));
   const chars = largest(next.length, (n) => counter.count(candidate(n)) <= limit);

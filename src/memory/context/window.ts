@@ -82,7 +82,8 @@ export interface WindowStats {
 
 /** A snapshot's totals: the running totals it carries, or, for a whole window, its messages' sums. */
 export function snapshotTotals(
-  snapshot: Pick<SessionSnapshot, "system" | "window"> & Partial<Pick<SessionSnapshot, "windowCount" | "windowTokens" | "windowImportanceMicros">>,
+  snapshot: Pick<SessionSnapshot, "system" | "window"> &
+    Partial<Pick<SessionSnapshot, "windowCount" | "windowTokens" | "windowImportanceMicros">>,
 ): SessionTotals {
   const micros = (messages: readonly StoredMessage[]) => messages.reduce((sum, m) => sum + Math.round(m.importance * 1_000_000), 0);
   const whole = snapshot.windowCount === undefined;
@@ -98,7 +99,8 @@ export function snapshotTotals(
 
 /** Session statistics (message count, tokens, utilization, average importance) from stored counts only. */
 export function windowStats(
-  snapshot: Pick<SessionSnapshot, "system" | "window"> & Partial<Pick<SessionSnapshot, "windowCount" | "windowTokens" | "windowImportanceMicros">>,
+  snapshot: Pick<SessionSnapshot, "system" | "window"> &
+    Partial<Pick<SessionSnapshot, "windowCount" | "windowTokens" | "windowImportanceMicros">>,
   options: { maxTokens: number },
 ): WindowStats {
   return totalsStats(snapshotTotals(snapshot), options);

@@ -83,7 +83,8 @@ export async function runBackups(deps: BackupRunDeps): Promise<BackupReport> {
   for (const scope of todo) {
     report.usersVisited++;
     try {
-      if ((await backupUser(deps, scope, { takenAt: deps.takenAt, startedAt, intervalMs: deps.intervalMs })) === "written") report.written++;
+      if ((await backupUser(deps, scope, { takenAt: deps.takenAt, startedAt, intervalMs: deps.intervalMs })) === "written")
+        report.written++;
     } catch (err) {
       report.errors.push(`${scope.tenant}/${scope.userId}: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -112,7 +113,10 @@ export interface RestoreResult {
 export async function restoreFacts(deps: TenantDeps, userId: string): Promise<RestoreResult> {
   const { facts, backups } = deps;
   if (!backups) throw new UpstreamUnavailable("backups", "backups are off: bind an R2 bucket as BACKUPS", { reason: "not_configured" });
-  if (!facts) throw new UpstreamUnavailable("vector", "long-term memory is not configured (UPSTASH_VECTOR_REST_URL / _TOKEN)", { reason: "not_configured" });
+  if (!facts)
+    throw new UpstreamUnavailable("vector", "long-term memory is not configured (UPSTASH_VECTOR_REST_URL / _TOKEN)", {
+      reason: "not_configured",
+    });
   const scope: FactScope = { tenant: deps.tenant, userId };
   const startedAt = deps.now();
   const refuse = () => new MemoryError("conflict", "the user was erased; erased data is never restored");
@@ -122,14 +126,20 @@ export async function restoreFacts(deps: TenantDeps, userId: string): Promise<Re
   const missing: Fact[] = [];
   for (let i = 0; i < snapshot.facts.length; i += PAGE) {
     const chunk = snapshot.facts.slice(i, i + PAGE);
-    const found = await facts.get(scope, chunk.map((f) => f.id));
+    const found = await facts.get(
+      scope,
+      chunk.map((f) => f.id),
+    );
     chunk.forEach((f, j) => {
       if (!found[j]) missing.push(f);
     });
   }
   if (missing.length > 0) await facts.upsert(scope, missing);
   if (erasedSince(await deps.users.erasedAt(scope), startedAt)) {
-    await facts.delete(scope, missing.map((f) => f.id));
+    await facts.delete(
+      scope,
+      missing.map((f) => f.id),
+    );
     throw refuse();
   }
   return { userId, snapshotAt: snapshot.takenAt, restored: missing.length, present: snapshot.facts.length - missing.length };

@@ -92,7 +92,9 @@ export class FactService {
     const [match] = await facts.findByContent(scope, [{ contentId, text: draft.text }]);
     const now = this.#now();
     const holder = match?.holder ?? null;
-    const fact = holder ? reinstated(mergeFact(holder, draft, now)) : createFact(match?.idTaken ? freshFactId() : contentId, draft, now, contentId);
+    const fact = holder
+      ? reinstated(mergeFact(holder, draft, now))
+      : createFact(match?.idTaken ? freshFactId() : contentId, draft, now, contentId);
     await facts.upsert(scope, [fact]);
     return { fact, created: !holder };
   }
@@ -108,7 +110,9 @@ export class FactService {
     if (drafts.length > MAX_IMPORT) throw new MemoryError("invalid", `at most ${MAX_IMPORT} facts per import`);
     const contentIds = await Promise.all(drafts.map((d) => factId(scope, d.text, d.agentId)));
     const firstOf = new Map<string, number>();
-    contentIds.forEach((cid, i) => firstOf.has(cid) || firstOf.set(cid, i));
+    contentIds.forEach((cid, i) => {
+      firstOf.has(cid) || firstOf.set(cid, i);
+    });
     const unique = [...firstOf.entries()];
     const matches = await facts.findByContent(
       scope,
@@ -119,7 +123,15 @@ export class FactService {
     unique.forEach(([contentId], j) => {
       const match = matches[j];
       const holder = match?.holder ?? null;
-      byContent.set(contentId, holder ? { fact: holder, created: false } : { fact: createFact(match?.idTaken ? freshFactId() : contentId, drafts[firstOf.get(contentId)!]!, now, contentId), created: true });
+      byContent.set(
+        contentId,
+        holder
+          ? { fact: holder, created: false }
+          : {
+              fact: createFact(match?.idTaken ? freshFactId() : contentId, drafts[firstOf.get(contentId)!]!, now, contentId),
+              created: true,
+            },
+      );
     });
     const results = drafts.map((draft, i) => {
       const cid = contentIds[i]!;
@@ -129,7 +141,10 @@ export class FactService {
       if (!created) entry.fact = mergeFact(entry.fact, draft, now);
       return { cid, created };
     });
-    await facts.upsert(scope, [...byContent.values()].map((e) => e.fact));
+    await facts.upsert(
+      scope,
+      [...byContent.values()].map((e) => e.fact),
+    );
     return results.map(({ cid, created }) => ({ fact: byContent.get(cid)!.fact, created }));
   }
 
@@ -143,7 +158,12 @@ export class FactService {
     const now = this.#now();
     let next = mergeFact(
       existing,
-      { text: changes.text ?? existing.text, type: changes.type ?? existing.type, importance: existing.importance, metadata: changes.metadata },
+      {
+        text: changes.text ?? existing.text,
+        type: changes.type ?? existing.type,
+        importance: existing.importance,
+        metadata: changes.metadata,
+      },
       now,
     );
     // An explicit importance replaces the old one (merging keeps the higher of the two).
@@ -195,7 +215,10 @@ export class FactService {
   async learn(extractor: FactExtractor, messages: StoredMessage[], sourceSession: string): Promise<LearnReport> {
     const { facts, scope } = this.#d;
     const report: LearnReport = { added: [], updated: [], superseded: [], skipped: 0 };
-    const userText = messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+    const userText = messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content)
+      .join("\n");
     if (userText.trim() === "") return report;
     const similar = await facts.query(scope, { text: userText.slice(0, 2000), topK: LEARN_SIMILAR });
     const existing = similar.map((s) => s.fact).filter((f) => f.supersededAt === undefined);
@@ -210,14 +233,24 @@ export class FactService {
         report.skipped += 1;
         continue;
       }
-      const draft: FactDraft = { text: op.text, type: op.type, importance: op.importance, sourceSession, sourceMessage: lastUser?.id, ...(metadata ? { metadata } : {}) };
+      const draft: FactDraft = {
+        text: op.text,
+        type: op.type,
+        importance: op.importance,
+        sourceSession,
+        sourceMessage: lastUser?.id,
+        ...(metadata ? { metadata } : {}),
+      };
       // an update keeps the fact's agent; learned statements are shared facts
       const contentId = await factId(scope, draft.text, op.op === "update" ? current?.agentId : undefined);
       steps.push(op.op === "add" ? { op: "add", draft, contentId } : { op: op.op, draft, contentId, current: current! });
     }
     if (steps.length === 0) return report;
     const unique = [...new Map(steps.map((s) => [s.contentId, s.draft.text])).entries()];
-    const found = await facts.findByContent(scope, unique.map(([contentId, text]) => ({ contentId, text })));
+    const found = await facts.findByContent(
+      scope,
+      unique.map(([contentId, text]) => ({ contentId, text })),
+    );
     const matches = new Map(unique.map(([contentId], i) => [contentId, found[i] ?? { holder: null, idTaken: false }]));
     // One upsert for the whole turn; a delete (an update folded into the fact that already says
     // it) comes after, so a failure between leaves an extra fact, never a lost one.

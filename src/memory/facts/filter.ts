@@ -34,7 +34,12 @@ export interface FactFilter {
 /** True when `filter` names nothing (every fact passes). */
 export function isEmptyFilter(filter: FactFilter | undefined): boolean {
   if (!filter) return true;
-  return filter.agentId === undefined && filter.createdAfter === undefined && filter.createdBefore === undefined && Object.keys(filter.metadata ?? {}).length === 0;
+  return (
+    filter.agentId === undefined &&
+    filter.createdAfter === undefined &&
+    filter.createdBefore === undefined &&
+    Object.keys(filter.metadata ?? {}).length === 0
+  );
 }
 
 /** The number a metadata filter value spells in plain decimal (`"3"`, `"-1.5"`; not `"007"`, `"1e3"`). */

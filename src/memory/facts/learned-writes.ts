@@ -2,7 +2,16 @@
  * @module What one learning turn writes: the extractor's operations resolved against the user's
  * facts into one set of fact writes and deletes, so a turn is applied whole or not at all.
  */
-import { MAX_FACT_HISTORY, createFact, freshFactId, mergeFact, normalizeFactText, reinstated, supersededFact, type FactDraft } from "./identity.ts";
+import {
+  MAX_FACT_HISTORY,
+  createFact,
+  freshFactId,
+  mergeFact,
+  normalizeFactText,
+  reinstated,
+  supersededFact,
+  type FactDraft,
+} from "./identity.ts";
 import type { ContentMatch } from "../ports/facts.ts";
 import type { Fact } from "../model.ts";
 
@@ -15,7 +24,12 @@ export type LearnedStep =
 export interface LearnedWrites {
   upserts: Fact[];
   deletes: string[];
-  outcomes: ({ kind: "added"; id: string } | { kind: "updated"; id: string } | { kind: "superseded"; id: string; by: string } | { kind: "skipped" })[];
+  outcomes: (
+    | { kind: "added"; id: string }
+    | { kind: "updated"; id: string }
+    | { kind: "superseded"; id: string; by: string }
+    | { kind: "skipped" }
+  )[];
 }
 
 /**

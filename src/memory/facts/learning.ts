@@ -28,7 +28,11 @@ export async function deliverPendingFacts(
   const facts = requireFacts(deps);
   const pending = await deps.users.pendingFacts(scope, DELIVERY_BATCH);
   if (pending.length === 0) return 0;
-  const matches = await facts.findByContent(scope, pending.map((f) => ({ contentId: f.contentId ?? f.id, text: f.text })), { known: true });
+  const matches = await facts.findByContent(
+    scope,
+    pending.map((f) => ({ contentId: f.contentId ?? f.id, text: f.text })),
+    { known: true },
+  );
   const refreshes = pending.map((fact, i) => {
     const known = matches[i]?.known;
     return known ? refreshOf(known, fact) : null;

@@ -25,7 +25,7 @@ export function lastTouched(fact: Fact): number {
  */
 export function factValue(fact: Fact, now: number, options: LifecycleOptions): number {
   const days = Math.max(0, now - lastTouched(fact)) / DAY_MS;
-  const decayed = fact.importance * Math.pow(policyOf(fact, options).decayPerDay, days);
+  const decayed = fact.importance * policyOf(fact, options).decayPerDay ** days;
   const boost = Math.min(0.3, Math.max(0, fact.accessCount) * 0.01);
   return Math.min(1, Math.max(0, decayed + boost));
 }

@@ -33,7 +33,9 @@ export const QUERY_INTENTS: readonly QueryIntent[] = [
   { relation: "name", cue: re(String.raw`\b${MY} (?:full )?name\b|\bwhat (?:am i|are we) called\b`), wording: "name is called named" },
   {
     relation: "health",
-    cue: re(String.raw`\b(?:${MY} |${ME} (?:have|had|has) (?:an? |any )?)(?:allerg\w*|intoleran\w*|health|medical|illness|disease|conditions?|diagnosis|surgery|operation|injury)\b|\b(?:am|are|is) ${ME} (?:allergic|intolerant)\b|\bwhat (?:am|are|is) ${ME} allergic\b`),
+    cue: re(
+      String.raw`\b(?:${MY} |${ME} (?:have|had|has) (?:an? |any )?)(?:allerg\w*|intoleran\w*|health|medical|illness|disease|conditions?|diagnosis|surgery|operation|injury)\b|\b(?:am|are|is) ${ME} (?:allergic|intolerant)\b|\bwhat (?:am|are|is) ${ME} allergic\b`,
+    ),
     wording: "allergic allergy intolerant diabetes asthma migraine surgery injured",
   },
   {
@@ -43,22 +45,30 @@ export const QUERY_INTENTS: readonly QueryIntent[] = [
   },
   {
     relation: "home",
-    cue: re(String.raw`\bwhere (?:do|does|did) ${ME} live\b|\bwhere (?:am i|are we|is the user) (?:based|living|staying)\b|\b${MY} (?:home|house|flat|apartment|address)\b`),
+    cue: re(
+      String.raw`\bwhere (?:do|does|did) ${ME} live\b|\bwhere (?:am i|are we|is the user) (?:based|living|staying)\b|\b${MY} (?:home|house|flat|apartment|address)\b`,
+    ),
     wording: "lives in living based moved to",
   },
   {
     relation: "origin",
-    cue: re(String.raw`\bwhere (?:am i|are we|is the user|(?:is|are) ${MY} [a-z]+) (?:originally )?from\b|\bwhere (?:do|does) ${ME} come from\b|\bwhere (?:was|were) ${ME} born\b|\bwhere did ${ME} grow up\b|\b${MY} (?:hometown|roots)\b`),
+    cue: re(
+      String.raw`\bwhere (?:am i|are we|is the user|(?:is|are) ${MY} [a-z]+) (?:originally )?from\b|\bwhere (?:do|does) ${ME} come from\b|\bwhere (?:was|were) ${ME} born\b|\bwhere did ${ME} grow up\b|\b${MY} (?:hometown|roots)\b`,
+    ),
     wording: "is from comes from grew up born in",
   },
   {
     relation: "job",
-    cue: re(String.raw`\b${MY} (?:job|profession|occupation|career|line of work)\b|\bwhat (?:do|does) (?:${ME}|${MY} [a-z]+) do for (?:a )?living\b|\bwhat (?:do|does) ${ME} do for work\b`),
+    cue: re(
+      String.raw`\b${MY} (?:job|profession|occupation|career|line of work)\b|\bwhat (?:do|does) (?:${ME}|${MY} [a-z]+) do for (?:a )?living\b|\bwhat (?:do|does) ${ME} do for work\b`,
+    ),
     wording: "works as job profession became teaches",
   },
   {
     relation: "employer",
-    cue: re(String.raw`\bwhere (?:do|does) (?:${ME}|${MY} [a-z]+) work\b|\bwho (?:do|does) ${ME} work for\b|\b${MY} (?:employer|workplace)\b`),
+    cue: re(
+      String.raw`\bwhere (?:do|does) (?:${ME}|${MY} [a-z]+) work\b|\bwho (?:do|does) ${ME} work for\b|\b${MY} (?:employer|workplace)\b`,
+    ),
     wording: "works at works for joined employed",
   },
   {
@@ -66,15 +76,23 @@ export const QUERY_INTENTS: readonly QueryIntent[] = [
     cue: re(String.raw`\b${MY} (?:shifts?|work schedule|working hours)\b|\bwhen (?:do|does) ${ME} work\b`),
     wording: "works nights weekends shifts from home remotely part-time",
   },
-  { relation: "age", cue: re(String.raw`\bhow old (?:am i|are we|is the user|(?:is|are) ${MY} [a-z]+)\b|\b${MY} age\b`), wording: "years old turned" },
+  {
+    relation: "age",
+    cue: re(String.raw`\bhow old (?:am i|are we|is the user|(?:is|are) ${MY} [a-z]+)\b|\b${MY} age\b`),
+    wording: "years old turned",
+  },
   {
     relation: "study",
-    cue: re(String.raw`\bwhat did ${ME} (?:study|major in)\b|\b${MY} (?:degree|major|studies|education)\b|\bwhere did ${ME} (?:study|go to (?:college|university|school))\b`),
+    cue: re(
+      String.raw`\bwhat did ${ME} (?:study|major in)\b|\b${MY} (?:degree|major|studies|education)\b|\bwhere did ${ME} (?:study|go to (?:college|university|school))\b`,
+    ),
     wording: "studies studied studying majoring degree",
   },
   {
     relation: "likes",
-    cue: re(String.raw`\b${MY} (?:favou?rite|hobby|hobbies)\b|\bwhat (?:\w+ )?(?:do|does) ${ME} (?:like|love|enjoy|prefer|hate|dislike)\b|\b(?:do|does) ${ME} (?:like|love|enjoy|prefer)\b`),
+    cue: re(
+      String.raw`\b${MY} (?:favou?rite|hobby|hobbies)\b|\bwhat (?:\w+ )?(?:do|does) ${ME} (?:like|love|enjoy|prefer|hate|dislike)\b|\b(?:do|does) ${ME} (?:like|love|enjoy|prefer)\b`,
+    ),
     wording: "loves likes enjoys prefers favourite fan of hates",
   },
   {
@@ -84,14 +102,24 @@ export const QUERY_INTENTS: readonly QueryIntent[] = [
   },
   {
     relation: "plan",
-    cue: re(String.raw`\b(?:am|are|is) ${ME} (?:going|planning|travell?ing|flying|moving)\b|\b${MY} (?:plans?|upcoming|next trip|trip|vacation|holiday)\b|\bwhat (?:do|does) ${ME} plan\b`),
+    cue: re(
+      String.raw`\b(?:am|are|is) ${ME} (?:going|planning|travell?ing|flying|moving)\b|\b${MY} (?:plans?|upcoming|next trip|trip|vacation|holiday)\b|\bwhat (?:do|does) ${ME} plan\b`,
+    ),
     wording: "plans to is going to will visit trip",
   },
-  { relation: "relative:spouse", cue: re(String.raw`\b(?:my|our|the user's) (?:spouse|partner|husband|wife)\b`), wording: "husband wife partner" },
+  {
+    relation: "relative:spouse",
+    cue: re(String.raw`\b(?:my|our|the user's) (?:spouse|partner|husband|wife)\b`),
+    wording: "husband wife partner",
+  },
   { relation: "relative:sibling", cue: re(String.raw`\b(?:my|our|the user's) siblings?\b`), wording: "sister brother" },
   { relation: "relative:parent", cue: re(String.raw`\b(?:my|our|the user's) parents?\b`), wording: "mother father mom dad" },
   { relation: "relative:child", cue: re(String.raw`\b(?:my|our|the user's) (?:kids?|children|child)\b`), wording: "son daughter" },
-  { relation: "relative:pet", cue: re(String.raw`\b(?:my|our|the user's) (?:pets?|animals?)\b|\bwhat pets? (?:do|does) ${ME}\b`), wording: "dog cat rabbit pet" },
+  {
+    relation: "relative:pet",
+    cue: re(String.raw`\b(?:my|our|the user's) (?:pets?|animals?)\b|\bwhat pets? (?:do|does) ${ME}\b`),
+    wording: "dog cat rabbit pet",
+  },
 ];
 
 /** The intents a query asks for, in table order; none for a question that is not about the user. */

@@ -133,7 +133,7 @@ type ScoreOptions = Pick<MemoryOptions, "factPolicies" | "decayFloor" | "recency
  */
 export function tieBreak(fact: Fact, now: number, options: ScoreOptions): number {
   const days = Math.max(0, now - lastTouched(fact)) / DAY_MS;
-  const recency = Math.pow(0.5, days / Math.max(1e-9, options.recencyHalfLifeDays));
+  const recency = 0.5 ** (days / Math.max(1e-9, options.recencyHalfLifeDays));
   return clamp01(0.7 * factValue(fact, now, options) + 0.3 * recency);
 }
 
@@ -217,7 +217,14 @@ export function selectRecalled(candidates: readonly RecallCandidate[], rank: Ran
   candidates.forEach((candidate, i) => {
     const { fact } = candidate;
     const relevance = relevances[i] ?? 0;
-    const verdict: CandidateVerdict = { id: fact.id, text: fact.text, type: fact.type, relevance, passedGate: relevance >= floor, score: 0 };
+    const verdict: CandidateVerdict = {
+      id: fact.id,
+      text: fact.text,
+      type: fact.type,
+      relevance,
+      passedGate: relevance >= floor,
+      score: 0,
+    };
     if (seen.has(fact.id)) dropped.push({ ...verdict, reason: "duplicate" });
     else if (types && !types.has(fact.type)) dropped.push({ ...verdict, reason: "type" });
     else if (!shouldRetain(fact, rank.now, rank.options)) dropped.push({ ...verdict, reason: "expired" });
@@ -303,12 +310,25 @@ export async function recallFrom(
   store: FactStore,
   scope: FactScope,
   query: string,
-  request: { k: number; types?: FactType[] | undefined; filter?: FactFilter | undefined; minScore?: number | undefined; now: number; options: RecallOptions },
+  request: {
+    k: number;
+    types?: FactType[] | undefined;
+    filter?: FactFilter | undefined;
+    minScore?: number | undefined;
+    now: number;
+    options: RecallOptions;
+  },
 ): Promise<RecallOutcome> {
   const { k, options } = request;
   const filter = request.filter && !isEmptyFilter(request.filter) ? { filter: request.filter } : {};
   const [text, ...also] = recallQueryTexts(query);
-  const found = await store.query(scope, { text, ...(also.length > 0 ? { also } : {}), topK: candidateDepth(k), types: request.types, ...filter });
+  const found = await store.query(scope, {
+    text,
+    ...(also.length > 0 ? { also } : {}),
+    topK: candidateDepth(k),
+    types: request.types,
+    ...filter,
+  });
   // The store filters superseded facts out; a fact that stopped being true is never recalled.
   const candidates = found.filter((c) => c.fact.supersededAt === undefined);
   const outcome = selectRecalled(candidates, {
@@ -326,7 +346,11 @@ export async function recallFrom(
 /** The outcome of a recall that did not search (no query, no user or no fact store). */
 export function emptyRecall(options: Pick<MemoryOptions, "recallMargin" | "retrieval" | "fusion" | "minRecallScore">): RecallOutcome {
   const scale = relevanceScale(options.retrieval, options.fusion);
-  return { facts: [], dropped: [], gate: { minScore: options.minRecallScore ?? DEFAULT_RECALL_GATES[scale], scale, margin: options.recallMargin } };
+  return {
+    facts: [],
+    dropped: [],
+    gate: { minScore: options.minRecallScore ?? DEFAULT_RECALL_GATES[scale], scale, margin: options.recallMargin },
+  };
 }
 
 /** Longest message, in characters, that may be a follow-up leaning on the conversation before it. */

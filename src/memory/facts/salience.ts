@@ -36,7 +36,8 @@ const GROUPS: CueGroup[] = [
     name: "identity",
     type: "fact",
     importance: 0.8,
-    pattern: /我叫|我的名字|我是|我住在|我来自|我在.{1,12}工作|\bmy name is\b|\bcall me\b|\bi am\b|\bi'm\b|\bi live\b|\bi work\b|\bi come from\b/u,
+    pattern:
+      /我叫|我的名字|我是|我住在|我来自|我在.{1,12}工作|\bmy name is\b|\bcall me\b|\bi am\b|\bi'm\b|\bi live\b|\bi work\b|\bi come from\b/u,
   },
   {
     name: "emphasis",
@@ -92,7 +93,10 @@ const NOT_SALIENT: Salience = { salient: false, type: "context", importance: 0.3
  * fact (identity, health, emphasis), then context. Emphasis raises importance by 0.1.
  */
 export function isSalient(text: string): Salience {
-  const normalized = text.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/gu, "'");
+  const normalized = text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/gu, "'");
   if (QUESTION.test(normalized.trim()) || isFiller(normalized)) return NOT_SALIENT;
   const matched = GROUPS.filter((g) => g.pattern.test(normalized));
   if (matched.length === 0) return NOT_SALIENT;
@@ -100,11 +104,7 @@ export function isSalient(text: string): Salience {
   if (matched.every((g) => g.name === "context") && !FIRST_PERSON.test(normalized)) return NOT_SALIENT;
 
   const has = (name: string) => matched.some((g) => g.name === name);
-  const type: FactType = has("preference")
-    ? "preference"
-    : has("health") || has("identity") || has("emphasis")
-      ? "fact"
-      : "context";
+  const type: FactType = has("preference") ? "preference" : has("health") || has("identity") || has("emphasis") ? "fact" : "context";
   const weights = matched.filter((g) => g.name !== "emphasis").map((g) => g.importance);
   const base = weights.length > 0 ? Math.max(...weights) : 0.5;
   const importance = Math.min(0.95, has("emphasis") ? Math.max(base + 0.1, 0.8) : base);

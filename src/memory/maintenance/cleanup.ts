@@ -106,7 +106,10 @@ async function mergeRecalls(deps: CleanupDeps, facts: FactStore, tenant: string,
     const scope = { tenant, userId };
     const counts = await deps.users.recallCounts(scope, RECALLS_PER_USER);
     if (counts.length === 0) continue;
-    const current = await facts.get(scope, counts.map((c) => c.id));
+    const current = await facts.get(
+      scope,
+      counts.map((c) => c.id),
+    );
     const accesses = counts.flatMap((c, i) => {
       const fact = current[i];
       if (!fact) return [];

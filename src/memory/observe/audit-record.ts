@@ -11,6 +11,13 @@ export function recordAudit(
   target: AuditTarget,
   details?: AuditEntry["details"],
 ): void {
-  const entry: AuditEntry = { id: deps.newId(), ts: deps.now(), actor: deps.actor, action, target: compactTarget(target), ...(details ? { details } : {}) };
+  const entry: AuditEntry = {
+    id: deps.newId(),
+    ts: deps.now(),
+    actor: deps.actor,
+    action,
+    target: compactTarget(target),
+    ...(details ? { details } : {}),
+  };
   deps.background(deps.audit.append(deps.tenant, entry, { throttle: THROTTLED_ACTIONS.has(action) }));
 }

@@ -50,7 +50,13 @@ export const THROTTLED_ACTIONS: ReadonlySet<AuditAction> = new Set(["auth.failed
  * Security events, kept in a log of their own: high-volume writes (fact edits, settings) any write
  * token can repeat at will never rotate an erase receipt, an export or a refusal out of it.
  */
-export const SECURITY_ACTIONS: ReadonlySet<AuditAction> = new Set(["user.erase", "user.export", "token.mint", "access.denied", "auth.failed"]);
+export const SECURITY_ACTIONS: ReadonlySet<AuditAction> = new Set([
+  "user.erase",
+  "user.export",
+  "token.mint",
+  "access.denied",
+  "auth.failed",
+]);
 
 /** Which log an action goes to. */
 export type AuditStream = "security" | "activity";
@@ -64,7 +70,9 @@ export function throttleSubject(actor: AuditActor): string {
 
 export function auditActor(principal: Principal | null): AuditActor {
   if (principal === null) return { kind: "anonymous" };
-  return principal.kind === "key" ? { kind: "key", id: principal.keyId } : { kind: "token", id: principal.tokenId, userId: principal.userId };
+  return principal.kind === "key"
+    ? { kind: "key", id: principal.keyId }
+    : { kind: "token", id: principal.tokenId, userId: principal.userId };
 }
 
 /** Drops undefined ids so entries stay small and stable. */

@@ -70,7 +70,9 @@ export class RequestMetrics implements MetricsRecorder {
 }
 
 export function isEmptyBatch(batch: MetricsBatch): boolean {
-  return Object.keys(batch.counters).length === 0 && batch.ratioSum === 0 && Object.keys(batch.sessions).length === 0 && batch.latency === null;
+  return (
+    Object.keys(batch.counters).length === 0 && batch.ratioSum === 0 && Object.keys(batch.sessions).length === 0 && batch.latency === null
+  );
 }
 
 /** One hour of activity: messages written and distinct sessions that wrote them. */
@@ -168,7 +170,14 @@ export function tenantStats(stored: StoredMetrics, facts: TenantStats["facts"]):
     activeSessions: stored.activeSessions,
     messages: c.messages,
     tokens: c.tokens,
-    sessionLength: { average: average(lengths.reduce((a, b) => a + b, 0), lengths.length), p95: quantile(lengths, 0.95), sessions: lengths.length },
+    sessionLength: {
+      average: average(
+        lengths.reduce((a, b) => a + b, 0),
+        lengths.length,
+      ),
+      p95: quantile(lengths, 0.95),
+      sessions: lengths.length,
+    },
     facts,
     compressions: { count: c.compressions, averageRatio: average(stored.ratioSum, c.compressions) },
     summarizerFailures: c.summarizerFailures,

@@ -10,14 +10,7 @@ import type { FactType } from "../model.ts";
  */
 
 /** Why a candidate did or did not reach the context. */
-export type CandidateReason =
-  | "injected"
-  | "over_budget"
-  | "beyond_k"
-  | "gate_rejected"
-  | "type_filtered"
-  | "expired"
-  | "duplicate";
+export type CandidateReason = "injected" | "over_budget" | "beyond_k" | "gate_rejected" | "type_filtered" | "expired" | "duplicate";
 
 export interface TraceCandidate {
   id: string;
@@ -133,7 +126,18 @@ export function explainRecall(outcome: RecallOutcome): TraceCandidate[] {
     const ranked = kept.get(fact.id);
     if (ranked && !seen.has(fact.id)) {
       seen.add(fact.id);
-      out.push({ id: fact.id, text: fact.text, type: fact.type, importance: fact.importance, similarity: round4(similarity), relevance: round4(ranked.relevance), score: round4(ranked.score), gate: "pass", kept: true, reason: "injected" });
+      out.push({
+        id: fact.id,
+        text: fact.text,
+        type: fact.type,
+        importance: fact.importance,
+        similarity: round4(similarity),
+        relevance: round4(ranked.relevance),
+        score: round4(ranked.score),
+        gate: "pass",
+        kept: true,
+        reason: "injected",
+      });
       continue;
     }
     seen.add(fact.id);
@@ -164,13 +168,30 @@ function contextPart(context: AssembledContext): TraceContext {
   const windowMessages = context.windowIds.length;
   return {
     budget: { total: budget.total, reserve: budget.reserve, available: budget.available, used: budget.used, overBudget: budget.overBudget },
-    system: { tokens: tokens.system, cap: budget.caps.system, messages: context.messages.length - windowMessages - (context.summary ? 1 : 0) - (factIds.length > 0 ? 1 : 0) },
+    system: {
+      tokens: tokens.system,
+      cap: budget.caps.system,
+      messages: context.messages.length - windowMessages - (context.summary ? 1 : 0) - (factIds.length > 0 ? 1 : 0),
+    },
     summary: context.summary
-      ? { tokens: tokens.summary, cap: budget.caps.summary, version: context.summary.version, covered: context.summary.covered, method: context.summary.method, truncated: context.summary.truncated }
+      ? {
+          tokens: tokens.summary,
+          cap: budget.caps.summary,
+          version: context.summary.version,
+          covered: context.summary.covered,
+          method: context.summary.method,
+          truncated: context.summary.truncated,
+        }
       : null,
     summaryOmitted: context.omitted.summary,
     facts: { tokens: tokens.facts, cap: budget.caps.facts, ids: factIds, omitted: context.omitted.facts },
-    window: { tokens: tokens.window, cap: budget.windowAllowance, messages: windowMessages, ids: context.windowIds, omitted: context.omitted.window },
+    window: {
+      tokens: tokens.window,
+      cap: budget.windowAllowance,
+      messages: windowMessages,
+      ids: context.windowIds,
+      omitted: context.omitted.window,
+    },
     total: tokens.total,
   };
 }

@@ -2,10 +2,7 @@
  * @module What the domain needs from the long-term stores: a user's facts (Vector), the per-user counters beside them, and fact snapshots.
  */
 import type { FactFilter } from "../facts/filter.ts";
-import type {
-    Fact,
-    FactType, RecallCandidate
-} from "../model.ts";
+import type { Fact, FactType, RecallCandidate } from "../model.ts";
 
 /** The facts of one user of one tenant. */
 export interface FactScope {

@@ -1,15 +1,7 @@
 /**
  * @module What the domain needs from language models: summaries, fact extraction, chat (buffered, streamed, passed through) and token counting.
  */
-import type {
-    Fact,
-    FactType,
-    JsonObject,
-    StoredMessage,
-    Summary,
-    SummaryMethod,
-    ToolCall,
-} from "../model.ts";
+import type { Fact, FactType, JsonObject, StoredMessage, Summary, SummaryMethod, ToolCall } from "../model.ts";
 
 export interface SummaryRequest {
   previous: Summary | null;

@@ -1,16 +1,7 @@
 /**
  * @module What the domain needs from the session stores: the window, summary and settings of a session (one round trip per operation), the user's session index, and working notes.
  */
-import type {
-    Fact,
-    SessionRef,
-    SessionSettings,
-    SessionSnapshot,
-    SessionTotals,
-    StoredMessage,
-    Summary,
-    TurnOutcome,
-} from "../model.ts";
+import type { Fact, SessionRef, SessionSettings, SessionSnapshot, SessionTotals, StoredMessage, Summary, TurnOutcome } from "../model.ts";
 
 /** Options of one append. */
 export interface AppendOptions {
@@ -205,7 +196,11 @@ export interface SessionStore {
    * Everything stored about up to `limit` of the user's own sessions, from `offset` on; with
    * `maxBytes`, the page ends after the session that takes its stored text past it.
    */
-  exportSessions(tenant: string, userId: string, page: { offset: number; limit: number; maxBytes?: number }): Promise<{ sessions: SessionDump[]; next: number | null }>;
+  exportSessions(
+    tenant: string,
+    userId: string,
+    page: { offset: number; limit: number; maxBytes?: number },
+  ): Promise<{ sessions: SessionDump[]; next: number | null }>;
   /**
    * Deletes up to `limit` sessions the user owns (every key and index entry); entries of the
    * user's index that name another user's or no session are dropped without touching it. The

@@ -2,7 +2,7 @@ import type { TenantDeps } from "../tenant-deps.ts";
 import { UpstreamUnavailable } from "../errors.ts";
 import { sha256Hex } from "../hash.ts";
 import { SessionMemory } from "./session-memory.ts";
-import { type ContextResult } from "./requests.ts";
+import type { ContextResult } from "./requests.ts";
 import type { ChatModel, ChatUsage, ModelReply, PassThroughChunk, PassThroughRequest } from "../ports/llm.ts";
 import type { JsonObject } from "../model.ts";
 import { turnRecallQuery } from "../facts/recall.ts";
@@ -88,7 +88,8 @@ export async function proxiedTurn(request: ProxiedRequest): Promise<ProxiedTurn 
   }
   const system: IncomingMessage[] = [];
   for (const m of all) {
-    if (m.role === "system" && m.content.trim() !== "") system.push({ ...m, id: `sys-${await sha256Hex(m.content.trim(), 12)}`, content: m.content.trim() });
+    if (m.role === "system" && m.content.trim() !== "")
+      system.push({ ...m, id: `sys-${await sha256Hex(m.content.trim(), 12)}`, content: m.content.trim() });
   }
   const { messages: _messages, stream: _stream, ...fields } = request.body;
   const lastUser = all.findLastIndex((m) => m.role === "user");
@@ -158,7 +159,8 @@ export class ChatTurn {
 
   static async start(deps: TenantDeps, input: TurnInput): Promise<ChatTurn> {
     const chat = deps.chat;
-    if (!chat) throw new UpstreamUnavailable("llm", "no LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL", { reason: "not_configured" });
+    if (!chat)
+      throw new UpstreamUnavailable("llm", "no LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL", { reason: "not_configured" });
     // Before the user message is stored: an erase from then on keeps the reply out.
     const startedAt = deps.now();
     const key = input.key === undefined ? undefined : await turnKey(input.key);
@@ -167,7 +169,12 @@ export class ChatTurn {
     const { add, context, snapshot } = await first.addWithContext(
       messages,
       { query: input.query, countRecalls: false, followUpFromWindow: input.followUpFromWindow },
-      { replaceSystem: input.replaceSystem, deferCompression: true, turn: key === undefined ? undefined : { key }, retryTag: input.retryTag },
+      {
+        replaceSystem: input.replaceSystem,
+        deferCompression: true,
+        turn: key === undefined ? undefined : { key },
+        retryTag: input.retryTag,
+      },
     );
     // The turn acts for one user from here on: the named one, else the session's stored owner
     // (whose facts the recall used). The reply's append checks that user's erase tombstone, so an
@@ -222,7 +229,12 @@ export class ChatTurn {
     const message: IncomingMessage = { id, role: "assistant", content: reply.content, ...toolCalls };
     const turn = this.#s.key === undefined ? undefined : { key: this.#s.key, outcome };
     // An erase of the user while the model answered wins: the reply is not stored.
-    const result = await this.#s.manager.add([message], { recalled: this.memory.recalled.map((r) => r.id), turn, unlessErasedSince: this.#s.startedAt, source: "model" });
+    const result = await this.#s.manager.add([message], {
+      recalled: this.memory.recalled.map((r) => r.id),
+      turn,
+      unlessErasedSince: this.#s.startedAt,
+      source: "model",
+    });
     this.memory = { ...this.memory, compressionDue: result.compressionDue };
     const recorded = result.outcome ?? outcome;
     return { outcome: recorded, replayed: recorded.id !== outcome.id || recorded.content !== outcome.content };

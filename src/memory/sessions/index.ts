@@ -3,7 +3,7 @@
  */
 export { proxiedTurn, type ChatTurn, type ProxiedRequest, type TurnMemory } from "./chat-turn.ts";
 export { metadataProblem, orphanToolMessage } from "./message-rules.ts";
-export { type CompressResult } from "./requests.ts";
+export type { CompressResult } from "./requests.ts";
 export { MAX_SESSIONS_PER_PAGE } from "./session-list.ts";
-export { type SessionState } from "./session-state.ts";
+export type { SessionState } from "./session-state.ts";
 export { MAX_WORKING_VALUE_CHARS, NOTES_PAGE_LIMIT } from "./working-memory.ts";

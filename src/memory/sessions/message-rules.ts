@@ -79,7 +79,8 @@ function checkToolPairs(messages: readonly IncomingMessage[]): void {
     if (m.role === "assistant" && m.tool_calls && m.tool_calls.length > 0) open = new Set(m.tool_calls.map((c) => c.id));
     else if (m.role === "tool") {
       const calls: Set<string> | null = open;
-      if (calls !== null && (m.tool_call_id === undefined || !calls.has(m.tool_call_id))) throw orphanToolMessage(i, m.tool_call_id ?? "(none)");
+      if (calls !== null && (m.tool_call_id === undefined || !calls.has(m.tool_call_id)))
+        throw orphanToolMessage(i, m.tool_call_id ?? "(none)");
     } else open = new Set();
   });
 }

@@ -38,11 +38,18 @@ function compressionDueFor(totals: SessionTotals, options: { maxTokens: number }
  * context: from the batch, else from the window the append returned (a chat turn's). Undefined when
  * neither holds one (a plain append reads nothing more for it).
  */
-function assistantBefore(first: StoredMessage, batch: readonly StoredMessage[], snapshot: SessionSnapshot | undefined): StoredMessage | undefined {
+function assistantBefore(
+  first: StoredMessage,
+  batch: readonly StoredMessage[],
+  snapshot: SessionSnapshot | undefined,
+): StoredMessage | undefined {
   const before = (list: readonly StoredMessage[]): StoredMessage | undefined => {
     const at = list.findIndex((m) => m.id === first.id);
     if (at <= 0) return undefined;
-    const previous = list.slice(0, at).filter((m) => m.role !== "system").at(-1);
+    const previous = list
+      .slice(0, at)
+      .filter((m) => m.role !== "system")
+      .at(-1);
     return previous?.role === "assistant" && previous.content.trim() !== "" ? previous : undefined;
   };
   return before(batch) ?? (snapshot ? before(snapshot.window) : undefined);
@@ -149,23 +156,36 @@ export class SessionMemory {
     const scope = this.#scope;
     const persistAll = options.persist === true;
     const facts = scope ? await factsToPersist({ scope, incoming: messages, stored, persistAll, sessionId: this.#ref.sessionId, now }) : [];
-    const appended = await timed(this.#trace, "redis.append", this.#d.now, sessions.append(this.#ref, stored, {
-      userId: this.#userId,
-      ttlSeconds: defaults.sessionTtlSeconds,
-      withSnapshot: bound,
-      replaceSystem: options.replaceSystem,
-      facts,
-      recalled: scope ? options.recalled : undefined,
-      turn: options.turn,
-      title: sessionTitle(messages),
-      retryTag: options.retryTag,
-      unlessErasedSince: options.unlessErasedSince,
-    }));
+    const appended = await timed(
+      this.#trace,
+      "redis.append",
+      this.#d.now,
+      sessions.append(this.#ref, stored, {
+        userId: this.#userId,
+        ttlSeconds: defaults.sessionTtlSeconds,
+        withSnapshot: bound,
+        replaceSystem: options.replaceSystem,
+        facts,
+        recalled: scope ? options.recalled : undefined,
+        turn: options.turn,
+        title: sessionTitle(messages),
+        retryTag: options.retryTag,
+        unlessErasedSince: options.unlessErasedSince,
+      }),
+    );
     const fresh = appended.added.filter((a) => !a.duplicate);
     this.#metrics.sessionGrew(this.#ref.sessionId, fresh.length);
-    this.#metrics.count("tokens", fresh.reduce((sum, a) => sum + a.tokens, 0));
+    this.#metrics.count(
+      "tokens",
+      fresh.reduce((sum, a) => sum + a.tokens, 0),
+    );
     const compressionDue = compressionDueFor(appended.totals, resolveSessionOptions(defaults, appended.settings));
-    const result = { added: appended.added, compressionDue, facts: facts.map((f) => f.id), ...(options.turn ? { outcome: appended.outcome ?? null } : {}) };
+    const result = {
+      added: appended.added,
+      compressionDue,
+      facts: facts.map((f) => f.id),
+      ...(options.turn ? { outcome: appended.outcome ?? null } : {}),
+    };
     this.#afterAppend(messages, stored, result, persistAll, options.deferCompression === true, now, appended.snapshot);
     return { appended, result };
   }
@@ -224,7 +244,11 @@ export class SessionMemory {
   }
 
   /** Runs a session round trip and the fact recall in parallel, then assembles the context. */
-  async #withRecall<T>(roundTrip: Promise<T>, snapshotOf: (value: T) => SessionSnapshot, request: ContextRequest): Promise<[T, ContextResult]> {
+  async #withRecall<T>(
+    roundTrip: Promise<T>,
+    snapshotOf: (value: T) => SessionSnapshot,
+    request: ContextRequest,
+  ): Promise<[T, ContextResult]> {
     const { options } = this.#d;
     const query = request.query?.trim() ?? "";
     const k = request.k ?? options.recallK;
@@ -255,10 +279,14 @@ export class SessionMemory {
     if (counter.status === "rejected") throw counter.reason;
     const degraded: Degraded[] = [];
     // A store that does not fit the deployment is not an outage to answer around: say what to fix.
-    if (recalled.status === "rejected" && recalled.reason instanceof UpstreamUnavailable && recalled.reason.reason === "not_configured") throw recalled.reason;
+    if (recalled.status === "rejected" && recalled.reason instanceof UpstreamUnavailable && recalled.reason.reason === "not_configured")
+      throw recalled.reason;
     if (recalled.status === "rejected") {
       degraded.push("facts");
-      this.#d.logger.warn("fact recall failed; answering without facts", { session: this.#ref.sessionId, error: errorText(recalled.reason) });
+      this.#d.logger.warn("fact recall failed; answering without facts", {
+        session: this.#ref.sessionId,
+        error: errorText(recalled.reason),
+      });
     }
     const snapshot = snapshotOf(session.value);
     const resolved = resolveSessionOptions(options, snapshot.settings);
@@ -288,7 +316,13 @@ export class SessionMemory {
   #countRecalls(recalled: readonly RecalledFact[], userId: string | undefined): void {
     const scope = this.#d.facts && userId ? { tenant: this.#d.tenant, userId } : null;
     if (!scope || recalled.length === 0) return;
-    this.#d.background(this.#d.users.recordRecalls(scope, recalled.map((r) => r.fact.id), this.#d.now()));
+    this.#d.background(
+      this.#d.users.recordRecalls(
+        scope,
+        recalled.map((r) => r.fact.id),
+        this.#d.now(),
+      ),
+    );
   }
 
   /** Long-term search, relevance first (see `selectRecalled`). Empty without a user or a fact store. */
@@ -297,12 +331,23 @@ export class SessionMemory {
   }
 
   /** {@link recall} with every dropped candidate and its verdict (for traces). */
-  async recallOutcome(query: string, k = this.#d.options.recallK, types?: FactType[], userId?: string, filter?: FactFilter): Promise<RecallOutcome> {
+  async recallOutcome(
+    query: string,
+    k = this.#d.options.recallK,
+    types?: FactType[],
+    userId?: string,
+    filter?: FactFilter,
+  ): Promise<RecallOutcome> {
     const facts = this.#d.facts;
     const scope = userId !== undefined && facts ? { tenant: this.#d.tenant, userId } : this.#scope;
     const { options } = this.#d;
     if (!scope || !facts || k <= 0) return emptyRecall(options);
-    const outcome = await timed(this.#trace, "vector.query", this.#d.now, recallFrom(facts, scope, query, { k, types, filter, now: this.#d.now(), options }));
+    const outcome = await timed(
+      this.#trace,
+      "vector.query",
+      this.#d.now,
+      recallFrom(facts, scope, query, { k, types, filter, now: this.#d.now(), options }),
+    );
     this.#trace.recall({ userId: scope.userId, query, k, topK: candidateDepth(k), types, outcome });
     return outcome;
   }

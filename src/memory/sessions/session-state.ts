@@ -1,6 +1,6 @@
 import type { TenantDeps } from "../tenant-deps.ts";
 import { SessionMemory } from "./session-memory.ts";
-import { type CompressResult } from "./requests.ts";
+import type { CompressResult } from "./requests.ts";
 import { resolveSessionOptions } from "../options.ts";
 import type { HistoryPage, ResetResult, SettingsChange } from "../ports/sessions.ts";
 import type { SessionSettings, StoredMessage, Summary } from "../model.ts";

@@ -36,12 +36,17 @@ export async function toolResultMessageId(callId: string): Promise<string> {
  * Gives every message of a turn without a client id its id: tool calls and results by their call
  * ids, a user message by the idempotency key when there is one (else a fresh id).
  */
-export async function assignTurnIds(messages: readonly IncomingMessage[], key: string | undefined, newId: () => string): Promise<IncomingMessage[]> {
+export async function assignTurnIds(
+  messages: readonly IncomingMessage[],
+  key: string | undefined,
+  newId: () => string,
+): Promise<IncomingMessage[]> {
   let users = 0;
   const out: IncomingMessage[] = [];
   for (const m of messages) {
     if (m.id !== undefined) out.push(m);
-    else if (m.role === "assistant" && m.tool_calls && m.tool_calls.length > 0) out.push({ ...m, id: await toolCallMessageId(m.tool_calls) });
+    else if (m.role === "assistant" && m.tool_calls && m.tool_calls.length > 0)
+      out.push({ ...m, id: await toolCallMessageId(m.tool_calls) });
     else if (m.role === "tool" && m.tool_call_id !== undefined) out.push({ ...m, id: await toolResultMessageId(m.tool_call_id) });
     else if (m.role === "user" && key !== undefined) out.push({ ...m, id: `k-${await sha256Hex(`${key}\u0000${users++}`, 12)}` });
     else out.push({ ...m, id: newId() });

@@ -40,9 +40,13 @@ export class WorkingMemory {
   }
 
   /** One page of the notes; pass `nextCursor` back for the next. */
-  notesPage(page: { cursor?: string | undefined; limit?: number | undefined }): Promise<{ notes: Record<string, string>; nextCursor: string | null }> {
+  notesPage(page: {
+    cursor?: string | undefined;
+    limit?: number | undefined;
+  }): Promise<{ notes: Record<string, string>; nextCursor: string | null }> {
     const limit = Math.min(page.limit ?? NOTES_PAGE_LIMIT, NOTES_PAGE_LIMIT);
-    if (page.cursor !== undefined && !/^\d{1,20}$/.test(page.cursor)) throw new MemoryError("invalid", "invalid cursor: pass the nextCursor of the previous page");
+    if (page.cursor !== undefined && !/^\d{1,20}$/.test(page.cursor))
+      throw new MemoryError("invalid", "invalid cursor: pass the nextCursor of the previous page");
     return this.#d.working.getNotesPage(this.#ref, page.cursor ?? "", limit);
   }
 
@@ -52,8 +56,10 @@ export class WorkingMemory {
       maxNotes: MAX_NOTES_PER_SESSION,
       maxBytes: MAX_NOTES_BYTES_PER_SESSION,
     });
-    if (refused === "too_many") throw new MemoryError("conflict", `a session holds at most ${MAX_NOTES_PER_SESSION} notes; delete some first`);
-    if (refused === "too_large") throw new MemoryError("conflict", `a session's notes hold at most ${MAX_NOTES_BYTES_PER_SESSION} bytes; delete some first`);
+    if (refused === "too_many")
+      throw new MemoryError("conflict", `a session holds at most ${MAX_NOTES_PER_SESSION} notes; delete some first`);
+    if (refused === "too_large")
+      throw new MemoryError("conflict", `a session's notes hold at most ${MAX_NOTES_BYTES_PER_SESSION} bytes; delete some first`);
   }
 
   /** Deletes one note; `not_found` when there was none. */

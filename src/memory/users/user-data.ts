@@ -63,7 +63,11 @@ async function exportPage(deps: TenantDeps, userId: string, cursorText: string |
   const page: ExportPage = { userId, exportedAt: deps.now(), sessions: [], facts: [], nextCursor: null };
   let factsCursor = cursor.facts;
   if (cursor.sessions !== null) {
-    const dump = await deps.sessions.exportSessions(deps.tenant, userId, { offset: cursor.sessions, limit: EXPORT_SESSIONS_PER_PAGE, maxBytes: EXPORT_PAGE_BYTES });
+    const dump = await deps.sessions.exportSessions(deps.tenant, userId, {
+      offset: cursor.sessions,
+      limit: EXPORT_SESSIONS_PER_PAGE,
+      maxBytes: EXPORT_PAGE_BYTES,
+    });
     page.sessions = dump.sessions;
     if (dump.next !== null) {
       page.nextCursor = encodeCursor({ sessions: dump.next, facts: "" });

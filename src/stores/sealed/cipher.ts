@@ -65,7 +65,8 @@ export class FieldCipher {
 
   constructor(keys: readonly SealingKey[]) {
     for (const k of keys) {
-      if (!KID_PATTERN.test(k.kid) || k.secret.length !== 32) throw new Error("a sealing key needs a kid of [A-Za-z0-9_-]{1,32} and 32 bytes");
+      if (!KID_PATTERN.test(k.kid) || k.secret.length !== 32)
+        throw new Error("a sealing key needs a kid of [A-Za-z0-9_-]{1,32} and 32 bytes");
     }
     this.#keys = [...keys];
   }

@@ -36,7 +36,8 @@ export async function message(m: StoredMessage, codec: TextCodec): Promise<Store
   return out;
 }
 
-export const messages = (list: readonly StoredMessage[], codec: TextCodec): Promise<StoredMessage[]> => mapAll(list, (m) => message(m, codec));
+export const messages = (list: readonly StoredMessage[], codec: TextCodec): Promise<StoredMessage[]> =>
+  mapAll(list, (m) => message(m, codec));
 
 export async function summary(s: Summary, codec: TextCodec): Promise<Summary> {
   return { ...s, text: await codec(s.text) };
@@ -56,7 +57,11 @@ export async function fact(f: Fact, codec: TextCodec): Promise<Fact> {
 }
 
 export async function snapshot(s: SessionSnapshot, codec: TextCodec): Promise<SessionSnapshot> {
-  const [system, window, sum] = await Promise.all([messages(s.system, codec), messages(s.window, codec), s.summary ? summary(s.summary, codec) : null]);
+  const [system, window, sum] = await Promise.all([
+    messages(s.system, codec),
+    messages(s.window, codec),
+    s.summary ? summary(s.summary, codec) : null,
+  ]);
   return { ...s, system, window, summary: sum };
 }
 

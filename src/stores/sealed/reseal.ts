@@ -116,7 +116,10 @@ export async function runReseal(deps: ResealDeps, cursor: ResealCursor): Promise
   const next: ResealCursor = { redis: { ...cursor.redis }, vector: { ...cursor.vector } };
   const scripts = new ScriptRunner(deps.redis);
   for (const tenant of deps.tenants) {
-    const [scanCursor, keys] = await deps.redis.scan(cursor.redis[tenant] ?? "0", { match: `${KEY_PREFIX}:${tenant}:*`, count: deps.batch });
+    const [scanCursor, keys] = await deps.redis.scan(cursor.redis[tenant] ?? "0", {
+      match: `${KEY_PREFIX}:${tenant}:*`,
+      count: deps.batch,
+    });
     next.redis[tenant] = String(scanCursor);
     if (String(scanCursor) !== "0") report.completedPass = false;
     report.keysScanned += keys.length;
@@ -170,7 +173,8 @@ async function resealFacts(
       if (report.factsExamined >= budget) return { namespace, cursor: rangeCursor };
       const empty = { nextCursor: "", vectors: [] };
       const page = await orEmpty(
-        () => index.range({ cursor: rangeCursor === "" ? 0 : rangeCursor, limit: Math.min(100, budget), includeMetadata: true }, { namespace }),
+        () =>
+          index.range({ cursor: rangeCursor === "" ? 0 : rangeCursor, limit: Math.min(100, budget), includeMetadata: true }, { namespace }),
         empty,
       );
       for (const v of page.vectors) {
@@ -185,7 +189,11 @@ async function resealFacts(
         if (typeof md.metadata === "string") patch.metadata = await cipher.reseal(md.metadata, tenant);
         if (typeof md.text === "string") patch.text = await cipher.reseal(md.text, tenant);
         if (Array.isArray(md.history)) {
-          patch.history = await Promise.all(md.history.map(async (h: unknown) => (isDict(h) && typeof h.text === "string" ? { ...h, text: await cipher.reseal(h.text, tenant) } : h)));
+          patch.history = await Promise.all(
+            md.history.map(async (h: unknown) =>
+              isDict(h) && typeof h.text === "string" ? { ...h, text: await cipher.reseal(h.text, tenant) } : h,
+            ),
+          );
         }
         await index.update({ id: v.id, metadata: patch, metadataUpdateMode: "PATCH" }, { namespace });
         report.factsResealed++;

@@ -1,4 +1,19 @@
-import type { AppendOptions, AppendResult, CommitOutcome, CompressionCommit, HeadLimits, HistoryPage, IndexSweep, ResetResult, SessionDump, SessionIdPage, SessionStore, SettingsChange, UserSessionsErased, WindowBound } from "../../memory/ports/index.ts";
+import type {
+  AppendOptions,
+  AppendResult,
+  CommitOutcome,
+  CompressionCommit,
+  HeadLimits,
+  HistoryPage,
+  IndexSweep,
+  ResetResult,
+  SessionDump,
+  SessionIdPage,
+  SessionStore,
+  SettingsChange,
+  UserSessionsErased,
+  WindowBound,
+} from "../../memory/ports/index.ts";
 import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from "../../memory/model.ts";
 import type { FieldCipher } from "./cipher.ts";
 import * as seal from "./fields.ts";
@@ -94,7 +109,11 @@ export class SealedSessionStore implements SessionStore {
     return { ...p, sessions: await Promise.all(p.sessions.map((s) => seal.listEntry(s, open))) };
   }
 
-  async exportSessions(tenant: string, userId: string, page: { offset: number; limit: number }): Promise<{ sessions: SessionDump[]; next: number | null }> {
+  async exportSessions(
+    tenant: string,
+    userId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ sessions: SessionDump[]; next: number | null }> {
     const open = seal.codecsFor(this.#cipher, tenant).open;
     const p = await this.#inner.exportSessions(tenant, userId, page);
     return { ...p, sessions: await Promise.all(p.sessions.map((d) => seal.dump(d, open))) };

@@ -40,7 +40,10 @@ export class SealedUserStore implements UserStore {
 
   async confirmFacts(scope: FactScope, facts: readonly Fact[]): Promise<{ erasedAt: number | null }> {
     // A fact not read through pendingFacts has no stored form to match: it is left queued.
-    return this.#inner.confirmFacts(scope, facts.flatMap((f) => this.#sealedForm.get(f) ?? []));
+    return this.#inner.confirmFacts(
+      scope,
+      facts.flatMap((f) => this.#sealedForm.get(f) ?? []),
+    );
   }
 
   usersWithPendingFacts(tenant: string, limit: number): Promise<string[]> {

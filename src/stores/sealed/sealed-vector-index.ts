@@ -19,17 +19,25 @@ async function mapMetadata<T>(metadata: T, codec: Codec, tenant: string, clientM
   if (!isDict(metadata)) return metadata;
   const out: Dict = { ...metadata };
   if (clientMetadata === "seal" && isDict(metadata.metadata)) out.metadata = await codec(JSON.stringify(metadata.metadata), tenant);
-  if (clientMetadata === "open" && typeof metadata.metadata === "string" && metadata.metadata.startsWith("enc:v1:")) out.metadata = JSON.parse(await codec(metadata.metadata, tenant)) as unknown;
+  if (clientMetadata === "open" && typeof metadata.metadata === "string" && metadata.metadata.startsWith("enc:v1:"))
+    out.metadata = JSON.parse(await codec(metadata.metadata, tenant)) as unknown;
   if (typeof metadata.text === "string") out.text = await codec(metadata.text, tenant);
   if (Array.isArray(metadata.history)) {
     out.history = await Promise.all(
-      metadata.history.map(async (h: unknown) => (isDict(h) && typeof h.text === "string" ? { ...h, text: await codec(h.text, tenant) } : h)),
+      metadata.history.map(async (h: unknown) =>
+        isDict(h) && typeof h.text === "string" ? { ...h, text: await codec(h.text, tenant) } : h,
+      ),
     );
   }
   return out as T;
 }
 
-async function mapVector<T extends { metadata?: unknown }>(v: T, codec: Codec, tenant: string, clientMetadata: "seal" | "open" | "clear"): Promise<T> {
+async function mapVector<T extends { metadata?: unknown }>(
+  v: T,
+  codec: Codec,
+  tenant: string,
+  clientMetadata: "seal" | "open" | "clear",
+): Promise<T> {
   return v.metadata === undefined ? v : { ...v, metadata: await mapMetadata(v.metadata, codec, tenant, clientMetadata) };
 }
 
@@ -47,7 +55,9 @@ export function sealedVectorIndex(inner: VectorIndex, cipher: FieldCipher, optio
   const index: VectorIndex = {
     upsert: async (args, options) => {
       const tenant = tenantOf(options?.namespace);
-      const sealed = Array.isArray(args) ? await Promise.all(args.map((v: { metadata?: unknown }) => mapVector(v, seal, tenant, onWrite))) : await mapVector(args, seal, tenant, onWrite);
+      const sealed = Array.isArray(args)
+        ? await Promise.all(args.map((v: { metadata?: unknown }) => mapVector(v, seal, tenant, onWrite)))
+        : await mapVector(args, seal, tenant, onWrite);
       return inner.upsert(sealed as typeof args, options);
     },
     update: async (args, options) => {

@@ -17,7 +17,11 @@ export class SealedWorkingMemoryStore implements WorkingMemoryStore {
     return this.#inner.setNote(ref, key, await this.#cipher.seal(value, ref.tenant), ttlSeconds, caps);
   }
 
-  async getNotesPage(ref: SessionRef, cursor: string, limit: number): Promise<{ notes: Record<string, string>; nextCursor: string | null }> {
+  async getNotesPage(
+    ref: SessionRef,
+    cursor: string,
+    limit: number,
+  ): Promise<{ notes: Record<string, string>; nextCursor: string | null }> {
     const page = await this.#inner.getNotesPage(ref, cursor, limit);
     return { notes: await seal.record(page.notes, seal.codecsFor(this.#cipher, ref.tenant).open), nextCursor: page.nextCursor };
   }

@@ -33,7 +33,12 @@ const routes = (sid: string): { method: string; path: string; body?: unknown; he
   { method: "POST", path: `${sessionPath(sid)}/compress?force=true` },
   { method: "POST", path: `${sessionPath(sid)}/messages`, body: { messages: [{ role: "user", content: "hijacked" }] } },
   { method: "POST", path: `${sessionPath(sid)}/chat`, body: { message: "hijacked" } },
-  { method: "POST", path: "/v1/chat/completions", body: { model: "m", messages: [{ role: "user", content: "hijacked" }] }, headers: { "x-memory-session": sid } },
+  {
+    method: "POST",
+    path: "/v1/chat/completions",
+    body: { model: "m", messages: [{ role: "user", content: "hijacked" }] },
+    headers: { "x-memory-session": sid },
+  },
   { method: "DELETE", path: sessionPath(sid) },
 ];
 
@@ -73,7 +78,15 @@ describe("a token's tenant", () => {
   it("must be one API_KEYS configures: a well-signed token for another tenant is refused", async () => {
     const { sign } = await import("hono/jwt");
     const now = Math.floor(Date.now() / 1000);
-    const claims = { iss: "agent-memory", sub: "ana", ten: "ghost", scp: ["read", "write", "chat"], jti: "tk_ghost", iat: now, exp: now + 600 };
+    const claims = {
+      iss: "agent-memory",
+      sub: "ana",
+      ten: "ghost",
+      scp: ["read", "write", "chat"],
+      jti: "tk_ghost",
+      iat: now,
+      exp: now + 600,
+    };
     const token = await sign(claims, ENV.TOKEN_SECRET, "HS256");
     const res = await call("GET", "/v1/users/ana/facts", { key: token, env: ENV });
     expect(res.status, res.text).toBe(401);
@@ -87,16 +100,28 @@ describe("a chat-only token and the inline trace", () => {
     const user = uniqueId("chatonly");
     const sid = uniqueId("chatonly-s");
     const secret = `Allergic to kiwi ${uniqueId("x")}`;
-    const fact = await call("POST", `/v1/users/${user}/facts`, { key: "acme-key", env: ENV, body: { text: secret, type: "fact", importance: 0.9 } });
+    const fact = await call("POST", `/v1/users/${user}/facts`, {
+      key: "acme-key",
+      env: ENV,
+      body: { text: secret, type: "fact", importance: 0.9 },
+    });
     expect(fact.status, fact.text).toBe(201);
-    const minted = await call<{ token: string }>("POST", "/v1/tokens", { key: "acme-key", env: ENV, body: { userId: user, sessionId: sid, scopes: ["chat"] } });
+    const minted = await call<{ token: string }>("POST", "/v1/tokens", {
+      key: "acme-key",
+      env: ENV,
+      body: { userId: user, sessionId: sid, scopes: ["chat"] },
+    });
     const token = minted.json.token;
     expect((await call("GET", `/v1/users/${user}/facts`, { key: token, env: ENV })).status).toBe(403);
-    const res = await call<{ trace?: { recall: { candidates: { id: string; text: string }[] } | null } }>("POST", `${sessionPath(sid)}/chat?trace=true`, {
-      key: token,
-      env: ENV,
-      body: { message: "which fruit am I allergic to, kiwi?" },
-    });
+    const res = await call<{ trace?: { recall: { candidates: { id: string; text: string }[] } | null } }>(
+      "POST",
+      `${sessionPath(sid)}/chat?trace=true`,
+      {
+        key: token,
+        env: ENV,
+        body: { message: "which fruit am I allergic to, kiwi?" },
+      },
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.json.trace?.recall?.candidates.length ?? 0).toBeGreaterThan(0);
     expect(JSON.stringify(res.json.trace)).not.toContain(secret);

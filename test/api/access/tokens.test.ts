@@ -38,7 +38,11 @@ describe("CORS", () => {
     const res = await call("OPTIONS", "/v1/sessions/s1/chat", {
       key: null,
       env: ENV,
-      headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type,x-memory-session" },
+      headers: {
+        origin: "https://app.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization,content-type,x-memory-session",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("https://app.example");
@@ -61,7 +65,10 @@ describe("CORS", () => {
   });
 
   it("adds nothing without CORS_ORIGINS: a preflight needs a key as before", async () => {
-    const res = await call("OPTIONS", "/v1/sessions/s1", { key: null, headers: { origin: "https://app.example", "access-control-request-method": "GET" } });
+    const res = await call("OPTIONS", "/v1/sessions/s1", {
+      key: null,
+      headers: { origin: "https://app.example", "access-control-request-method": "GET" },
+    });
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
   });
 });
@@ -74,7 +81,11 @@ describe("tokens", () => {
     const { token, expiresAt } = await mint({ userId: user, sessionId: sid, ttlSeconds: 600 });
     expect(expiresAt).toBeGreaterThanOrEqual(before + 599_000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 600_000);
-    const appended = await call("POST", `/v1/sessions/${sid}/messages`, as(token, { body: { messages: [{ role: "user", content: "hello from the browser" }] } }));
+    const appended = await call(
+      "POST",
+      `/v1/sessions/${sid}/messages`,
+      as(token, { body: { messages: [{ role: "user", content: "hello from the browser" }] } }),
+    );
     expect(appended.status, appended.text).toBe(201);
     // The token's user owns what it writes, though the body named none.
     const state = await call<{ userId: string }>("GET", `/v1/sessions/${sid}`, as(token));
@@ -118,7 +129,11 @@ describe("tokens", () => {
     expect((await call("GET", `/v1/users/${user}/facts`, as(token))).status).toBe(200);
     expect((await call("POST", `/v1/users/${user}/facts`, as(token, { body: { text: "x" } }))).status).toBe(403);
     expect((await call("GET", `/v1/sessions/${uniqueId("s")}`, as(token))).status).toBe(403);
-    const chat = await call("POST", "/v1/chat/completions", as(token, { body: { model: "m", messages: [{ role: "user", content: "hi" }] }, headers: { "x-memory-session": "s1" } }));
+    const chat = await call(
+      "POST",
+      "/v1/chat/completions",
+      as(token, { body: { model: "m", messages: [{ role: "user", content: "hi" }] }, headers: { "x-memory-session": "s1" } }),
+    );
     expect(chat.status).toBe(403);
   });
 
@@ -131,7 +146,12 @@ describe("tokens", () => {
     const other = await call("POST", `/v1/sessions/${sid}/messages`, { key: token, env: ENV, raw, headers: sized(raw) });
     expect(other.status).toBe(403);
     const broken = '{"userId": "x", "messages": [';
-    const malformed = await call<{ error: { code: string } }>("POST", `/v1/sessions/${sid}/messages`, { key: token, env: ENV, raw: broken, headers: sized(broken) });
+    const malformed = await call<{ error: { code: string } }>("POST", `/v1/sessions/${sid}/messages`, {
+      key: token,
+      env: ENV,
+      raw: broken,
+      headers: sized(broken),
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.json.error.code).toBe("invalid_json");
   });
@@ -149,7 +169,10 @@ describe("tokens", () => {
     const { token } = await mint({ userId: user });
     const [head, payload, sig] = token.split(".") as [string, string, string];
     const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/"))) as Json;
-    const forged = btoa(JSON.stringify({ ...claims, sub: uniqueId("victim") })).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    const forged = btoa(JSON.stringify({ ...claims, sub: uniqueId("victim") }))
+      .replace(/=+$/, "")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
     const now = Math.floor(Date.now() / 1000);
     const expired = await signed({ ...claims, iat: now - 7200, exp: now - 3600 });
     const { sign } = await import("hono/jwt");
@@ -172,7 +195,15 @@ describe("key roles", () => {
   it("a read key reads but cannot write, erase or mint (403)", async () => {
     const user = uniqueId("ur");
     const sid = uniqueId("sr");
-    expect((await call("POST", `/v1/sessions/${sid}/messages`, as("acme-key", { body: { userId: user, messages: [{ role: "user", content: "hi" }] } }))).status).toBe(201);
+    expect(
+      (
+        await call(
+          "POST",
+          `/v1/sessions/${sid}/messages`,
+          as("acme-key", { body: { userId: user, messages: [{ role: "user", content: "hi" }] } }),
+        )
+      ).status,
+    ).toBe(201);
     expect((await call("GET", `/v1/sessions/${sid}/context?userId=${user}`, as("acme-dashboard"))).status).toBe(200);
     expect((await call("GET", `/v1/users/${user}/export`, as("acme-dashboard"))).status).toBe(200);
     expect((await call("GET", "/v1/audit", as("acme-dashboard"))).status).toBe(200);

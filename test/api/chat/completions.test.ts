@@ -22,7 +22,13 @@ describe("POST /v1/chat/completions with the official openai client", () => {
     const sid = uniqueId("oa");
     const { openai, drain } = memoryClient(sid, uniqueId("u"));
     const { data, response } = await openai.chat.completions
-      .create({ model: MODEL, messages: [{ role: "system", content: SYSTEM }, { role: "user", content: "hello there" }] })
+      .create({
+        model: MODEL,
+        messages: [
+          { role: "system", content: SYSTEM },
+          { role: "user", content: "hello there" },
+        ],
+      })
       .withResponse();
     await drain();
 
@@ -91,13 +97,21 @@ describe("POST /v1/chat/completions with the official openai client", () => {
 
     const session = await readSession(sid);
     expect(pairs(session.system)).toEqual([["system", SYSTEM]]);
-    expect(pairs(session.window)).toEqual(questions.flatMap((q) => [["user", q], ["assistant", q]]));
+    expect(pairs(session.window)).toEqual(
+      questions.flatMap((q) => [
+        ["user", q],
+        ["assistant", q],
+      ]),
+    );
 
     // The LLM saw the conversation from memory, each message once.
     const [last] = turnRequests(await chatRequests(), "third question");
     expect((last?.body.messages ?? []).map((m) => [m.role, textOf(m.content)])).toEqual([
       ["system", SYSTEM],
-      ...questions.slice(0, 2).flatMap((q) => [["user", q], ["assistant", q]]),
+      ...questions.slice(0, 2).flatMap((q) => [
+        ["user", q],
+        ["assistant", q],
+      ]),
       ["user", "third question"],
     ]);
   });
@@ -105,7 +119,13 @@ describe("POST /v1/chat/completions with the official openai client", () => {
   it("a changed system prompt replaces the pinned one instead of piling up", async () => {
     const sid = uniqueId("oa-persona");
     const { openai, drain } = memoryClient(sid, uniqueId("u"));
-    await openai.chat.completions.create({ model: MODEL, messages: [{ role: "system", content: SYSTEM }, { role: "user", content: "hello" }] });
+    await openai.chat.completions.create({
+      model: MODEL,
+      messages: [
+        { role: "system", content: SYSTEM },
+        { role: "user", content: "hello" },
+      ],
+    });
     await drain();
     const NEW_SYSTEM = "You are a pirate.";
     await openai.chat.completions.create({
@@ -124,7 +144,13 @@ describe("POST /v1/chat/completions with the official openai client", () => {
     const systems = (turn?.body.messages ?? []).filter((m) => m.role === "system").map((m) => textOf(m.content));
     expect(systems).toEqual([NEW_SYSTEM]);
     // switching back pins the first prompt again (its id is free once it was replaced)
-    await openai.chat.completions.create({ model: MODEL, messages: [{ role: "system", content: SYSTEM }, { role: "user", content: "again" }] });
+    await openai.chat.completions.create({
+      model: MODEL,
+      messages: [
+        { role: "system", content: SYSTEM },
+        { role: "user", content: "again" },
+      ],
+    });
     await drain();
     expect(pairs((await readSession(sid)).system)).toEqual([["system", SYSTEM]]);
   });
@@ -132,7 +158,10 @@ describe("POST /v1/chat/completions with the official openai client", () => {
   it("a retry with the same Idempotency-Key stores the turn once and answers from storage", async () => {
     const sid = uniqueId("oa-retry");
     const { openai, drain, served } = memoryClient(sid, uniqueId("u"));
-    const messages: Message[] = [{ role: "system", content: SYSTEM }, { role: "user", content: "same question" }];
+    const messages: Message[] = [
+      { role: "system", content: SYSTEM },
+      { role: "user", content: "same question" },
+    ];
     const headers = { "Idempotency-Key": "retry-1" };
     const first = await openai.chat.completions.create({ model: MODEL, messages }, { headers });
     const second = await openai.chat.completions.create({ model: MODEL, messages }, { headers }).withResponse();

@@ -1,7 +1,17 @@
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, uniqueId } from "../support/helpers.ts";
-import { chatRequests, parseSse, putSettings, readHistory, readSession, resetLlm, setLlmMode, turnRequests, type ChatReplyBody } from "../support/chat.ts";
+import {
+  chatRequests,
+  parseSse,
+  putSettings,
+  readHistory,
+  readSession,
+  resetLlm,
+  setLlmMode,
+  turnRequests,
+  type ChatReplyBody,
+} from "../support/chat.ts";
 import { compress } from "../support/llm.ts";
 import { memoryClient } from "../support/openai.ts";
 
@@ -10,7 +20,10 @@ const pairs = (messages: { role: string; content: string }[]) => messages.map((m
 
 /** `POST /chat` with an optional Idempotency-Key header. */
 function chat(sessionId: string, body: Record<string, unknown>, key?: string) {
-  return call<ChatReplyBody>("POST", `/v1/sessions/${sessionId}/chat`, { body, headers: key === undefined ? {} : { "Idempotency-Key": key } });
+  return call<ChatReplyBody>("POST", `/v1/sessions/${sessionId}/chat`, {
+    body,
+    headers: key === undefined ? {} : { "Idempotency-Key": key },
+  });
 }
 
 describe("honest idempotency: a retry is recognized only by an explicit key", () => {
@@ -31,7 +44,12 @@ describe("honest idempotency: a retry is recognized only by an explicit key", ()
     }
     await drain();
     expect(turnRequests(await chatRequests(), "ok")).toHaveLength(2);
-    expect(pairs((await readSession(sid)).window)).toEqual([["user", "ok"], ["assistant", "ok"], ["user", "ok"], ["assistant", "ok"]]);
+    expect(pairs((await readSession(sid)).window)).toEqual([
+      ["user", "ok"],
+      ["assistant", "ok"],
+      ["user", "ok"],
+      ["assistant", "ok"],
+    ]);
   });
 
   it("proxy: with the same Idempotency-Key one LLM call and one stored pair; a streamed retry answers from storage", async () => {
@@ -57,7 +75,10 @@ describe("honest idempotency: a retry is recognized only by an explicit key", ()
     expect(streamed).toBe("the first answer");
     expect(finishes.at(-1)).toBe("stop");
     expect(turnRequests(await chatRequests(), "ok")).toHaveLength(1);
-    expect(pairs((await readSession(sid)).window)).toEqual([["user", "ok"], ["assistant", "the first answer"]]);
+    expect(pairs((await readSession(sid)).window)).toEqual([
+      ["user", "ok"],
+      ["assistant", "the first answer"],
+    ]);
     // Another key is another turn.
     await openai.chat.completions.create({ model: MODEL, messages: [...messages] }, { headers: { "Idempotency-Key": "turn-ok-2" } });
     await drain();
@@ -69,7 +90,11 @@ describe("honest idempotency: a retry is recognized only by an explicit key", ()
     const { openai, drain } = memoryClient(sid, uniqueId("u"));
     await setLlmMode({ mode: "tools", toolCalls: [{ name: "lookup", arguments: '{"q":"x"}' }] });
     const headers = { "Idempotency-Key": "tools-1" };
-    const body = { model: MODEL, tools: [{ type: "function" as const, function: { name: "lookup" } }], messages: [{ role: "user" as const, content: "look it up" }] };
+    const body = {
+      model: MODEL,
+      tools: [{ type: "function" as const, function: { name: "lookup" } }],
+      messages: [{ role: "user" as const, content: "look it up" }],
+    };
     const first = await openai.chat.completions.create(body, { headers });
     const again = await openai.chat.completions.create(body, { headers });
     await drain();
@@ -84,7 +109,12 @@ describe("honest idempotency: a retry is recognized only by an explicit key", ()
     const sid = uniqueId("idem-chat");
     expect((await chat(sid, { message: "ok" })).status).toBe(200);
     expect((await chat(sid, { message: "ok" })).status).toBe(200);
-    expect(pairs((await readSession(sid)).window)).toEqual([["user", "ok"], ["assistant", "ok"], ["user", "ok"], ["assistant", "ok"]]);
+    expect(pairs((await readSession(sid)).window)).toEqual([
+      ["user", "ok"],
+      ["assistant", "ok"],
+      ["user", "ok"],
+      ["assistant", "ok"],
+    ]);
 
     const keyed = uniqueId("idem-chat-key");
     const a = await chat(keyed, { message: "ok" }, "k-1");
@@ -93,7 +123,10 @@ describe("honest idempotency: a retry is recognized only by an explicit key", ()
     expect(b.json.reply).toEqual(a.json.reply);
     expect(b.headers.get("idempotent-replayed")).toBe("true");
     expect(a.headers.get("idempotent-replayed")).toBeNull();
-    expect(pairs((await readSession(keyed)).window)).toEqual([["user", "ok"], ["assistant", "ok"]]);
+    expect(pairs((await readSession(keyed)).window)).toEqual([
+      ["user", "ok"],
+      ["assistant", "ok"],
+    ]);
     expect(turnRequests(await chatRequests(), "ok")).toHaveLength(3);
   });
 
@@ -118,7 +151,9 @@ describe("honest idempotency: a retry is recognized only by an explicit key", ()
     expect(turnRequests(await chatRequests(), "what colour is the door?")).toHaveLength(1);
 
     // Streamed, the retry is one delta with the recorded reply and the done event.
-    const res = await call("POST", `/v1/sessions/${sid}/chat`, { body: { message: "what colour is the door?", messageId: "door-1", stream: true } });
+    const res = await call("POST", `/v1/sessions/${sid}/chat`, {
+      body: { message: "what colour is the door?", messageId: "door-1", stream: true },
+    });
     const events = parseSse(res.text);
     expect(events.map((e) => e.event)).toEqual(["delta", "done"]);
     expect(JSON.parse(events[1]?.data ?? "{}")).toMatchObject({ reply: { id: "door-1.reply", content: "the door is blue" } });
@@ -127,17 +162,25 @@ describe("honest idempotency: a retry is recognized only by an explicit key", ()
   it("concurrent calls with one key store one reply", async () => {
     const sid = uniqueId("idem-race");
     await setLlmMode({ mode: "echo", delayMs: 200 });
-    const [a, b] = await Promise.all([chat(sid, { message: "at the same time" }, "race-1"), chat(sid, { message: "at the same time" }, "race-1")]);
+    const [a, b] = await Promise.all([
+      chat(sid, { message: "at the same time" }, "race-1"),
+      chat(sid, { message: "at the same time" }, "race-1"),
+    ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(b.json.reply).toEqual(a.json.reply);
-    expect(pairs((await readSession(sid)).window)).toEqual([["user", "at the same time"], ["assistant", "at the same time"]]);
+    expect(pairs((await readSession(sid)).window)).toEqual([
+      ["user", "at the same time"],
+      ["assistant", "at the same time"],
+    ]);
   });
 
   it("refuses an Idempotency-Key that is not printable ASCII or too long, before anything is stored", async () => {
     const sid = uniqueId("idem-bad");
     const long = await chat(sid, { message: "hi" }, "k".repeat(257));
     expect(long.status).toBe(400);
-    expect((long.json as unknown as { error: { message: string } }).error.message).toBe("invalid header: idempotency-key must be at most 256 characters");
+    expect((long.json as unknown as { error: { message: string } }).error.message).toBe(
+      "invalid header: idempotency-key must be at most 256 characters",
+    );
     const proxy = await call("POST", "/v1/chat/completions", {
       body: { model: MODEL, messages: [{ role: "user", content: "hi" }] },
       headers: { "X-Memory-Session": sid, "Idempotency-Key": "k".repeat(300) },
@@ -160,7 +203,10 @@ describe("OpenAI-compatible model list", () => {
 
   it("answers 401 in OpenAI's error shape without a valid key, and 503 without an LLM", async () => {
     const { openai } = memoryClient(uniqueId("models"), uniqueId("u"), { key: "wrong-key" });
-    const err = await openai.models.list().then(() => null, (e: unknown) => e);
+    const err = await openai.models.list().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
     expect((err as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ type: "authentication_error", code: "unauthorized" });
     const none = await call("GET", "/v1/models", { env: { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined } });

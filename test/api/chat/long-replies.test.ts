@@ -10,7 +10,9 @@ import { sessionPath } from "../support/sessions.ts";
  * the turn answers from storage without calling the model again.
  */
 
-const LONG = Array.from({ length: 4000 }, (_, i) => `word${String(i).padStart(5, "0")}`).join(" ").slice(0, 40_000);
+const LONG = Array.from({ length: 4000 }, (_, i) => `word${String(i).padStart(5, "0")}`)
+  .join(" ")
+  .slice(0, 40_000);
 
 afterEach(async () => {
   await resetLlm();
@@ -22,17 +24,34 @@ interface Path {
 }
 
 const paths: Path[] = [
-  { name: "/chat", send: (sid, key) => call("POST", `${sessionPath(sid)}/chat`, { body: { message: "write a long essay" }, headers: { "idempotency-key": key } }) },
-  { name: "/chat streamed", send: (sid, key) => call("POST", `${sessionPath(sid)}/chat`, { body: { message: "write a long essay", stream: true }, headers: { "idempotency-key": key } }) },
+  {
+    name: "/chat",
+    send: (sid, key) =>
+      call("POST", `${sessionPath(sid)}/chat`, { body: { message: "write a long essay" }, headers: { "idempotency-key": key } }),
+  },
+  {
+    name: "/chat streamed",
+    send: (sid, key) =>
+      call("POST", `${sessionPath(sid)}/chat`, {
+        body: { message: "write a long essay", stream: true },
+        headers: { "idempotency-key": key },
+      }),
+  },
   {
     name: "the proxy",
     send: (sid, key) =>
-      call("POST", "/v1/chat/completions", { body: { model: "gpt-4o-mini", messages: [{ role: "user", content: "write a long essay" }] }, headers: { "x-memory-session": sid, "idempotency-key": key } }),
+      call("POST", "/v1/chat/completions", {
+        body: { model: "gpt-4o-mini", messages: [{ role: "user", content: "write a long essay" }] },
+        headers: { "x-memory-session": sid, "idempotency-key": key },
+      }),
   },
   {
     name: "the proxy streamed",
     send: (sid, key) =>
-      call("POST", "/v1/chat/completions", { body: { model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "write a long essay" }] }, headers: { "x-memory-session": sid, "idempotency-key": key } }),
+      call("POST", "/v1/chat/completions", {
+        body: { model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "write a long essay" }] },
+        headers: { "x-memory-session": sid, "idempotency-key": key },
+      }),
   },
 ];
 

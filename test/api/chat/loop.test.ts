@@ -88,7 +88,10 @@ describe("the chat loop through POST /chat", () => {
     expect(history.archived.length).toBeGreaterThan(0);
     expect(history.summary?.covered).toBe(history.archived.length);
     const windowTokens = session.window.reduce((total, m) => total + m.tokens, 0);
-    expect(windowTokens <= MAX_TOKENS || session.window.length <= KEEP, `window of ${session.window.length} messages, ${windowTokens} tokens`).toBe(true);
+    expect(
+      windowTokens <= MAX_TOKENS || session.window.length <= KEEP,
+      `window of ${session.window.length} messages, ${windowTokens} tokens`,
+    ).toBe(true);
     expect(turns.some((t) => t.memory.compressionDue)).toBe(true);
     // Later turns were built on the summary the earlier turns made due.
     expect(turns.at(-1)?.memory.summaryVersion ?? 0).toBeGreaterThanOrEqual(1);

@@ -5,7 +5,8 @@ import { proxiedTurn } from "../../../src/memory/sessions/chat-turn.ts";
 import { issueProblem } from "../../../src/http/router.ts";
 
 const call = (id: string) => ({ id, type: "function", function: { name: "f", arguments: "{}" } });
-const proxied = (messages: unknown[], extra: Record<string, unknown> = {}) => proxiedTurn(proxiedRequest(CompletionBody.parse({ model: "m", messages, ...extra })));
+const proxied = (messages: unknown[], extra: Record<string, unknown> = {}) =>
+  proxiedTurn(proxiedRequest(CompletionBody.parse({ model: "m", messages, ...extra })));
 const turn = async (messages: unknown[], extra: Record<string, unknown> = {}) => {
   const t = await proxied(messages, extra);
   if ("refused" in t) throw new Error(t.refused);
@@ -51,19 +52,40 @@ describe("what a proxied request adds to memory", () => {
   });
 
   it("passes every field but messages and stream on", async () => {
-    const t = await turn([{ role: "user", content: "hi" }], { stream: true, tools: [{ type: "function", function: { name: "f" } }], seed: 3, stream_options: { include_usage: true } });
-    expect(t.fields).toEqual({ model: "m", tools: [{ type: "function", function: { name: "f" } }], seed: 3, stream_options: { include_usage: true } });
+    const t = await turn([{ role: "user", content: "hi" }], {
+      stream: true,
+      tools: [{ type: "function", function: { name: "f" } }],
+      seed: 3,
+      stream_options: { include_usage: true },
+    });
+    expect(t.fields).toEqual({
+      model: "m",
+      tools: [{ type: "function", function: { name: "f" } }],
+      seed: 3,
+      stream_options: { include_usage: true },
+    });
   });
 
   it("refuses a conversation ending with an assistant or system message", async () => {
     const refused = { refused: "messages must end with a user message or a tool result" };
-    expect(await proxied([{ role: "user", content: "hi" }, { role: "assistant", content: "yo" }])).toEqual(refused);
+    expect(
+      await proxied([
+        { role: "user", content: "hi" },
+        { role: "assistant", content: "yo" },
+      ]),
+    ).toEqual(refused);
     expect(await proxied([{ role: "system", content: "sys" }])).toEqual(refused);
   });
 });
 
 describe("answers from storage in OpenAI's shape", () => {
-  const reply = { id: "k-1.reply", content: "", tool_calls: [{ id: "c1", type: "function" as const, function: { name: "f", arguments: "{}" } }], finishReason: "tool_calls", model: "m" };
+  const reply = {
+    id: "k-1.reply",
+    content: "",
+    tool_calls: [{ id: "c1", type: "function" as const, function: { name: "f", arguments: "{}" } }],
+    finishReason: "tool_calls",
+    model: "m",
+  };
 
   it("a completion with content null beside the recorded tool calls", () => {
     expect(completionFromOutcome(reply, "m")).toMatchObject({
@@ -74,7 +96,10 @@ describe("answers from storage in OpenAI's shape", () => {
   });
 
   it("chunks: role and text, the tool calls by index, the finish", () => {
-    const events = chunksFromOutcome(reply, "m").split("\n\n").filter(Boolean).map((e) => JSON.parse(e.replace(/^data: /, "")) as { choices: { delta: unknown; finish_reason: string | null }[] });
+    const events = chunksFromOutcome(reply, "m")
+      .split("\n\n")
+      .filter(Boolean)
+      .map((e) => JSON.parse(e.replace(/^data: /, "")) as { choices: { delta: unknown; finish_reason: string | null }[] });
     expect(events.map((e) => [e.choices[0]?.delta, e.choices[0]?.finish_reason])).toEqual([
       [{ role: "assistant", content: "" }, null],
       [{ tool_calls: [{ index: 0, ...reply.tool_calls[0] }] }, null],
@@ -88,8 +113,12 @@ describe("schema error texts", () => {
     const base = { path: [] as PropertyKey[], message: "Too small" };
     expect(issueProblem({ ...base, code: "too_small", origin: "number", minimum: 50, inclusive: true })).toBe("must be >= 50");
     expect(issueProblem({ ...base, code: "too_small", origin: "number", minimum: 0, inclusive: false })).toBe("must be > 0");
-    expect(issueProblem({ ...base, code: "too_big", origin: "string", maximum: 64, inclusive: true, message: "Too big" })).toBe("must be at most 64 characters");
+    expect(issueProblem({ ...base, code: "too_big", origin: "string", maximum: 64, inclusive: true, message: "Too big" })).toBe(
+      "must be at most 64 characters",
+    );
     expect(issueProblem({ ...base, code: "too_small", origin: "array", minimum: 1, inclusive: true })).toBe("must have at least 1 item");
-    expect(issueProblem({ ...base, code: "custom", message: "only assistant messages carry tool_calls" })).toBe("only assistant messages carry tool_calls");
+    expect(issueProblem({ ...base, code: "custom", message: "only assistant messages carry tool_calls" })).toBe(
+      "only assistant messages carry tool_calls",
+    );
   });
 });

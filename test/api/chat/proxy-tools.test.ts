@@ -12,7 +12,11 @@ const MODEL = "fake-model";
 const TOOLS: Tool[] = [
   {
     type: "function",
-    function: { name: "get_weather", description: "Weather of a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+    function: {
+      name: "get_weather",
+      description: "Weather of a city",
+      parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    },
   },
 ];
 const QUESTION = "what is the weather in Paris?";
@@ -71,7 +75,12 @@ describe("POST /v1/chat/completions passes every field through and keeps tool ca
     // The client's own message list was replaced by memory's: the stored turn, nothing else.
     expect((sent.messages ?? []).map(shape)).toEqual([["user", "hello with fields"]]);
 
-    const streamed = await openai.chat.completions.create({ ...fields, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "stream with fields" }] });
+    const streamed = await openai.chat.completions.create({
+      ...fields,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: "user", content: "stream with fields" }],
+    });
     for await (const _chunk of streamed) void _chunk;
     await drain();
     expect((await lastRequest()).body).toMatchObject({ ...passed, stream: true, stream_options: { include_usage: true } });
@@ -104,7 +113,11 @@ describe("POST /v1/chat/completions passes every field through and keeps tool ca
 
     // The upstream saw the exchange from memory, the call and its result together.
     const sent = (await lastRequest()).body.messages ?? [];
-    expect(sent.map(shape)).toEqual([["user", QUESTION], ["assistant", "", ["get_weather"]], ["tool", '{"temp_c":21}', call0.id]]);
+    expect(sent.map(shape)).toEqual([
+      ["user", QUESTION],
+      ["assistant", "", ["get_weather"]],
+      ["tool", '{"temp_c":21}', call0.id],
+    ]);
 
     expect((await windowOf(sid)).map(shape)).toEqual([
       ["user", QUESTION],
@@ -117,9 +130,20 @@ describe("POST /v1/chat/completions passes every field through and keeps tool ca
   it("streams tool-call deltas and the usage-only last chunk as the upstream sent them, then the tool result turn streams too", async () => {
     const sid = uniqueId("px-tools-stream");
     const { openai, drain } = memoryClient(sid, uniqueId("u"));
-    await setLlmMode({ mode: "tools", count: 1, chunkDelayMs: 1, toolCalls: [{ name: "get_weather", arguments: '{"city":"Paris","unit":"c"}' }] });
+    await setLlmMode({
+      mode: "tools",
+      count: 1,
+      chunkDelayMs: 1,
+      toolCalls: [{ name: "get_weather", arguments: '{"city":"Paris","unit":"c"}' }],
+    });
     const history: Message[] = [{ role: "user", content: QUESTION }];
-    const stream = await openai.chat.completions.create({ model: MODEL, tools: TOOLS, stream: true, stream_options: { include_usage: true }, messages: history });
+    const stream = await openai.chat.completions.create({
+      model: MODEL,
+      tools: TOOLS,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: history,
+    });
     const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(chunk);
     await drain();
@@ -135,7 +159,11 @@ describe("POST /v1/chat/completions passes every field through and keeps tool ca
     expect(last?.usage?.total_tokens ?? 0).toBeGreaterThan(0);
 
     history.push(
-      { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "get_weather", arguments: '{"city":"Paris","unit":"c"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id, type: "function", function: { name: "get_weather", arguments: '{"city":"Paris","unit":"c"}' } }],
+      },
       { role: "tool", tool_call_id: id, content: "sunny" },
     );
     const follow = await openai.chat.completions.create({ model: MODEL, tools: TOOLS, stream: true, messages: history });
@@ -154,7 +182,10 @@ describe("POST /v1/chat/completions passes every field through and keeps tool ca
   it("keeps a multi-step agent loop in order and stores each exchange once", async () => {
     const sid = uniqueId("px-loop");
     const { openai, drain } = memoryClient(sid, uniqueId("u"));
-    const history: Message[] = [{ role: "system", content: "You are an agent." }, { role: "user", content: "plan my trip" }];
+    const history: Message[] = [
+      { role: "system", content: "You are an agent." },
+      { role: "user", content: "plan my trip" },
+    ];
     for (const name of ["find_flights", "find_hotels"]) {
       await setLlmMode({ mode: "tools", count: 1, toolCalls: [{ name, arguments: "{}" }] });
       const res = await openai.chat.completions.create({ model: MODEL, tools: TOOLS, messages: history });
@@ -180,32 +211,62 @@ describe("POST /v1/chat/completions passes every field through and keeps tool ca
     const sid = uniqueId("px-4xx");
     const { openai } = memoryClient(sid, uniqueId("u"));
     await setLlmMode({ mode: "error", status: 400 });
-    const err = await openai.chat.completions.create({ model: MODEL, tools: TOOLS, messages: [{ role: "user", content: "hi" }] }).then(() => null, (e: unknown) => e);
+    const err = await openai.chat.completions.create({ model: MODEL, tools: TOOLS, messages: [{ role: "user", content: "hi" }] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     const body = (err as InstanceType<typeof OpenAI.APIError>).error as { message: string; code: string };
     expect(body.code).toBe("llm_rejected");
     expect(body.message).toMatch(/^the LLM rejected the request \(HTTP 400, fake_error\)/);
     const stream = await openai.chat.completions.create({ model: MODEL, stream: true, messages: [{ role: "user", content: "hi" }] });
-    await expect((async () => {
-      for await (const chunk of stream) void chunk;
-    })()).rejects.toThrow(/the LLM rejected the request/);
+    await expect(
+      (async () => {
+        for await (const chunk of stream) void chunk;
+      })(),
+    ).rejects.toThrow(/the LLM rejected the request/);
   });
 
   it("refuses image parts in OpenAI's error shape: memory stores text", async () => {
     const { openai } = memoryClient(uniqueId("px-image"), uniqueId("u"));
     const err = await openai.chat.completions
-      .create({ model: MODEL, messages: [{ role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: "https://x.test/cat.png" } }] }] })
-      .then(() => null, (e: unknown) => e);
+      .create({
+        model: MODEL,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "what is this?" },
+              { type: "image_url", image_url: { url: "https://x.test/cat.png" } },
+            ],
+          },
+        ],
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(((err as InstanceType<typeof OpenAI.APIError>).error as { message: string }).message).toMatch(/^invalid body: messages\.0\.content\.1 only text parts are stored/);
+    expect(((err as InstanceType<typeof OpenAI.APIError>).error as { message: string }).message).toMatch(
+      /^invalid body: messages\.0\.content\.1 only text parts are stored/,
+    );
   });
 
   it("rejects a conversation that ends with an assistant message, in OpenAI's error shape", async () => {
     const sid = uniqueId("px-bad-end");
     const { openai } = memoryClient(sid, uniqueId("u"));
     const err = await openai.chat.completions
-      .create({ model: MODEL, messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }] })
-      .then(() => null, (e: unknown) => e);
+      .create({
+        model: MODEL,
+        messages: [
+          { role: "user", content: "hi" },
+          { role: "assistant", content: "hello" },
+        ],
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     const body = (err as InstanceType<typeof OpenAI.APIError>).error as { message: string; type: string; code: string };
     expect(body).toMatchObject({ type: "invalid_request_error", code: "validation_failed" });

@@ -69,7 +69,10 @@ describe("POST /chat with stream: true", () => {
     expect(response.status).toBe(200);
     expect(first).toContain("event: delta");
     // The client saw only the beginning.
-    const seen = parseSse(first).filter((e) => e.event === "delta").map((e) => (JSON.parse(e.data) as { content: string }).content).join("");
+    const seen = parseSse(first)
+      .filter((e) => e.event === "delta")
+      .map((e) => (JSON.parse(e.data) as { content: string }).content)
+      .join("");
     expect(seen.length).toBeLessThan(message.length);
 
     const session = await readSession(sid);

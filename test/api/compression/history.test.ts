@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, uniqueId } from "../support/helpers.ts";
 import { append, readContext, readSession, sessionPath, sum, type MessageInput } from "../support/sessions.ts";
-import { chatRequests, compress, promptText, readHistory, resetLlm, setLlmMode, type HistoryResponse, type SummaryView } from "../support/llm.ts";
+import {
+  chatRequests,
+  compress,
+  promptText,
+  readHistory,
+  resetLlm,
+  setLlmMode,
+  type HistoryResponse,
+  type SummaryView,
+} from "../support/llm.ts";
 
 const SYSTEM = "You are a cooking assistant.";
 const KEEP = 4;
@@ -59,7 +68,10 @@ describe("history: the summary and the archived originals", () => {
     expect(state.stats.windowTokens).toBe(sum(state.window.map((m) => m.tokens)));
 
     // a second compression folds the old summary and the next prefix into the one summary
-    await append(sid, Array.from({ length: 6 }, (_, i) => dish(10 + i)));
+    await append(
+      sid,
+      Array.from({ length: 6 }, (_, i) => dish(10 + i)),
+    );
     const mid = await readSession(sid);
     const prefix2 = mid.window.slice(0, mid.window.length - KEEP);
     const second = await compress(sid, { force: true });
@@ -68,7 +80,9 @@ describe("history: the summary and the archived originals", () => {
     history = await readHistory(sid);
     const summary2 = state.summary as SummaryView;
     expect(summary2).toMatchObject({ version: 2, method: "llm", covered: prefix1.length + prefix2.length });
-    expect(summary2.lastRatio).toBe(Math.round((summary2.tokens / (summary1.tokens + sum(prefix2.map((m) => m.tokens)))) * 10_000) / 10_000);
+    expect(summary2.lastRatio).toBe(
+      Math.round((summary2.tokens / (summary1.tokens + sum(prefix2.map((m) => m.tokens)))) * 10_000) / 10_000,
+    );
     expect(history.archived).toEqual([...prefix1, ...prefix2]);
     expect([...ids(history.archived), ...ids(state.window)]).toEqual(Array.from({ length: 16 }, (_, i) => dish(i).id));
 

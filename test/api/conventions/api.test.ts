@@ -20,11 +20,21 @@ describe("schema errors say where and what, with the bound", () => {
     ["PUT", "/v1/sessions/conv-1", { colour: 1 }, "invalid body: colour is not a known field"],
     ["POST", "/v1/sessions/conv-1/messages", { messages: [{ role: "user" }] }, "invalid body: messages.0.content is required"],
     ["POST", "/v1/sessions/conv-1/messages", { messages: [] }, "invalid body: messages must have at least 1 item"],
-    ["POST", "/v1/sessions/conv-1/messages", { messages: [{ role: "bot", content: "x" }] }, 'invalid body: messages.0.role must be one of "system", "developer", "user", "assistant", "tool"'],
+    [
+      "POST",
+      "/v1/sessions/conv-1/messages",
+      { messages: [{ role: "bot", content: "x" }] },
+      'invalid body: messages.0.role must be one of "system", "developer", "user", "assistant", "tool"',
+    ],
     ["POST", "/v1/sessions/conv-1/chat", { message: "hi", temperature: 3 }, "invalid body: temperature must be <= 2"],
     ["POST", "/v1/users/u1/facts", { text: "x", importance: 2 }, "invalid body: importance must be <= 1"],
     ["GET", "/v1/sessions/conv-1/context?k=1000", undefined, "invalid query: k must be <= 50"],
-    ["GET", "/v1/sessions/a:b", undefined, "invalid path: sessionId must be 1-128 characters of A-Z a-z 0-9 _ . - @ +, starting with a letter or digit"],
+    [
+      "GET",
+      "/v1/sessions/a:b",
+      undefined,
+      "invalid path: sessionId must be 1-128 characters of A-Z a-z 0-9 _ . - @ +, starting with a letter or digit",
+    ],
   ])("%s %s %j", async (method, path, body, expected) => {
     const res = await call(method, path, body === undefined ? {} : { body });
     expectJsonError(res, 400);
@@ -68,7 +78,13 @@ describe("numbers and timestamps", () => {
     const exported = await call<{ exportedAt: number }>("GET", `/v1/users/${uid}/export`);
     const erased = await call<{ erasedAt: number }>("DELETE", `/v1/users/${uid}`);
     const after = Date.now();
-    for (const t of [state.json.createdAt, state.json.updatedAt, state.json.window[0]?.ts ?? 0, exported.json.exportedAt, erased.json.erasedAt]) {
+    for (const t of [
+      state.json.createdAt,
+      state.json.updatedAt,
+      state.json.window[0]?.ts ?? 0,
+      exported.json.exportedAt,
+      erased.json.erasedAt,
+    ]) {
       expect(typeof t).toBe("number");
       expect(t).toBeGreaterThanOrEqual(before - 1000);
       expect(t).toBeLessThanOrEqual(after + 1000);
@@ -80,7 +96,14 @@ describe("one delete answer: the ids the path names and `deleted`, the number of
   it("reset, notes, scratchpad, fact and user erase", async () => {
     const uid = uniqueId("del-u");
     const sid = uniqueId("del-s");
-    await append(sid, [{ role: "user", content: "one" }, { role: "assistant", content: "two" }], { userId: uid });
+    await append(
+      sid,
+      [
+        { role: "user", content: "one" },
+        { role: "assistant", content: "two" },
+      ],
+      { userId: uid },
+    );
     await call("PUT", `/v1/sessions/${sid}/notes/a`, { body: { value: "x" } });
     await call("PUT", `/v1/sessions/${sid}/notes/b`, { body: { value: "y" } });
     await call("POST", `/v1/sessions/${sid}/scratchpad`, { body: { entry: "z" } });
@@ -105,7 +128,9 @@ describe("ids: one pattern, wide enough for e-mail-like user ids", () => {
     const uid = `ana.lima+${crypto.randomUUID().slice(0, 8)}@example.com`;
     const sid = `chat@${uid.split("@")[0]}`;
     await append(sid, [{ role: "user", content: "I live in Lisbon", persist: true }], { userId: uid });
-    const chat = await call("POST", `/v1/sessions/${encodeURIComponent(sid)}/chat`, { body: { message: "where do I live?", userId: uid, messageId: "q1" } });
+    const chat = await call("POST", `/v1/sessions/${encodeURIComponent(sid)}/chat`, {
+      body: { message: "where do I live?", userId: uid, messageId: "q1" },
+    });
     expect(chat.status, chat.text).toBe(200);
     await addFact(uid, { text: "prefers the window seat" });
     // The facts helpers percent-encode the path; raw, it names the same user.

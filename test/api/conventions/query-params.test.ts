@@ -9,7 +9,13 @@ interface OpenApiDocument {
   paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
 }
 
-const SAMPLE: Record<string, string> = { sessionId: "qp-session", userId: "qp-user", factId: "f0123456789abcdef01234567", traceId: "t0", key: "note" };
+const SAMPLE: Record<string, string> = {
+  sessionId: "qp-session",
+  userId: "qp-user",
+  factId: "f0123456789abcdef01234567",
+  traceId: "t0",
+  key: "note",
+};
 
 async function operations(): Promise<{ method: string; path: string; query: string[] }[]> {
   const doc = (await call<OpenApiDocument>("GET", "/openapi.json")).json;

@@ -18,21 +18,27 @@ interface DeclaredRoute {
 
 const declared: DeclaredRoute[] = buildApp(() => {
   throw new Error("not served");
-})
-  .openAPIRegistry.definitions.flatMap((d) => (d.type === "route" ? [d.route as unknown as DeclaredRoute] : []));
+}).openAPIRegistry.definitions.flatMap((d) => (d.type === "route" ? [d.route as unknown as DeclaredRoute] : []));
 
 const checked = new Set<string>();
 
 /** The route `path` (concrete) answers with, by its OpenAPI template. */
 function routeOf(method: string, path: string): DeclaredRoute {
   const bare = path.split("?")[0] ?? path;
-  const route = declared.find((r) => r.method === method.toLowerCase() && new RegExp(`^${r.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(bare));
+  const route = declared.find(
+    (r) => r.method === method.toLowerCase() && new RegExp(`^${r.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(bare),
+  );
   if (!route) throw new Error(`no declared route for ${method} ${bare}`);
   return route;
 }
 
 /** Calls the Worker and checks the answer against the declared schema of its status. */
-async function conforming(method: string, path: string, options: Parameters<typeof call>[2] = {}, status = 200): Promise<Record<string, unknown>> {
+async function conforming(
+  method: string,
+  path: string,
+  options: Parameters<typeof call>[2] = {},
+  status = 200,
+): Promise<Record<string, unknown>> {
   const route = routeOf(method, path);
   const res = await call(method, path, options);
   expect(res.status, `${method} ${path}: ${res.text.slice(0, 300)}`).toBe(status);
@@ -61,7 +67,12 @@ describe("every answer matches the schema its route declares", () => {
     const messages = [
       { id: "sys", role: "system", content: "You are terse." },
       { id: "m1", role: "user", content: "I live in Lisbon and like green tea", persist: true, metadata: { source: "test" } },
-      { id: "m2", role: "assistant", content: "", tool_calls: [{ id: "call_1", type: "function", function: { name: "lookup", arguments: "{}" } }] },
+      {
+        id: "m2",
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "lookup", arguments: "{}" } }],
+      },
       { id: "m3", role: "tool", tool_call_id: "call_1", content: "ok" },
     ];
     await conforming("POST", `${s}/messages`, { body: { userId, messages } }, 201);
@@ -87,13 +98,24 @@ describe("every answer matches the schema its route declares", () => {
     // A retry answers from storage: no usage, same shape.
     await conforming("POST", `${s}/chat`, { body: { message: "What do I drink?", messageId: "c1", userId } });
     const completion = { model: "gpt-4o-mini", messages: [{ role: "user", content: "Hello there" }] };
-    await conforming("POST", "/v1/chat/completions", { body: completion, headers: { "x-memory-session": `${sessionId}-proxy`, "idempotency-key": "k1" } });
-    await conforming("POST", "/v1/chat/completions", { body: completion, headers: { "x-memory-session": `${sessionId}-proxy`, "idempotency-key": "k1" } });
+    await conforming("POST", "/v1/chat/completions", {
+      body: completion,
+      headers: { "x-memory-session": `${sessionId}-proxy`, "idempotency-key": "k1" },
+    });
+    await conforming("POST", "/v1/chat/completions", {
+      body: completion,
+      headers: { "x-memory-session": `${sessionId}-proxy`, "idempotency-key": "k1" },
+    });
     await conforming("GET", "/v1/models");
   });
 
   it("facts", async () => {
-    const added = await conforming("POST", f, { body: { text: "Likes green tea", type: "preference", importance: 0.8, metadata: { from: "test" } } }, 201);
+    const added = await conforming(
+      "POST",
+      f,
+      { body: { text: "Likes green tea", type: "preference", importance: 0.8, metadata: { from: "test" } } },
+      201,
+    );
     await conforming("POST", f, { body: { text: "Likes green tea" } }, 200);
     const id = String(added.id);
     await conforming("GET", `${f}?query=tea&minScore=0`);
@@ -101,7 +123,9 @@ describe("every answer matches the schema its route declares", () => {
     await conforming("GET", `${f}/${id}`);
     await conforming("PATCH", `${f}/${id}`, { body: { text: "Likes green and white tea" } });
     await conforming("DELETE", `${f}/${id}`);
-    await conforming("POST", `${f}/import`, { body: { facts: [{ text: "Visited Porto in May", type: "experience", createdAt: "2026-05-02T10:00:00Z" }] } });
+    await conforming("POST", `${f}/import`, {
+      body: { facts: [{ text: "Visited Porto in May", type: "experience", createdAt: "2026-05-02T10:00:00Z" }] },
+    });
   });
 
   it("users: session list, export, erase", async () => {

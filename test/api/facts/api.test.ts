@@ -27,7 +27,15 @@ describe("facts API: list, get, patch, delete", () => {
     const uid = uniqueId("get");
     const added = await addFact(uid, { text: "lives in Hangzhou", type: "fact", importance: 0.8, metadata: { origin: "form" } });
     const fact = await findFact(uid, added.id);
-    expect(fact).toMatchObject({ id: added.id, text: "lives in Hangzhou", type: "fact", importance: 0.8, accessCount: 0, version: 1, metadata: { origin: "form" } });
+    expect(fact).toMatchObject({
+      id: added.id,
+      text: "lives in Hangzhou",
+      type: "fact",
+      importance: 0.8,
+      accessCount: 0,
+      version: 1,
+      metadata: { origin: "form" },
+    });
     expect(fact?.createdAt).toBeGreaterThan(0);
   });
 
@@ -106,7 +114,13 @@ describe("facts API: types", () => {
 
     const context = await contextFor(uniqueId("types-s"), { query: "咖啡", userId: uid, k: 10, types: "context" });
     expect(context.recalled.map((r) => r.id)).toEqual([ctx.id]);
-    expect(context.recalled[0]).toEqual({ id: ctx.id, text: "这周在出差，喝咖啡不方便", type: "context", score: expect.any(Number), similarity: expect.any(Number) });
+    expect(context.recalled[0]).toEqual({
+      id: ctx.id,
+      text: "这周在出差，喝咖啡不方便",
+      type: "context",
+      score: expect.any(Number),
+      similarity: expect.any(Number),
+    });
   });
 
   it("a patched type is what the type filter sees", async () => {

@@ -52,7 +52,11 @@ async function objectText(key: string): Promise<string> {
 }
 
 const restore = (userId: string, as: { key: string; env: Record<string, string | undefined> }) =>
-  call<{ userId: string; snapshotAt: number; restored: number; present: number; error?: { code: string } }>("POST", `/v1/users/${userId}/restore`, as);
+  call<{ userId: string; snapshotAt: number; restored: number; present: number; error?: { code: string } }>(
+    "POST",
+    `/v1/users/${userId}/restore`,
+    as,
+  );
 
 describe("backups of facts", () => {
   it("are off without the BACKUPS binding, and /healthz says so", async () => {

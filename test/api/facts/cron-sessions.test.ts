@@ -51,7 +51,10 @@ describe("cron: session index", () => {
     for (let run = 0; run < pages && (await testRedis.zscore(INDEX, expired)) !== null; run++) {
       const { logs } = await runScheduledOnce(Date.now());
       // the run says what happened, as structured log lines
-      expect(logs.some((l) => typeof l.level === "string" && /clean/i.test(String(l.msg))), JSON.stringify(logs)).toBe(true);
+      expect(
+        logs.some((l) => typeof l.level === "string" && /clean/i.test(String(l.msg))),
+        JSON.stringify(logs),
+      ).toBe(true);
       // and the session sweep's position is kept for the next run
       const cursor = await testRedis.get<SavedCursor>(CURSOR_KEY);
       expect(cursor?.sessions, "session-index cursor saved").toHaveProperty("acme");

@@ -4,7 +4,18 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Bindings } from "../../../src/worker/env.ts";
 import { namespaceToScope } from "../../../src/stores/fact-namespace.ts";
 import { uniqueId } from "../support/helpers.ts";
-import { CURSOR_KEY, addFact, contextFor, findFact, listAll, mergeRecallCounts, runCron, type CleanupRun, type FactType, type SavedCursor } from "../support/facts.ts";
+import {
+  CURSOR_KEY,
+  addFact,
+  contextFor,
+  findFact,
+  listAll,
+  mergeRecallCounts,
+  runCron,
+  type CleanupRun,
+  type FactType,
+  type SavedCursor,
+} from "../support/facts.ts";
 import { testRedis } from "../support/redis.ts";
 
 // The cron handler sweeps every namespace of the shared emulator, other files' facts included:
@@ -18,7 +29,12 @@ const bindings = env as unknown as Bindings & { UPSTASH_VECTOR_REST_URL: string;
  * Runs the cron until a pass over every namespace completes (from the start, or from where the
  * saved cursor stands with `resume`); returns each run's log.
  */
-async function sweepPass(scheduledTime: number, overrides: Record<string, string> = {}, resume = false, maxRuns = 2000): Promise<CleanupRun[]> {
+async function sweepPass(
+  scheduledTime: number,
+  overrides: Record<string, string> = {},
+  resume = false,
+  maxRuns = 2000,
+): Promise<CleanupRun[]> {
   if (!resume) await testRedis.del(CURSOR_KEY);
   const runs: CleanupRun[] = [];
   while (runs.length < maxRuns) {

@@ -13,7 +13,14 @@ afterEach(async () => {
 async function setUp(): Promise<{ sid: string; uid: string; factId: string }> {
   const sid = uniqueId("degraded");
   const uid = uniqueId("traveller");
-  await append(sid, [{ id: "sys", role: "system", content: PROMPT }, { id: "m1", role: "user", content: "planning a trip to Kyoto" }], { userId: uid });
+  await append(
+    sid,
+    [
+      { id: "sys", role: "system", content: PROMPT },
+      { id: "m1", role: "user", content: "planning a trip to Kyoto" },
+    ],
+    { userId: uid },
+  );
   const { id } = await addFact(uid, { text: "the user prefers window seats", type: "preference" });
   return { sid, uid, factId: id };
 }
@@ -48,7 +55,10 @@ describe.each([
     const { sid, uid } = await setUp();
     await injectFault("vector", fault);
     // the message is stored and its fact queued in the same Redis step; delivery waits for Vector
-    const persisted = await postMessages(sid, [{ id: "p1", role: "user", content: "我叫小明，喜欢蓝色", persist: true }], { userId: uid, env });
+    const persisted = await postMessages(sid, [{ id: "p1", role: "user", content: "我叫小明，喜欢蓝色", persist: true }], {
+      userId: uid,
+      env,
+    });
     expect(persisted.status, persisted.text).toBe(201);
     const [queued] = (persisted.json as { facts: string[] }).facts;
     expect((await readSession(sid)).window.map((m) => m.id)).toEqual(["m1", "p1"]);

@@ -26,7 +26,10 @@ async function fullSession(userId: string, label: string, options: { key?: strin
   const sid = uniqueId(label);
   await append(sid, [{ id: "sys", role: "system", content: "You are a concise assistant." }], { userId, ...options });
   for (let i = 0; i < 6; i++) {
-    await append(sid, [{ id: `m${i}`, role: i % 2 === 0 ? "user" : "assistant", content: `${label} message ${i}` }], { userId, ...options });
+    await append(sid, [{ id: `m${i}`, role: i % 2 === 0 ? "user" : "assistant", content: `${label} message ${i}` }], {
+      userId,
+      ...options,
+    });
   }
   const compressed = await call<{ compressed: boolean }>("POST", `/v1/sessions/${sid}/compress?force=true`, options);
   expect(compressed.json.compressed, compressed.text).toBe(true);
@@ -93,7 +96,12 @@ describe("export and erase a user", () => {
     // erasing again finds nothing: it answers the finished erase's receipt (a retry whose answer was lost)
     const again = await call("DELETE", `/v1/users/${uid}`);
     expect(again.status).toBe(200);
-    expect(again.json).toMatchObject({ done: true, deleted: 0, receiptId: (erased.json as { receiptId?: string }).receiptId, removed: erased.json.removed });
+    expect(again.json).toMatchObject({
+      done: true,
+      deleted: 0,
+      receiptId: (erased.json as { receiptId?: string }).receiptId,
+      removed: erased.json.removed,
+    });
   });
 
   it("exports an unknown user as empty", async () => {
@@ -105,7 +113,17 @@ describe("export and erase a user", () => {
   it("exports the summary and every archived original of a compression", async () => {
     const uid = uniqueId("erase-summary");
     const sid = uniqueId("erase-summary-s");
-    await append(sid, [{ role: "user", content: "one" }, { role: "assistant", content: "two" }, { role: "user", content: "three" }, { role: "assistant", content: "four" }, { role: "user", content: "five" }], { userId: uid });
+    await append(
+      sid,
+      [
+        { role: "user", content: "one" },
+        { role: "assistant", content: "two" },
+        { role: "user", content: "three" },
+        { role: "assistant", content: "four" },
+        { role: "user", content: "five" },
+      ],
+      { userId: uid },
+    );
     const result = await compress(sid, { force: true });
     expect(result.compressed).toBe(true);
     const exported = await exportUser(uid);

@@ -73,7 +73,9 @@ describe("recall access statistics", () => {
 
     for (let i = 1; i <= 3; i++) {
       const ctx = await contextFor(sid, { query: "the user's dog is called Rex", userId: uid, k: 1 });
-      expect(ctx.recalled).toEqual([{ id: dog.id, text: "the user's dog is called Rex", type: "fact", score: expect.any(Number), similarity: expect.any(Number) }]);
+      expect(ctx.recalled).toEqual([
+        { id: dog.id, text: "the user's dog is called Rex", type: "fact", score: expect.any(Number), similarity: expect.any(Number) },
+      ]);
       await mergeRecallCounts();
       const now = await findFact(uid, dog.id);
       expect(now?.accessCount).toBe(i);

@@ -43,7 +43,11 @@ describe("fact writes: one Vector request for a new fact", () => {
     expect(String(await testRedis.hget(indexKey(user), "complete"))).toBe("1");
     expect(await persistTurn(user, "My sister lives in Oslo")).toEqual(["upsert-data"]);
     expect(await persistTurn(user, "I drive a blue Volvo")).toEqual(["upsert-data"]);
-    expect((await listAll(user)).map((f) => f.text).sort()).toEqual(["I am allergic to peanuts", "I drive a blue Volvo", "My sister lives in Oslo"]);
+    expect((await listAll(user)).map((f) => f.text).sort()).toEqual([
+      "I am allergic to peanuts",
+      "I drive a blue Volvo",
+      "My sister lives in Oslo",
+    ]);
   });
 
   it("a restatement is one metadata update: creation time kept, next version, newer updatedAt", async () => {
@@ -62,7 +66,9 @@ describe("fact writes: one Vector request for a new fact", () => {
     const user = uniqueId("cost-raise");
     const sid = uniqueId("cost-raise-s");
     const persist = (id: string, importance: number) =>
-      call("POST", `/v1/sessions/${sid}/messages`, { body: { userId: user, messages: [{ id, role: "user", content: "I take insulin twice a day", persist: true, importance }] } });
+      call("POST", `/v1/sessions/${sid}/messages`, {
+        body: { userId: user, messages: [{ id, role: "user", content: "I take insulin twice a day", persist: true, importance }] },
+      });
     expect((await persist("m1", 0.4)).status).toBe(201);
     const [before] = await listAll(user);
     await clearLog("vector");

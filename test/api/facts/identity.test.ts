@@ -23,7 +23,11 @@ describe("fact identity", () => {
   it("folds spacing, case, full-width forms and trailing punctuation into one fact", async () => {
     const uid = uniqueId("dedup-norm");
     const base = await addFact(uid, { text: "I prefer green tea in the morning" });
-    for (const variant of ["  I prefer   green tea in the morning.", "i prefer green tea in the morning!!", "Ｉ prefer green tea in the morning？"]) {
+    for (const variant of [
+      "  I prefer   green tea in the morning.",
+      "i prefer green tea in the morning!!",
+      "Ｉ prefer green tea in the morning？",
+    ]) {
       const res = await postFact(uid, { text: variant });
       expect(res.status, variant).toBe(200);
       expect(res.json, variant).toMatchObject({ id: base.id, created: false });
@@ -75,7 +79,10 @@ describe("fact identity: restating through persist", () => {
     const first = await persist("m1");
     const id = first.json.facts[0] ?? "";
     // recalled from another session (this one's window still shows the statement, so it is not repeated there)
-    const ctx = await call<{ recalled: { id: string }[] }>("GET", `/v1/sessions/${sid}-other/context?query=${encodeURIComponent("花生过敏")}&userId=${uid}&k=1`);
+    const ctx = await call<{ recalled: { id: string }[] }>(
+      "GET",
+      `/v1/sessions/${sid}-other/context?query=${encodeURIComponent("花生过敏")}&userId=${uid}&k=1`,
+    );
     expect(ctx.json.recalled.map((r) => r.id)).toEqual([id]);
     await mergeRecallCounts();
     const used = await findFact(uid, id);

@@ -55,7 +55,9 @@ describe("hostile user ids", () => {
     await expectRefusedUntouched("erase", () => call("DELETE", `/v1/users/${u}`));
     await expectRefusedUntouched("context", () => call("GET", `/v1/sessions/${sid}/context?query=${enc("secret key")}&userId=${u}`));
     await expectRefusedUntouched("append", () =>
-      call("POST", `/v1/sessions/${sid}/messages`, { body: { userId, messages: [{ role: "user", content: "remember me", persist: true }] } }),
+      call("POST", `/v1/sessions/${sid}/messages`, {
+        body: { userId, messages: [{ role: "user", content: "remember me", persist: true }] },
+      }),
     );
   });
 });
@@ -63,7 +65,11 @@ describe("hostile user ids", () => {
 describe("ids that look like namespaces", () => {
   it("are ordinary users of their own namespace, never the one they spell", async () => {
     // `am.{tenant length}.{tenant}.{user}` is unambiguous: these valid ids name other scopes.
-    for (const [userId, key] of [[`am.4.acme.${victim}`, undefined], [`acme.${victim}`, KEY_B], [`4.acme.${victim}`, undefined]] as const) {
+    for (const [userId, key] of [
+      [`am.4.acme.${victim}`, undefined],
+      [`acme.${victim}`, KEY_B],
+      [`4.acme.${victim}`, undefined],
+    ] as const) {
       const as = key === undefined ? {} : { key };
       expect(await recall(userId, "the spare key is under the mat", { k: "10", minScore: "0" }, as), userId).toEqual([]);
       expect((await listPage(userId, {}, as)).facts, userId).toEqual([]);
@@ -78,12 +84,16 @@ describe("hostile types and fact ids", () => {
     await expectRefusedUntouched("recall", () => call("GET", `/v1/users/${victim}/facts?query=key&types=${t}`));
     await expectRefusedUntouched("recall type", () => call("GET", `/v1/users/${victim}/facts?query=key&type=${t}`));
     await expectRefusedUntouched("list", () => call("GET", `/v1/users/${victim}/facts?types=${t}`));
-    await expectRefusedUntouched("context", () => call("GET", `/v1/sessions/${uniqueId("inj")}/context?query=key&userId=${victim}&types=${t}`));
+    await expectRefusedUntouched("context", () =>
+      call("GET", `/v1/sessions/${uniqueId("inj")}/context?query=key&userId=${victim}&types=${t}`),
+    );
   });
 
   it("refuses a crafted type in a new fact or a patch", async () => {
     await expectRefusedUntouched("add", () => call("POST", `/v1/users/${victim}/facts`, { body: { text: "x", type: "fact' OR '1'='1" } }));
-    await expectRefusedUntouched("patch", () => call("PATCH", `/v1/users/${victim}/facts/${victimFact}`, { body: { type: "fact) OR (1=1" } }));
+    await expectRefusedUntouched("patch", () =>
+      call("PATCH", `/v1/users/${victim}/facts/${victimFact}`, { body: { type: "fact) OR (1=1" } }),
+    );
   });
 
   it.each(["f1' OR '1'='1", "x OR id != ''", "*", "a:b"])("refuses the fact id %j", async (factId) => {

@@ -58,7 +58,11 @@ describe("learning through the proxy with FACT_EXTRACTION=llm", () => {
     });
     const facts = await listAll(uid);
     expect(facts.map((f) => f.text).sort()).toEqual(
-      ["The user's sister Mia lives in Lisbon and works as an architect.", "The user adopted a rescue greyhound called Biscuit.", "用户的丈夫是牙医。"].sort(),
+      [
+        "The user's sister Mia lives in Lisbon and works as an architect.",
+        "The user adopted a rescue greyhound called Biscuit.",
+        "用户的丈夫是牙医。",
+      ].sort(),
     );
     for (const f of facts) expect(f.metadata).toEqual({ learnedBy: VERSION });
 
@@ -84,13 +88,22 @@ describe("learning through the proxy with FACT_EXTRACTION=llm", () => {
     await scriptLlm(MARKER, [
       ops(
         { op: "supersede", memory: paris.id, text: "The user lives in Berlin.", type: "fact", importance: 0.9 },
-        { op: "update", memory: mia.id, text: "The user's sister Mia lives in Lisbon and works as an architect.", type: "fact", importance: 0.9 },
+        {
+          op: "update",
+          memory: mia.id,
+          text: "The user's sister Mia lives in Lisbon and works as an architect.",
+          type: "fact",
+          importance: 0.9,
+        },
         add("The user started learning the cello in March 2026.", "experience", 0.6),
         { op: "none", memory: "", text: "", type: "context", importance: 0 },
       ),
     ]);
     const { openai, drain } = memoryClient(uniqueId("conv"), uid, { env: LLM });
-    await openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "I moved to Berlin last week, Mia is an architect now, and I started the cello in March." }] });
+    await openai.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: "user", content: "I moved to Berlin last week, Mia is an architect now, and I started the cello in March." }],
+    });
     await drain();
     expect(await extractionCalls()).toHaveLength(1);
 
@@ -100,13 +113,21 @@ describe("learning through the proxy with FACT_EXTRACTION=llm", () => {
     const berlin = texts.get("The user lives in Berlin.")!;
     expect(berlin).toMatchObject({ metadata: { learnedBy: VERSION } });
     expect(berlin.supersededAt).toBeUndefined();
-    expect(texts.get("The user lives in Paris.")).toMatchObject({ id: paris.id, supersededAt: expect.any(Number), supersededBy: berlin.id, version: 2 });
+    expect(texts.get("The user lives in Paris.")).toMatchObject({
+      id: paris.id,
+      supersededAt: expect.any(Number),
+      supersededBy: berlin.id,
+      version: 2,
+    });
     expect(texts.get("The user's sister Mia lives in Lisbon and works as an architect.")).toMatchObject({
       id: mia.id,
       version: 2,
       history: [{ text: "The user's sister Mia lives in Lisbon." }],
     });
-    expect(texts.get("The user started learning the cello in March 2026.")).toMatchObject({ type: "experience", metadata: { learnedBy: VERSION } });
+    expect(texts.get("The user started learning the cello in March 2026.")).toMatchObject({
+      type: "experience",
+      metadata: { learnedBy: VERSION },
+    });
 
     // Recall returns the current fact, never the superseded one; the export keeps both.
     const recalled = await recall(uid, "Where does the user live?", { minScore: "0" });
@@ -120,7 +141,10 @@ describe("learning through the proxy with FACT_EXTRACTION=llm", () => {
   it("an LLM failing upstream does not stop learning: the offline learner takes the turn", async () => {
     const uid = uniqueId("fallback");
     // The Worker's client tries twice; both extraction attempts fail.
-    await scriptLlm(MARKER, [{ status: 503, message: "overloaded" }, { status: 503, message: "overloaded" }]);
+    await scriptLlm(MARKER, [
+      { status: 503, message: "overloaded" },
+      { status: 503, message: "overloaded" },
+    ]);
     const { openai, drain } = memoryClient(uniqueId("conv"), uid, { env: LLM });
     await openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "记住，我对花生过敏" }] });
     await drain();
@@ -136,9 +160,15 @@ describe("learning through the proxy with FACT_EXTRACTION=llm", () => {
     const before = await listAll(uid);
     const valid = add("The user lives in Oslo.");
     // The second answer starts well and then names a memory that was never offered: refused whole.
-    await scriptLlm(MARKER, [{ text: "Sure! Here are the facts: the user lives in Oslo." }, { text: JSON.stringify({ operations: [valid, { ...valid, op: "update", memory: "m9" }] }) }]);
+    await scriptLlm(MARKER, [
+      { text: "Sure! Here are the facts: the user lives in Oslo." },
+      { text: JSON.stringify({ operations: [valid, { ...valid, op: "update", memory: "m9" }] }) },
+    ]);
     const { openai, drain } = memoryClient(uniqueId("conv"), uid, { env: LLM });
-    await openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "I live in Oslo now, and Rex is getting old." }] });
+    await openai.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: "user", content: "I live in Oslo now, and Rex is getting old." }],
+    });
     await drain();
     expect(await extractionCalls()).toHaveLength(2);
     expect(await listAll(uid)).toEqual(before);
@@ -151,11 +181,21 @@ describe("the proxy speaks the app's language", () => {
     await scriptLlm(MARKER, [NOTHING, NOTHING, NOTHING]);
     const { openai, drain } = memoryClient(uniqueId("conv"), uid, { env: LLM });
     await openai.chat.completions.create(
-      { model: MODEL, messages: [{ role: "user", content: "Earlier line." }, { role: "assistant", content: "Noted." }, { role: "user", content: "My passport number ends in 4411." }] },
+      {
+        model: MODEL,
+        messages: [
+          { role: "user", content: "Earlier line." },
+          { role: "assistant", content: "Noted." },
+          { role: "user", content: "My passport number ends in 4411." },
+        ],
+      },
       { headers: { "X-Memory-Persist": "true" } },
     );
     // `persist` on the message itself does the same (a field OpenAI's types do not know)
-    const flagged = { role: "user", content: "I always fly with carry-on only.", persist: true } as unknown as { role: "user"; content: string };
+    const flagged = { role: "user", content: "I always fly with carry-on only.", persist: true } as unknown as {
+      role: "user";
+      content: string;
+    };
     await openai.chat.completions.create({ model: MODEL, messages: [flagged] });
     await drain();
     const facts = await listAll(uid);
@@ -169,13 +209,20 @@ describe("the proxy speaks the app's language", () => {
     const uid = uniqueId("enduser");
     const sid = uniqueId("conv");
     const withSession = memoryClient(sid, null);
-    await withSession.openai.chat.completions.create({ model: MODEL, user: uid, messages: [{ role: "user", content: "I am allergic to penicillin." }] }, { headers: { "X-Memory-Persist": "true" } });
+    await withSession.openai.chat.completions.create(
+      { model: MODEL, user: uid, messages: [{ role: "user", content: "I am allergic to penicillin." }] },
+      { headers: { "X-Memory-Persist": "true" } },
+    );
     await withSession.drain();
     expect((await listAll(uid)).map((f) => f.text)).toEqual(["I am allergic to penicillin."]);
     expect((await readSession(sid)).window.map((m) => m.content)).toEqual(["I am allergic to penicillin.", "I am allergic to penicillin."]);
 
     const noHeaders = memoryClient(null, null);
-    await noHeaders.openai.chat.completions.create({ model: MODEL, user: uid, messages: [{ role: "user", content: "What am I allergic to?" }] });
+    await noHeaders.openai.chat.completions.create({
+      model: MODEL,
+      user: uid,
+      messages: [{ role: "user", content: "What am I allergic to?" }],
+    });
     await noHeaders.drain();
     const [turn] = turnRequests(await chatRequests(), "What am I allergic to?");
     expect(promptText(turn!)).toContain("penicillin");
@@ -186,8 +233,17 @@ describe("the proxy speaks the app's language", () => {
     const sid = uniqueId("retry");
     const { openai, drain, served } = memoryClient(sid, uniqueId("u"), { maxRetries: 2 });
     // The Worker's own client tries twice; both fail, so the proxy answers 502 and the SDK retries the request.
-    await scriptLlm("", [{ status: 500, message: "upstream overloaded" }, { status: 500, message: "upstream overloaded" }]);
-    const res = await openai.chat.completions.create({ model: MODEL, messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Book the 9:40 train." }] });
+    await scriptLlm("", [
+      { status: 500, message: "upstream overloaded" },
+      { status: 500, message: "upstream overloaded" },
+    ]);
+    const res = await openai.chat.completions.create({
+      model: MODEL,
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Book the 9:40 train." },
+      ],
+    });
     await drain();
     expect(res.choices[0]?.message.content).toBe("Book the 9:40 train.");
     expect(served()).toBe(2);
@@ -196,7 +252,13 @@ describe("the proxy speaks the app's language", () => {
       ["assistant", "Book the 9:40 train."],
     ]);
     // The same text sent again after the reply is a new turn, as before.
-    await openai.chat.completions.create({ model: MODEL, messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Book the 9:40 train." }] });
+    await openai.chat.completions.create({
+      model: MODEL,
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Book the 9:40 train." },
+      ],
+    });
     await drain();
     expect((await readSession(sid)).window).toHaveLength(4);
   });

@@ -5,6 +5,7 @@ import { addFact, contextFor, FACTS_LABEL } from "../support/facts.ts";
 
 // Provided by test/support/global-setup.ts (declared there for the node project's type check).
 declare module "vitest" {
+  // biome-ignore lint/suspicious/noExportsInTest: a module augmentation, not an export of the test
   export interface ProvidedContext {
     sentenceVectorUrl: string;
     upstashToken: string;
@@ -35,7 +36,12 @@ describe("recall by meaning (sentence-model index)", () => {
 
   it("a question sharing no word with its memory recalls it, and injects it into the context", async () => {
     const uid = uniqueId("para");
-    await remember(uid, ["I work as a nurse in Porto.", "I grew up in Galway.", "I am allergic to peanuts.", "My brother lives in Toronto."]);
+    await remember(uid, [
+      "I work as a nurse in Porto.",
+      "I grew up in Galway.",
+      "I am allergic to peanuts.",
+      "My brother lives in Toronto.",
+    ]);
     for (const [query, expected] of [
       ["What do I do for a living?", "I work as a nurse in Porto."],
       ["Where did I grow up?", "I grew up in Galway."],
@@ -44,7 +50,10 @@ describe("recall by meaning (sentence-model index)", () => {
       const ctx = await ask(uid, query);
       // Recalled into the context (k 3). Not always first: BM25 stems "living" and "lives" alike, so
       // "My brother lives in Toronto" can edge ahead of the job for "What do I do for a living?".
-      expect(ctx.recalled.map((r) => r.text), query).toContain(expected);
+      expect(
+        ctx.recalled.map((r) => r.text),
+        query,
+      ).toContain(expected);
       expect(ctx.messages.filter(isFactsMessage)[0]?.content, query).toContain(expected);
     }
   }, 120_000);

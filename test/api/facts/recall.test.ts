@@ -41,7 +41,10 @@ describe("recall: relevance gate and context section", () => {
     const sid = uniqueId("owner-s");
     await addFact(uid, { text: "I am allergic to peanuts", type: "fact" });
     await append(sid, [{ role: "user", content: "hello" }], { userId: uid });
-    const res = await call<{ recalled: { text: string }[] }>("GET", `/v1/sessions/${sid}/context?query=${encodeURIComponent("peanuts allergy")}`);
+    const res = await call<{ recalled: { text: string }[] }>(
+      "GET",
+      `/v1/sessions/${sid}/context?query=${encodeURIComponent("peanuts allergy")}`,
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.json.recalled.map((r) => r.text)).toEqual(["I am allergic to peanuts"]);
   });

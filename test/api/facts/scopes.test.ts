@@ -19,9 +19,25 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 beforeAll(async () => {
   user = uniqueId("scope");
-  f.shared = (await addFact(user, { text: "Lives in Lisbon with a cat named Miso", metadata: { topic: "home" }, createdAt: at.shared })).fact;
-  f.planner = (await addFact(user, { text: "Prefers trains to planes when travelling", type: "preference", metadata: { topic: "travel", priority: 2 }, agentId: "planner" })).fact;
-  f.coach = (await addFact(user, { text: "Runs five kilometres every morning", metadata: { topic: "health", urgent: true }, agentId: "coach", createdAt: at.coach })).fact;
+  f.shared = (
+    await addFact(user, { text: "Lives in Lisbon with a cat named Miso", metadata: { topic: "home" }, createdAt: at.shared })
+  ).fact;
+  f.planner = (
+    await addFact(user, {
+      text: "Prefers trains to planes when travelling",
+      type: "preference",
+      metadata: { topic: "travel", priority: 2 },
+      agentId: "planner",
+    })
+  ).fact;
+  f.coach = (
+    await addFact(user, {
+      text: "Runs five kilometres every morning",
+      metadata: { topic: "health", urgent: true },
+      agentId: "coach",
+      createdAt: at.coach,
+    })
+  ).fact;
   f.family = (await addFact(user, { text: "Has a sister called Ana in Porto", metadata: { topic: "family" }, createdAt: at.family })).fact;
 });
 
@@ -98,7 +114,9 @@ describe("time and metadata filters", () => {
     expect(ids((await listPage(user, { "metadata.urgent": "true", "metadata.topic": "health" })).facts)).toEqual(ids([f.coach!]));
     // a boolean also equals 1 and 0, on list as in the index's filter
     expect(ids((await listPage(user, { "metadata.urgent": "1" })).facts)).toEqual(ids([f.coach!]));
-    expect((await recall(user, "runs five kilometres every morning", { "metadata.urgent": "1", k: "10", minScore: "0" })).map((r) => r.id)).toEqual([f.coach?.id]);
+    expect(
+      (await recall(user, "runs five kilometres every morning", { "metadata.urgent": "1", k: "10", minScore: "0" })).map((r) => r.id),
+    ).toEqual([f.coach?.id]);
     expect((await listPage(user, { "metadata.urgent": "true", "metadata.topic": "family" })).facts).toEqual([]);
     const recalled = await recall(user, "a sister called Ana in Porto", { "metadata.topic": "family", k: "10", minScore: "0" });
     expect(recalled.map((r) => r.id)).toEqual([f.family?.id]);
@@ -110,7 +128,14 @@ describe("time and metadata filters", () => {
 
   it("sends the recall filter built from its parts to the index", async () => {
     await clearLog("vector");
-    await recall(user, "a sister called Ana in Porto", { agentId: "planner", "metadata.topic": "family", createdAfter: "1", types: "fact", k: "10", minScore: "0" });
+    await recall(user, "a sister called Ana in Porto", {
+      agentId: "planner",
+      "metadata.topic": "family",
+      createdAfter: "1",
+      types: "fact",
+      k: "10",
+      minScore: "0",
+    });
     const bodies = (await upstreamLog("vector")).filter((r) => r.path.includes("query")).map((r) => r.body);
     expect(bodies.length).toBeGreaterThan(0);
     for (const body of bodies) {
@@ -123,18 +148,15 @@ describe("time and metadata filters", () => {
 });
 
 describe("injection through filters", () => {
-  const HOSTILE_VALUES = [
-    "family' OR '1'='1",
-    "x\" OR agentId != \"y",
-    "family') OR (HAS FIELD text",
-    "a' OR metadata.topic != 'zzz",
-  ];
+  const HOSTILE_VALUES = ["family' OR '1'='1", 'x" OR agentId != "y', "family') OR (HAS FIELD text", "a' OR metadata.topic != 'zzz"];
 
   it.each(HOSTILE_VALUES)("a metadata value %j is one literal: it matches nothing here", async (value) => {
     expect((await listPage(user, { "metadata.topic": value })).facts).toEqual([]);
     expect(await recall(user, "a sister called Ana in Porto", { "metadata.topic": value, k: "10", minScore: "0" })).toEqual([]);
     // and the agent scope still holds next to it
-    expect(await recall(user, "prefers trains to planes", { "metadata.topic": value, agentId: "coach", k: "10", minScore: "0" })).toEqual([]);
+    expect(await recall(user, "prefers trains to planes", { "metadata.topic": value, agentId: "coach", k: "10", minScore: "0" })).toEqual(
+      [],
+    );
   });
 
   it.each([
@@ -150,15 +172,21 @@ describe("injection through filters", () => {
     expect(await upstreamLog("vector")).toEqual([]);
   });
 
-  it.each(["metadata.topic OR 1", "metadata.a.b", "metadata.", "metadata.1x", "metadata.__proto__", "metadata.x[0]", "metadata.to'pic", "metadata.to pic"])(
-    "refuses the metadata key in %j",
-    async (name) => {
-      await clearLog("vector");
-      const res = await call("GET", `${factsPath(user)}?query=x&${enc(name)}=family`);
-      expect(expectJsonError(res, 400).error.message).toMatch(/^invalid query: /);
-      expect(await upstreamLog("vector")).toEqual([]);
-    },
-  );
+  it.each([
+    "metadata.topic OR 1",
+    "metadata.a.b",
+    "metadata.",
+    "metadata.1x",
+    "metadata.__proto__",
+    "metadata.x[0]",
+    "metadata.to'pic",
+    "metadata.to pic",
+  ])("refuses the metadata key in %j", async (name) => {
+    await clearLog("vector");
+    const res = await call("GET", `${factsPath(user)}?query=x&${enc(name)}=family`);
+    expect(expectJsonError(res, 400).error.message).toMatch(/^invalid query: /);
+    expect(await upstreamLog("vector")).toEqual([]);
+  });
 
   it("refuses a raw filter string and more than 8 metadata keys", async () => {
     const raw = await call("GET", `${factsPath(user)}?query=x&filter=${enc("type = 'fact' OR 1 = 1")}`);
@@ -167,7 +195,9 @@ describe("injection through filters", () => {
     );
     const many = Array.from({ length: 9 }, (_, i) => `metadata.k${i}=v`).join("&");
     expect(expectJsonError(await call("GET", `${factsPath(user)}?${many}`), 400).error.message).toMatch(/at most 8/);
-    expect(expectJsonError(await call("GET", `${factsPath(user)}?metadata.topic=a&metadata.topic=b`), 400).error.message).toMatch(/given once/);
+    expect(expectJsonError(await call("GET", `${factsPath(user)}?metadata.topic=a&metadata.topic=b`), 400).error.message).toMatch(
+      /given once/,
+    );
   });
 });
 

@@ -102,7 +102,14 @@ describe("acceptance over HTTP", () => {
     await append(sid, [{ id: "sys", role: "system", content: PROMPT }], { userId: uid });
     await append(sid, [{ id: "fact", role: "user", content: FACT, persist: true }], { userId: uid });
     for (let round = 0; round < 20; round++) {
-      await append(sid, [{ id: `u${round}`, role: "user", content: `第${round}轮` }, { id: `a${round}`, role: "assistant", content: "好的" }], { userId: uid });
+      await append(
+        sid,
+        [
+          { id: `u${round}`, role: "user", content: `第${round}轮` },
+          { id: `a${round}`, role: "assistant", content: "好的" },
+        ],
+        { userId: uid },
+      );
       const result = await compress(sid);
       expect(result).toMatchObject({ compressed: false, reason: "below_threshold" });
     }

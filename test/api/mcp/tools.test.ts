@@ -19,11 +19,18 @@ const sent: { method: string; status: number }[] = [];
 const workerFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
   const request = new Request(input, init);
   const ctx = createExecutionContext();
-  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, ...ENV } as unknown as Bindings, ctx);
+  const response = await worker.fetch(
+    request as Request<unknown, IncomingRequestCfProperties>,
+    { ...env, ...ENV } as unknown as Bindings,
+    ctx,
+  );
   const body = await response.arrayBuffer();
   await waitOnExecutionContext(ctx);
   sent.push({ method: request.method, status: response.status });
-  return new Response(response.status === 202 || response.status === 204 ? null : body, { status: response.status, headers: response.headers });
+  return new Response(response.status === 202 || response.status === 204 ? null : body, {
+    status: response.status,
+    headers: response.headers,
+  });
 };
 
 const open: Client[] = [];
@@ -78,7 +85,12 @@ describe("MCP server at /mcp", () => {
   it("with a key: remembers, recalls, lists, forgets, and the HTTP API sees the same facts", async () => {
     const user = uniqueId("mcp-u");
     const client = await connect("acme-key");
-    const stored = await tool(client, "remember", { userId: user, text: "The user's daughter Lily is 7 and loves drawing", type: "fact", importance: 0.9 });
+    const stored = await tool(client, "remember", {
+      userId: user,
+      text: "The user's daughter Lily is 7 and loves drawing",
+      type: "fact",
+      importance: 0.9,
+    });
     expect(stored.isError, stored.text).toBe(false);
     const id = factId(stored.text);
     expect(id).not.toBe("");
@@ -96,7 +108,10 @@ describe("MCP server at /mcp", () => {
     expect(prefs.text).not.toContain("Lily");
 
     // Metadata and agent filters, the same as the HTTP API's.
-    expect((await tool(client, "remember", { userId: user, text: "The user's brother Tom plays the cello", metadata: { topic: "family" } })).isError).toBe(false);
+    expect(
+      (await tool(client, "remember", { userId: user, text: "The user's brother Tom plays the cello", metadata: { topic: "family" } }))
+        .isError,
+    ).toBe(false);
     const family = await tool(client, "recall", { userId: user, query: "who plays the cello", metadata: { topic: "family" } });
     expect(family.text).toContain("cello");
     expect(family.text).not.toContain("green tea");
@@ -123,7 +138,9 @@ describe("MCP server at /mcp", () => {
   it("takes the user from X-Memory-User and assembles a session's context", async () => {
     const user = uniqueId("mcp-h");
     const sid = uniqueId("mcp-s");
-    const appended = await call("POST", `/v1/sessions/${sid}/messages`, { body: { userId: user, messages: [{ role: "user", content: "I am planning a trip to Lisbon" }] } });
+    const appended = await call("POST", `/v1/sessions/${sid}/messages`, {
+      body: { userId: user, messages: [{ role: "user", content: "I am planning a trip to Lisbon" }] },
+    });
     expect(appended.status).toBe(201);
     const client = await connect("acme-key", { "x-memory-user": user, "x-memory-session": sid });
     expect((await tool(client, "remember", { text: "The user is vegetarian" })).isError).toBe(false);
@@ -181,7 +198,9 @@ describe("MCP server at /mcp", () => {
 
     // A token bound to a session reads that session's context without naming it, and no other.
     const sid = uniqueId("mcp-ts");
-    await call("POST", `/v1/sessions/${sid}/messages`, { body: { userId: user, messages: [{ role: "user", content: "Cello lessons start on Monday" }] } });
+    await call("POST", `/v1/sessions/${sid}/messages`, {
+      body: { userId: user, messages: [{ role: "user", content: "Cello lessons start on Monday" }] },
+    });
     const bound = await connect(await mint({ userId: user, sessionId: sid, scopes: ["read"] }));
     const own = await tool(bound, "get_context", {});
     expect(own.text).toContain(`Context of session ${sid}`);
@@ -192,7 +211,9 @@ describe("MCP server at /mcp", () => {
 
     // A token minted for another user's session reads nothing of it.
     const theirs = uniqueId("mcp-theirs");
-    await call("POST", `/v1/sessions/${theirs}/messages`, { body: { userId: other, messages: [{ role: "user", content: "My PIN hint is the dog" }] } });
+    await call("POST", `/v1/sessions/${theirs}/messages`, {
+      body: { userId: other, messages: [{ role: "user", content: "My PIN hint is the dog" }] },
+    });
     const stray = await connect(await mint({ userId: user, sessionId: theirs, scopes: ["read"] }));
     const stolen = await stray.callTool({ name: "get_context", arguments: {} }).catch((err: unknown) => err);
     expect((stolen as StreamableHTTPError).code).toBe(403);
@@ -230,7 +251,12 @@ describe("MCP server at /mcp", () => {
     const other = uniqueId("mcp-batch-o");
     const token = await mint({ userId: user, scopes: ["read", "write"] });
     const headers = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
-    const remember = (id: number, args: Record<string, unknown>) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "remember", arguments: args } });
+    const remember = (id: number, args: Record<string, unknown>) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "remember", arguments: args },
+    });
     const batch = await call<{ error: { code: string; message: string } }>("POST", "/mcp", {
       key: token,
       env: ENV,
@@ -243,10 +269,20 @@ describe("MCP server at /mcp", () => {
     expect((await call<{ facts: unknown[] }>("GET", `/v1/users/${user}/facts`)).json.facts).toEqual([]);
     expect((await call<{ facts: unknown[] }>("GET", `/v1/users/${other}/facts`)).json.facts).toEqual([]);
 
-    const broken = await call<{ jsonrpc: string; error: { code: number } }>("POST", "/mcp", { key: token, env: ENV, headers, raw: '{"jsonrpc": "2.0", "id": 1, "method": ' });
+    const broken = await call<{ jsonrpc: string; error: { code: number } }>("POST", "/mcp", {
+      key: token,
+      env: ENV,
+      headers,
+      raw: '{"jsonrpc": "2.0", "id": 1, "method": ',
+    });
     expect(broken.status).toBe(400);
     expect(broken.json.error.code).toBe(-32700);
-    const bad = await call("POST", "/mcp", { key: token, env: ENV, headers: { ...headers, "x-memory-user": "a:b" }, body: remember(3, { text: "x" }) });
+    const bad = await call("POST", "/mcp", {
+      key: token,
+      env: ENV,
+      headers: { ...headers, "x-memory-user": "a:b" },
+      body: remember(3, { text: "x" }),
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain("X-Memory-User".toLowerCase());
   });

@@ -21,7 +21,12 @@ function tenant() {
   const name = uniqueId("integrity");
   const key = uniqueId("integrity-key");
   const reader = uniqueId("integrity-read");
-  const env = { TOKEN_SECRET: SECRET, API_KEYS: `acme:acme-key,${name}:${key},${name}:${reader}:read`, FACT_EXTRACTION: "off", AUDIT_MAX_ENTRIES: "100" };
+  const env = {
+    TOKEN_SECRET: SECRET,
+    API_KEYS: `acme:acme-key,${name}:${key},${name}:${reader}:read`,
+    FACT_EXTRACTION: "off",
+    AUDIT_MAX_ENTRIES: "100",
+  };
   const as = (k: string = key, body?: unknown) => ({ key: k, env, body });
   const log = async (): Promise<Entry[]> => {
     const res = await call<{ entries: Entry[] }>("GET", "/v1/audit?limit=1000", as());
@@ -45,12 +50,18 @@ describe("the audit log under a token's flood", () => {
     const minted = await call<{ token: string }>("POST", "/v1/tokens", t.as(t.key, { userId: user, scopes: ["read", "write"] }));
     expect(minted.status, minted.text).toBe(201);
     for (let i = 0; i < 110; i++) {
-      const res = await call("PATCH", `/v1/users/${user}/facts/${fact.json.id}`, t.as(minted.json.token, { importance: (i % 9) / 10 + 0.1 }));
+      const res = await call(
+        "PATCH",
+        `/v1/users/${user}/facts/${fact.json.id}`,
+        t.as(minted.json.token, { importance: (i % 9) / 10 + 0.1 }),
+      );
       expect(res.status, res.text).toBe(200);
     }
     const entries = await t.log();
     expect(entries.filter((e) => e.action === "fact.update").length).toBeGreaterThanOrEqual(100);
-    expect(entries.find((e) => e.action === "user.erase" && e.target.userId === gone)?.details).toMatchObject({ receiptId: erased.json.receiptId });
+    expect(entries.find((e) => e.action === "user.erase" && e.target.userId === gone)?.details).toMatchObject({
+      receiptId: erased.json.receiptId,
+    });
   });
 
   it("a token's refusals use up its own allowance only: another credential's refused erase is still recorded", async () => {

@@ -35,20 +35,42 @@ describe("the audit log", () => {
     const sid = uniqueId("s");
     const started = Date.now();
     const secretText = "my bank PIN is 4921";
-    expect((await call("POST", `/v1/sessions/${sid}/messages`, t.as(t.key, { body: { userId: user, messages: [{ role: "user", content: secretText }] } }))).status).toBe(201);
+    expect(
+      (
+        await call(
+          "POST",
+          `/v1/sessions/${sid}/messages`,
+          t.as(t.key, { body: { userId: user, messages: [{ role: "user", content: secretText }] } }),
+        )
+      ).status,
+    ).toBe(201);
     expect((await call("PUT", `/v1/sessions/${sid}`, t.as(t.key, { body: { maxTokens: 500 } }))).status).toBe(200);
     const fact = await call<{ id: string }>("POST", `/v1/users/${user}/facts`, t.as(t.key, { body: { text: secretText } }));
     expect(fact.status).toBe(201);
-    expect((await call("PATCH", `/v1/users/${user}/facts/${fact.json.id}`, t.as(t.key, { body: { text: "changed text, also private" } }))).status).toBe(200);
+    expect(
+      (await call("PATCH", `/v1/users/${user}/facts/${fact.json.id}`, t.as(t.key, { body: { text: "changed text, also private" } })))
+        .status,
+    ).toBe(200);
     expect((await call("DELETE", `/v1/users/${user}/facts/${fact.json.id}`, t.as())).status).toBe(200);
-    const minted = await call<{ token: string; tokenId: string }>("POST", "/v1/tokens", t.as(t.key, { body: { userId: user, sessionId: sid } }));
+    const minted = await call<{ token: string; tokenId: string }>(
+      "POST",
+      "/v1/tokens",
+      t.as(t.key, { body: { userId: user, sessionId: sid } }),
+    );
     expect(minted.status).toBe(201);
     expect((await call("GET", `/v1/users/${user}/export`, t.as())).status).toBe(200);
     const erased = await call<{ receiptId: string }>("DELETE", `/v1/users/${user}`, t.as());
     expect(erased.status).toBe(200);
 
     const { entries } = await t.log();
-    expect(entries.map((e) => e.action)).toEqual(["session.settings", "fact.update", "fact.delete", "token.mint", "user.export", "user.erase"]);
+    expect(entries.map((e) => e.action)).toEqual([
+      "session.settings",
+      "fact.update",
+      "fact.delete",
+      "token.mint",
+      "user.export",
+      "user.erase",
+    ]);
     const keyActor = entries[0]!.actor;
     expect(keyActor).toMatchObject({ kind: "key" });
     expect(keyActor.id).toMatch(/^k_[0-9a-f]{12}$/);
@@ -71,22 +93,39 @@ describe("the audit log", () => {
     expect((await call("POST", `/v1/users/${user}/facts`, t.as(t.reader, { body: { text: "x" } }))).status).toBe(403);
     const { sign } = await import("hono/jwt");
     const now = Math.floor(Date.now() / 1000);
-    const expired = await sign({ iss: "agent-memory", sub: user, ten: t.name, scp: ["read"], jti: "tk_old", iat: now - 7200, exp: now - 3600 }, SECRET, "HS256");
+    const expired = await sign(
+      { iss: "agent-memory", sub: user, ten: t.name, scp: ["read"], jti: "tk_old", iat: now - 7200, exp: now - 3600 },
+      SECRET,
+      "HS256",
+    );
     expect((await call("GET", `/v1/users/${user}/facts`, t.as(expired))).status).toBe(401);
 
     const { entries } = await t.log();
     const denied = entries.filter((e) => e.action === "access.denied");
     expect(denied).toHaveLength(2);
-    expect(denied[0]).toMatchObject({ actor: { kind: "token", id: minted.json.tokenId, userId: user }, target: { userId: user }, details: { method: "DELETE" } });
+    expect(denied[0]).toMatchObject({
+      actor: { kind: "token", id: minted.json.tokenId, userId: user },
+      target: { userId: user },
+      details: { method: "DELETE" },
+    });
     expect(denied[1]!.actor.kind).toBe("key");
-    expect(entries.filter((e) => e.action === "auth.failed")).toEqual([expect.objectContaining({ actor: { kind: "token", id: "tk_old", userId: user }, details: expect.objectContaining({ reason: "expired" }) })]);
+    expect(entries.filter((e) => e.action === "auth.failed")).toEqual([
+      expect.objectContaining({
+        actor: { kind: "token", id: "tk_old", userId: user },
+        details: expect.objectContaining({ reason: "expired" }),
+      }),
+    ]);
   });
 
   it("throttles auth failures so a flood cannot fill the log", async () => {
     const t = tenant();
     const { sign } = await import("hono/jwt");
     const now = Math.floor(Date.now() / 1000);
-    const expired = await sign({ iss: "agent-memory", sub: "flood", ten: t.name, scp: ["read"], jti: "tk_flood", iat: now - 7200, exp: now - 3600 }, SECRET, "HS256");
+    const expired = await sign(
+      { iss: "agent-memory", sub: "flood", ten: t.name, scp: ["read"], jti: "tk_flood", iat: now - 7200, exp: now - 3600 },
+      SECRET,
+      "HS256",
+    );
     const flood = AUDIT_FAILURES_PER_MINUTE + 20;
     for (let i = 0; i < flood; i++) expect((await call("GET", "/v1/users/flood/facts", t.as(expired))).status).toBe(401);
     const { entries } = await t.log("?limit=1000");

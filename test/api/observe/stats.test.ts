@@ -5,7 +5,6 @@ import { resetLlm, setLlmMode } from "../support/llm.ts";
 import { rounds, sessionPath, type MessageInput } from "../support/sessions.ts";
 import { testRedis } from "../support/redis.ts";
 
-
 const HOUR = 3_600_000;
 
 /** A tenant of its own per test, so the figures are exactly what the test wrote. */
@@ -17,7 +16,10 @@ function tenant() {
   return {
     name,
     append: async (sid: string, messages: MessageInput[], userId?: string) => {
-      const res = await call<{ added: { tokens: number; duplicate: boolean }[] }>("POST", `${sessionPath(sid)}/messages`, { ...as, body: { userId, messages } });
+      const res = await call<{ added: { tokens: number; duplicate: boolean }[] }>("POST", `${sessionPath(sid)}/messages`, {
+        ...as,
+        body: { userId, messages },
+      });
       expect(res.status, res.text).toBe(201);
       return res.json.added.filter((a) => !a.duplicate).reduce((sum, a) => sum + a.tokens, 0);
     },
@@ -47,11 +49,18 @@ describe("GET /v1/stats", () => {
     // A retried message is not stored twice, so it is not counted twice either.
     tokens += await t.append(c, rounds("c", 2));
 
-    for (const [text, type] of [["The user likes green tea", "preference"], ["The user lives in Porto", "fact"], ["The user prefers short answers", "preference"]] as const) {
+    for (const [text, type] of [
+      ["The user likes green tea", "preference"],
+      ["The user lives in Porto", "fact"],
+      ["The user prefers short answers", "preference"],
+    ] as const) {
       expect((await t.call("POST", `/v1/users/${user}/facts`, { text, type })).status).toBe(201);
     }
     // Two reads asking for recall (one finds the tea, one finds nothing above the minimum), one without.
-    const hit = await t.call<{ recalled: unknown[] }>("GET", `${sessionPath(a)}/context?userId=${user}&query=${encodeURIComponent("green tea")}`);
+    const hit = await t.call<{ recalled: unknown[] }>(
+      "GET",
+      `${sessionPath(a)}/context?userId=${user}&query=${encodeURIComponent("green tea")}`,
+    );
     expect(hit.json.recalled.length).toBeGreaterThan(0);
     const miss = await t.call<{ recalled: unknown[] }>("GET", `${sessionPath(a)}/context?userId=${user}&query=x&k=0`);
     expect(miss.json.recalled).toEqual([]);
@@ -72,7 +81,11 @@ describe("GET /v1/stats", () => {
     expect(stats.messages).toBe(2 + 4 + 14);
     expect(stats.tokens).toBe(tokens);
     expect(stats.sessionLength).toEqual({ average: Math.round((20 / 3) * 10_000) / 10_000, p95: 14, sessions: 3 });
-    expect(stats.facts).toEqual({ total: 3, byType: { fact: 1, preference: 2, context: 0, temporary: 0, experience: 0 }, truncated: false });
+    expect(stats.facts).toEqual({
+      total: 3,
+      byType: { fact: 1, preference: 2, context: 0, temporary: 0, experience: 0 },
+      truncated: false,
+    });
     expect(stats.compressions).toEqual({ count: 1, averageRatio: compressed.json.ratio });
     expect(stats.summarizerFailures).toBe(1);
     expect(stats.recall).toEqual({ contextReads: 3, queries: 1, hits: 1, hitRate: 1 });
@@ -122,7 +135,15 @@ describe("request logs", () => {
     expect(res.headers.get("x-request-id")).toBe("client-req-42");
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.requestId === "client-req-42");
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ level: "info", msg: "request", tenant: "acme", session: sid, method: "POST", route: "/v1/sessions/:sessionId/messages", status: 201 });
+    expect(entries[0]).toMatchObject({
+      level: "info",
+      msg: "request",
+      tenant: "acme",
+      session: sid,
+      method: "POST",
+      route: "/v1/sessions/:sessionId/messages",
+      status: 201,
+    });
     expect(typeof entries[0]?.durationMs).toBe("number");
     expect(lines.join("\n")).not.toContain("swordfish");
 

@@ -61,7 +61,10 @@ afterEach(async () => {
 
 describe("per-turn trace of a context read", () => {
   it("returns a trace id, and the stored trace explains every candidate and adds up to the context's tokens", async () => {
-    const res = await call<ContextBody>("GET", `${sessionPath(sid)}/context?userId=${user}&k=1&query=${encodeURIComponent("favourite colour")}`);
+    const res = await call<ContextBody>(
+      "GET",
+      `${sessionPath(sid)}/context?userId=${user}&k=1&query=${encodeURIComponent("favourite colour")}`,
+    );
     expect(res.status, res.text).toBe(200);
     const traceId = res.headers.get("x-memory-trace-id");
     expect(traceId).toMatch(/^[0-9a-f-]{36}$/);
@@ -91,7 +94,12 @@ describe("per-turn trace of a context read", () => {
     // Per-part tokens add up to the context's, and the facts part lists the injected fact.
     const ctx = trace.context;
     const tokens = res.json.tokens;
-    expect([ctx.system.tokens, ctx.summary?.tokens ?? 0, ctx.facts.tokens, ctx.window.tokens]).toEqual([tokens.system, tokens.summary, tokens.facts, tokens.window]);
+    expect([ctx.system.tokens, ctx.summary?.tokens ?? 0, ctx.facts.tokens, ctx.window.tokens]).toEqual([
+      tokens.system,
+      tokens.summary,
+      tokens.facts,
+      tokens.window,
+    ]);
     expect(ctx.system.tokens + (ctx.summary?.tokens ?? 0) + ctx.facts.tokens + ctx.window.tokens).toBe(tokens.total);
     expect(ctx.total).toBe(tokens.total);
     expect(ctx.budget.used).toBe(tokens.total);
@@ -148,7 +156,10 @@ describe("per-turn trace of a context read", () => {
 describe("a degraded read", () => {
   it("records the failed Vector query and the degraded part", async () => {
     await injectFault("vector", { mode: "error", durationMs: 30_000 });
-    const res = await call<ContextBody & { degraded?: string[] }>("GET", `${sessionPath(sid)}/context?userId=${user}&query=colour&trace=true`);
+    const res = await call<ContextBody & { degraded?: string[] }>(
+      "GET",
+      `${sessionPath(sid)}/context?userId=${user}&query=colour&trace=true`,
+    );
     expect(res.status).toBe(200);
     expect(res.json.degraded).toEqual(["facts"]);
     expect(res.json.trace?.degraded).toEqual(["facts"]);
@@ -161,7 +172,9 @@ describe("a degraded read", () => {
 describe("chat turns and proxied completions", () => {
   it("a streamed turn sends the trace id as a header and stores the trace", async () => {
     const streamSid = uniqueId("trace-stream");
-    const res = await call("POST", `${sessionPath(streamSid)}/chat?trace=true`, { body: { message: "hello there", userId: user, stream: true } });
+    const res = await call("POST", `${sessionPath(streamSid)}/chat?trace=true`, {
+      body: { message: "hello there", userId: user, stream: true },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     expect(res.text).not.toContain('"trace"');
@@ -181,7 +194,10 @@ describe("chat turns and proxied completions", () => {
     const started = Date.now();
     // Fact extraction would run its own background query next to the LLM call; off, nothing does.
     const env = { FACT_EXTRACTION: "off" };
-    const pending = call<{ trace?: TraceView }>("POST", `${sessionPath(chatSid)}/chat?trace=true`, { body: { message, userId: user }, env });
+    const pending = call<{ trace?: TraceView }>("POST", `${sessionPath(chatSid)}/chat?trace=true`, {
+      body: { message, userId: user },
+      env,
+    });
     await waitFor(async () => turnRequests(await chatRequests(), message)[0], "the turn's LLM call", 1300);
     await sleep(Math.max(0, 500 - (Date.now() - started)));
     const [redis, vector] = await Promise.all([upstreamLog("redis", { telemetry: true }), upstreamLog("vector")]);

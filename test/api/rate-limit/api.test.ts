@@ -47,9 +47,17 @@ describe("RATE_LIMIT", () => {
   it("a refused write stores nothing", async () => {
     const { key, env } = limited("1/24h");
     const sid = uniqueId("rl-w");
-    const first = await call("POST", `/v1/sessions/${sid}/messages`, { key, env, body: { messages: [{ id: "a", role: "user", content: "one" }] } });
+    const first = await call("POST", `/v1/sessions/${sid}/messages`, {
+      key,
+      env,
+      body: { messages: [{ id: "a", role: "user", content: "one" }] },
+    });
     expect(first.status).toBe(201);
-    const refused = await call("POST", `/v1/sessions/${sid}/messages`, { key, env, body: { messages: [{ id: "b", role: "user", content: "two" }] } });
+    const refused = await call("POST", `/v1/sessions/${sid}/messages`, {
+      key,
+      env,
+      body: { messages: [{ id: "b", role: "user", content: "two" }] },
+    });
     expect(refused.status).toBe(429);
     const state = await call<{ window: { id: string }[] }>("GET", `/v1/sessions/${sid}`);
     expect(state.json.window.map((m) => m.id)).toEqual(["a"]);

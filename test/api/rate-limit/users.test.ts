@@ -25,7 +25,11 @@ describe("the per-user rate limit", () => {
     const { keys, env } = limited("2/24h");
     const victim = uniqueId("victim");
     const proxy = (key: string) =>
-      call("POST", "/v1/chat/completions", { key, env, ...sized({ model: "gpt-4o-mini", user: victim, messages: [{ role: "user", content: "hi" }] }) });
+      call("POST", "/v1/chat/completions", {
+        key,
+        env,
+        ...sized({ model: "gpt-4o-mini", user: victim, messages: [{ role: "user", content: "hi" }] }),
+      });
     for (let i = 0; i < 2; i++) {
       const res = await proxy(keys[0]!);
       expect(res.status, res.text).toBe(200);
@@ -39,7 +43,11 @@ describe("the per-user rate limit", () => {
     const victim = uniqueId("victim");
     for (let i = 0; i < 2; i++) {
       const decoy = uniqueId("decoy");
-      const res = await call("POST", `/v1/sessions/${uniqueId("rlu-s")}/messages?userId=${decoy}`, { key: keys[0]!, env, ...sized({ userId: victim, messages: [{ role: "user", content: "hi" }] }) });
+      const res = await call("POST", `/v1/sessions/${uniqueId("rlu-s")}/messages?userId=${decoy}`, {
+        key: keys[0]!,
+        env,
+        ...sized({ userId: victim, messages: [{ role: "user", content: "hi" }] }),
+      });
       // The append takes no query parameters, so the decoy is refused outright (stores nothing) - and still counted for the body's user.
       expect(res.status, res.text).toBe(400);
     }
@@ -51,7 +59,11 @@ describe("the per-user rate limit", () => {
     const long = `u${"x".repeat(6000)}`;
     const res = await call("GET", `/v1/sessions/${uniqueId("rlu-s")}/context?userId=${long}`, { key: keys[0]!, env });
     expect(res.status).toBe(400);
-    const body = await call("POST", `/v1/sessions/${uniqueId("rlu-s")}/messages`, { key: keys[0]!, env, ...sized({ userId: long, messages: [{ role: "user", content: "hi" }] }) });
+    const body = await call("POST", `/v1/sessions/${uniqueId("rlu-s")}/messages`, {
+      key: keys[0]!,
+      env,
+      ...sized({ userId: long, messages: [{ role: "user", content: "hi" }] }),
+    });
     expect(body.status).toBe(400);
     expect(await testRedis.keys(`*${"x".repeat(100)}*`)).toEqual([]);
   });

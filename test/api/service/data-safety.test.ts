@@ -45,7 +45,9 @@ describe("a 409 stores nothing", () => {
     const owner = uniqueId("owner");
     const intruder = uniqueId("intruder");
     await append(sid, [{ id: "m1", role: "user", content: "hello" }], { userId: owner });
-    const res = await call("POST", `${sessionPath(sid)}/chat`, { body: { message: "I am allergic to peanuts", userId: intruder, persist: true } });
+    const res = await call("POST", `${sessionPath(sid)}/chat`, {
+      body: { message: "I am allergic to peanuts", userId: intruder, persist: true },
+    });
     expectJsonError(res, 409);
     expect((await readSession(sid)).window.map((m) => m.id)).toEqual(["m1"]);
     expect(await queued(intruder)).toBe(0);
@@ -102,7 +104,9 @@ describe("deep metadata", () => {
 
   it("is refused at the edge with a 400 that says why, and nothing is stored", async () => {
     const sid = uniqueId("deep");
-    const res = await call("POST", `${sessionPath(sid)}/messages`, { body: { messages: [{ role: "user", content: "hi", metadata: deep(1500) }] } });
+    const res = await call("POST", `${sessionPath(sid)}/messages`, {
+      body: { messages: [{ role: "user", content: "hi", metadata: deep(1500) }] },
+    });
     expect(expectJsonError(res, 400).error.message).toMatch(/nest at most 8 levels/);
     expect((await readSession(sid)).exists).toBe(false);
     const fact = await call("POST", factsPath(uniqueId("deep-user")), { body: { text: "a fact", metadata: deep(150) } });
@@ -112,7 +116,10 @@ describe("deep metadata", () => {
 
   it("a stored message the scripts cannot decode never blocks compression or a pinned prompt", async () => {
     const sid = uniqueId("deep-stored");
-    await append(sid, [{ id: "sys", role: "system", content: "be brief" }, ...Array.from({ length: 6 }, (_, i) => ({ id: `m${i}`, role: "user" as const, content: `message ${i}` }))]);
+    await append(sid, [
+      { id: "sys", role: "system", content: "be brief" },
+      ...Array.from({ length: 6 }, (_, i) => ({ id: `m${i}`, role: "user" as const, content: `message ${i}` })),
+    ]);
     // written past the edge, as an older version of the service could have stored it
     const key = `am:acme:s:${sid}:win`;
     const raw: unknown = await testRedis.lindex(key, 0);
@@ -120,7 +127,9 @@ describe("deep metadata", () => {
     await testRedis.lset(key, 0, JSON.stringify({ ...first, metadata: deep(1500) }));
     const result = await compress(sid, { force: true });
     expect(result).toMatchObject({ compressed: true });
-    const again = await call("POST", `${sessionPath(sid)}/messages`, { body: { messages: [{ id: "sys2", role: "system", content: "be kind" }] } });
+    const again = await call("POST", `${sessionPath(sid)}/messages`, {
+      body: { messages: [{ id: "sys2", role: "system", content: "be kind" }] },
+    });
     expect(again.status, again.text).toBe(201);
   });
 });
@@ -140,7 +149,10 @@ describe("an erase is final", () => {
     const user = uniqueId("final");
     const sid = uniqueId("final-s");
     // learning runs in the background after this append; the erase lands while it is in flight
-    const learning = await call("POST", `${sessionPath(sid)}/messages`, { body: { userId: user, messages: [{ id: "m1", role: "user", content: "记住，我对花生过敏" }] }, drain: false });
+    const learning = await call("POST", `${sessionPath(sid)}/messages`, {
+      body: { userId: user, messages: [{ id: "m1", role: "user", content: "记住，我对花生过敏" }] },
+      drain: false,
+    });
     expect(learning.status, learning.text).toBe(201);
     const erased = await call("DELETE", `/v1/users/${user}`);
     expect(erased.status, erased.text).toBe(200);
@@ -153,7 +165,10 @@ describe("an erase is final", () => {
   it("a fact persisted just before the erase is gone after it, and an explicit write afterwards is allowed", async () => {
     const user = uniqueId("final-persist");
     const sid = uniqueId("final-persist-s");
-    const persisted = await call("POST", `${sessionPath(sid)}/messages`, { body: { userId: user, messages: [{ id: "m1", role: "user", content: "I live in Lisbon", persist: true }] }, drain: false });
+    const persisted = await call("POST", `${sessionPath(sid)}/messages`, {
+      body: { userId: user, messages: [{ id: "m1", role: "user", content: "I live in Lisbon", persist: true }] },
+      drain: false,
+    });
     expect(persisted.status, persisted.text).toBe(201);
     expect((await call("DELETE", `/v1/users/${user}`)).status).toBe(200);
     await persisted.drained;
@@ -169,7 +184,14 @@ describe("an erase gives a receipt and leaves nothing", () => {
   it("answers the receipt once everything is gone, records it in the audit log, and nothing finds the user afterwards", async () => {
     const user = uniqueId("receipt");
     const [s1, s2] = [uniqueId("receipt-s"), uniqueId("receipt-s")];
-    await append(s1, [{ id: "a", role: "user", content: "I like green tea" }, { id: "b", role: "assistant", content: "Noted." }], { userId: user });
+    await append(
+      s1,
+      [
+        { id: "a", role: "user", content: "I like green tea" },
+        { id: "b", role: "assistant", content: "Noted." },
+      ],
+      { userId: user },
+    );
     await append(s2, [{ id: "c", role: "user", content: "plan a trip to Porto" }], { userId: user });
     expect((await call("PUT", `${sessionPath(s2)}/notes/plan`, { body: { value: "Porto in May" } })).status).toBe(200);
     await addFact(user, { text: "Allergic to peanuts" });
@@ -178,13 +200,19 @@ describe("an erase gives a receipt and leaves nothing", () => {
     expect(facts).toBeGreaterThanOrEqual(1);
     const since = Date.now() - 1;
 
-    const erased = await call<{ receiptId: string; erasedAt: number; done: boolean; removed: Record<string, number> }>("DELETE", `/v1/users/${user}`);
+    const erased = await call<{ receiptId: string; erasedAt: number; done: boolean; removed: Record<string, number> }>(
+      "DELETE",
+      `/v1/users/${user}`,
+    );
     expect(erased.status, erased.text).toBe(200);
     expect(erased.json).toMatchObject({ userId: user, done: true, removed: { sessions: 2, messages: 3, facts, notes: 1, archives: 0 } });
     expect(erased.json.receiptId).toMatch(/^er_/);
     expect(erased.json.erasedAt).toBeGreaterThanOrEqual(since);
 
-    const audit = await call<{ entries: { action: string; target: { userId?: string }; details?: Record<string, unknown> }[] }>("GET", `/v1/audit?since=${since}`);
+    const audit = await call<{ entries: { action: string; target: { userId?: string }; details?: Record<string, unknown> }[] }>(
+      "GET",
+      `/v1/audit?since=${since}`,
+    );
     const receipt = audit.json.entries.find((e) => e.action === "user.erase" && e.target.userId === user);
     expect(receipt?.details).toMatchObject({ receiptId: erased.json.receiptId, sessions: 2, messages: 3, facts, notes: 1, archives: 0 });
 
@@ -205,7 +233,9 @@ describe("an erase gives a receipt and leaves nothing", () => {
     const sid = uniqueId("inflight-s");
     await append(sid, [{ id: "a", role: "user", content: "hello" }], { userId: user });
     await setLlmMode({ mode: "echo", delayMs: 800 });
-    const turn = call("POST", `${sessionPath(sid)}/chat`, { body: { message: "remember that I live in Lisbon", userId: user, persist: true } });
+    const turn = call("POST", `${sessionPath(sid)}/chat`, {
+      body: { message: "remember that I live in Lisbon", userId: user, persist: true },
+    });
     await new Promise((r) => setTimeout(r, 300));
     expect((await call("DELETE", `/v1/users/${user}`)).status).toBe(200);
     const answered = await turn;
@@ -247,9 +277,17 @@ describe("no lost updates", () => {
 describe("a summarizer that keeps failing", () => {
   it("is replaced by the extractive one after 3 failures, so the window stays bounded", async () => {
     const sid = uniqueId("failing-llm");
-    await append(sid, Array.from({ length: 8 }, (_, i) => ({ id: `m${i}`, role: i % 2 ? ("assistant" as const) : ("user" as const), content: `turn ${i}` })));
+    await append(
+      sid,
+      Array.from({ length: 8 }, (_, i) => ({
+        id: `m${i}`,
+        role: i % 2 ? ("assistant" as const) : ("user" as const),
+        content: `turn ${i}`,
+      })),
+    );
     await setLlmMode({ mode: "error", status: 500 });
-    for (let i = 0; i < 3; i++) expect(await compress(sid, { force: true })).toMatchObject({ compressed: false, reason: "summarizer_failed" });
+    for (let i = 0; i < 3; i++)
+      expect(await compress(sid, { force: true })).toMatchObject({ compressed: false, reason: "summarizer_failed" });
     const fallback = await compress(sid, { force: true });
     expect(fallback).toMatchObject({ compressed: true, method: "extractive" });
     const session = await readSession(sid);

@@ -64,11 +64,17 @@ describe("a Vector index that does not fit the configuration", () => {
   });
 
   it("names OPENAI_EMBEDDING_DIMENSIONS when the Worker embeds to another size than the index's", async () => {
-    const res = await call("GET", "/healthz", { key: null, env: { UPSTASH_VECTOR_REST_URL: dense, EMBEDDINGS: "openai", OPENAI_EMBEDDING_DIMENSIONS: "256" } });
+    const res = await call("GET", "/healthz", {
+      key: null,
+      env: { UPSTASH_VECTOR_REST_URL: dense, EMBEDDINGS: "openai", OPENAI_EMBEDDING_DIMENSIONS: "256" },
+    });
     expect(res.status).toBe(503);
     expect(res.json).toMatchObject({
       vector: "misconfigured",
-      errors: { vector: "the index has dimension 384 but OPENAI_EMBEDDING_DIMENSIONS=256: set OPENAI_EMBEDDING_DIMENSIONS=384, or use an index of dimension 256" },
+      errors: {
+        vector:
+          "the index has dimension 384 but OPENAI_EMBEDDING_DIMENSIONS=256: set OPENAI_EMBEDDING_DIMENSIONS=384, or use an index of dimension 256",
+      },
     });
     const byModel = await call("GET", "/healthz", { key: null, env: { UPSTASH_VECTOR_REST_URL: dense, EMBEDDINGS: "openai" } });
     expect((byModel.json as { errors: { vector: string } }).errors.vector).toBe(
@@ -79,7 +85,9 @@ describe("a Vector index that does not fit the configuration", () => {
   it("names EMBEDDINGS when the Worker embeds into a hybrid index", async () => {
     const res = await call("GET", "/healthz", { key: null, env: { EMBEDDINGS: "openai", OPENAI_EMBEDDING_DIMENSIONS: "1024" } });
     expect(res.status).toBe(503);
-    expect((res.json as { errors: { vector: string } }).errors.vector).toMatch(/^EMBEDDINGS=openai stores dense vectors only, but the index is HYBRID/);
+    expect((res.json as { errors: { vector: string } }).errors.vector).toMatch(
+      /^EMBEDDINGS=openai stores dense vectors only, but the index is HYBRID/,
+    );
   });
 });
 

@@ -55,7 +55,10 @@ async function rawRedis(sessionId: string, userId: string): Promise<string> {
 
 /** Every vector of a user's namespace with metadata and data, read from the Vector emulator. */
 async function rawFacts(userId: string): Promise<string> {
-  const page = await rawVector.range({ cursor: 0, limit: 1000, includeMetadata: true, includeData: true }, { namespace: `am.6.sealed.${userId}` });
+  const page = await rawVector.range(
+    { cursor: 0, limit: 1000, includeMetadata: true, includeData: true },
+    { namespace: `am.6.sealed.${userId}` },
+  );
   return JSON.stringify(page.vectors);
 }
 
@@ -152,7 +155,11 @@ describe("encryption at rest", () => {
     const facts = (await listAll(user, { env })).map((f) => f.text);
     expect(facts).toContain(`${m.fact} is my favourite animal`);
     expect(facts).toContain(`${m.message} is the name of my boat`);
-    const one = await call<{ text: string }>("GET", `/v1/users/${user}/facts/${facts.length > 0 ? (await listAll(user, { env }))[0]!.id : "none"}`, { env });
+    const one = await call<{ text: string }>(
+      "GET",
+      `/v1/users/${user}/facts/${facts.length > 0 ? (await listAll(user, { env }))[0]!.id : "none"}`,
+      { env },
+    );
     expect(one.status, one.text).toBe(200);
     expect(one.json.text).toMatch(new RegExp(`${m.fact}|${m.message}`));
     const recalled = await call("GET", `/v1/users/${user}/facts?query=${encodeURIComponent(`${m.fact} favourite animal`)}`, { env });
@@ -239,7 +246,10 @@ describe("encryption at rest", () => {
   });
 
   it("a malformed key is a config error naming the variable", async () => {
-    const res = await call<{ error: { code: string; details: string[] } }>("GET", "/healthz", { key: null, env: { MEMORY_ENCRYPTION_KEYS: "k1:short" } });
+    const res = await call<{ error: { code: string; details: string[] } }>("GET", "/healthz", {
+      key: null,
+      env: { MEMORY_ENCRYPTION_KEYS: "k1:short" },
+    });
     expect(res.status).toBe(500);
     expect(res.json.error.code).toBe("config_invalid");
     expect(res.json.error.details.join(" ")).toMatch(/MEMORY_ENCRYPTION_KEYS/);
@@ -249,10 +259,16 @@ describe("encryption at rest", () => {
 describe("fact metadata under encryption", () => {
   it("stays clear by default (Vector filters can read it) and is sealed with SEAL_FACT_METADATA=on, reading back the same", async () => {
     const marker = `ledger-${crypto.randomUUID().slice(0, 8)}`;
-    for (const [mode, expectClear] of [["off", true], ["on", false]] as const) {
+    for (const [mode, expectClear] of [
+      ["off", true],
+      ["on", false],
+    ] as const) {
       const user = uniqueId(`md-${mode}`);
       const env = { ...sealed(K1), SEAL_FACT_METADATA: mode };
-      const added = await call<{ id: string }>("POST", `/v1/users/${user}/facts`, { env, body: { text: "Keeps receipts in a shoebox", metadata: { source: marker } } });
+      const added = await call<{ id: string }>("POST", `/v1/users/${user}/facts`, {
+        env,
+        body: { text: "Keeps receipts in a shoebox", metadata: { source: marker } },
+      });
       expect(added.status, added.text).toBe(201);
       const raw = await rawFacts(user);
       expect(raw.includes(marker)).toBe(expectClear);

@@ -22,7 +22,10 @@ describe("GET /healthz", () => {
   });
 
   it("reports an unconfigured upstream as not_configured with 503", async () => {
-    const res = await call("GET", "/healthz", { key: null, env: { UPSTASH_VECTOR_REST_URL: undefined, UPSTASH_VECTOR_REST_TOKEN: undefined } });
+    const res = await call("GET", "/healthz", {
+      key: null,
+      env: { UPSTASH_VECTOR_REST_URL: undefined, UPSTASH_VECTOR_REST_TOKEN: undefined },
+    });
     expect(res.status).toBe(503);
     expect(res.json).toMatchObject({ ok: false, vector: "not_configured" });
   });

@@ -9,7 +9,8 @@ const CALL = { id: "call_abc123", type: "function", function: { name: "get_weath
 /** What the OpenAI API returns as `choices[0].message` for a tool call, appended as is. */
 const OPENAI_TOOL_CALL_MESSAGE = { role: "assistant", content: null, tool_calls: [CALL], refusal: null, annotations: [] };
 
-const post = (sessionId: string, messages: unknown[], env?: Record<string, string>) => call("POST", `/v1/sessions/${sessionId}/messages`, { body: { messages }, env });
+const post = (sessionId: string, messages: unknown[], env?: Record<string, string>) =>
+  call("POST", `/v1/sessions/${sessionId}/messages`, { body: { messages }, env });
 
 describe("one message model: the native append takes what OpenAI returns", () => {
   it("accepts an assistant message with tool_calls and content null, then its tool result in a later append", async () => {
@@ -18,7 +19,11 @@ describe("one message model: the native append takes what OpenAI returns", () =>
     expect((await post(sid, [OPENAI_TOOL_CALL_MESSAGE])).status).toBe(201);
     expect((await post(sid, [{ role: "tool", tool_call_id: CALL.id, content: '{"temp_c":21}' }])).status).toBe(201);
     const window = (await readSession(sid)).window;
-    expect(window.map(shape)).toEqual([["user", "weather in Paris?"], ["assistant", "", ["get_weather"]], ["tool", '{"temp_c":21}', CALL.id]]);
+    expect(window.map(shape)).toEqual([
+      ["user", "weather in Paris?"],
+      ["assistant", "", ["get_weather"]],
+      ["tool", '{"temp_c":21}', CALL.id],
+    ]);
     expect(window[1]?.tool_calls).toEqual([CALL]);
     // The context keeps the pair together.
     expect((await readContext(sid)).messages.map(shape)).toEqual(window.map(shape));
@@ -28,7 +33,13 @@ describe("one message model: the native append takes what OpenAI returns", () =>
     const sid = uniqueId("om-parts");
     const res = await post(sid, [
       { role: "developer", content: [{ type: "text", text: "Answer in French." }] },
-      { role: "user", content: [{ type: "text", text: "first line" }, { type: "text", text: "second line" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "first line" },
+          { type: "text", text: "second line" },
+        ],
+      },
     ]);
     expect(res.status, res.text).toBe(201);
     const session = await readSession(sid);
@@ -39,9 +50,19 @@ describe("one message model: the native append takes what OpenAI returns", () =>
   it("refuses other content parts with a clear 400 and stores nothing", async () => {
     const sid = uniqueId("om-image");
     const before = await observable(sid);
-    const res = await post(sid, [{ role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "https://x.test/a.png" } }] }]);
+    const res = await post(sid, [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image_url", image_url: { url: "https://x.test/a.png" } },
+        ],
+      },
+    ]);
     const body = expectJsonError(res, 400);
-    expect(body.error.message).toBe('invalid body: messages.0.content.1 only text parts are stored (got a "image_url" part): send images and files as text or links');
+    expect(body.error.message).toBe(
+      'invalid body: messages.0.content.1 only text parts are stored (got a "image_url" part): send images and files as text or links',
+    );
     expect(await observable(sid)).toEqual(before);
   });
 
@@ -57,7 +78,10 @@ describe("one message model: the native append takes what OpenAI returns", () =>
     expect((await readSession(sid)).exists).toBe(false);
 
     // In one request: the result must follow the call.
-    const inBatch = await post(sid, [{ role: "user", content: "hi" }, { role: "tool", tool_call_id: CALL.id, content: "42" }]);
+    const inBatch = await post(sid, [
+      { role: "user", content: "hi" },
+      { role: "tool", tool_call_id: CALL.id, content: "42" },
+    ]);
     expect(expectJsonError(inBatch, 400).error.message).toMatch(/^messages\.1 is a tool result/);
 
     await append(sid, [{ role: "user", content: "hi" }, { ...OPENAI_TOOL_CALL_MESSAGE, content: "" } as unknown as MessageInput]);
@@ -70,9 +94,15 @@ describe("one message model: the native append takes what OpenAI returns", () =>
     await append(sid, [{ role: "user", content: "never mind" }]);
     expectJsonError(await post(sid, [{ role: "tool", tool_call_id: CALL.id, content: "42" }]), 400);
     // Parallel calls: one result each, in any order.
-    const calls = [{ ...CALL, id: "call_1" }, { ...CALL, id: "call_2" }];
+    const calls = [
+      { ...CALL, id: "call_1" },
+      { ...CALL, id: "call_2" },
+    ];
     await append(sid, [{ role: "assistant", content: "", tool_calls: calls }]);
-    const ok = await post(sid, [{ role: "tool", tool_call_id: "call_2", content: "b" }, { role: "tool", tool_call_id: "call_1", content: "a" }]);
+    const ok = await post(sid, [
+      { role: "tool", tool_call_id: "call_2", content: "b" },
+      { role: "tool", tool_call_id: "call_1", content: "a" },
+    ]);
     expect(ok.status, ok.text).toBe(201);
   });
 });
@@ -82,27 +112,37 @@ describe("limits hold on every write path: /messages, /chat and /v1/chat/complet
   afterEach(resetLlm);
 
   const paths = (sid: string, content: string, count = 1) => ({
-    messages: () => call("POST", `/v1/sessions/${sid}/messages`, { body: { messages: Array.from({ length: count }, () => ({ role: "user", content })) }, env: ENV }),
+    messages: () =>
+      call("POST", `/v1/sessions/${sid}/messages`, {
+        body: { messages: Array.from({ length: count }, () => ({ role: "user", content })) },
+        env: ENV,
+      }),
     chat: () => call("POST", `/v1/sessions/${sid}/chat`, { body: { message: content }, env: ENV }),
     proxy: () =>
       call("POST", "/v1/chat/completions", {
-        body: { model: "fake-model", messages: [{ role: "system", content: "sys" }, ...Array.from({ length: count }, () => ({ role: "user", content }))] },
+        body: {
+          model: "fake-model",
+          messages: [{ role: "system", content: "sys" }, ...Array.from({ length: count }, () => ({ role: "user", content }))],
+        },
         headers: { "X-Memory-Session": sid },
         env: ENV,
       }),
   });
   const ENV = { MAX_MESSAGE_CHARS: "100", MAX_BODY_BYTES: "2048" };
 
-  it.each(["messages", "chat", "proxy"] as const)("%s: MAX_MESSAGE_CHARS=100 refuses 101 characters with 413 and stores nothing", async (path) => {
-    const sid = uniqueId(`lim-${path}`);
-    const res = await paths(sid, "x".repeat(101))[path]();
-    expect(res.status, res.text).toBe(413);
-    expect(res.text).toContain("exceeds 100 characters");
-    expect((await readSession(sid)).exists).toBe(false);
-    expect(await chatRequests()).toEqual([]);
-    // At the limit it passes.
-    expect((await paths(sid, "y".repeat(100))[path]()).status).toBeLessThan(300);
-  });
+  it.each(["messages", "chat", "proxy"] as const)(
+    "%s: MAX_MESSAGE_CHARS=100 refuses 101 characters with 413 and stores nothing",
+    async (path) => {
+      const sid = uniqueId(`lim-${path}`);
+      const res = await paths(sid, "x".repeat(101))[path]();
+      expect(res.status, res.text).toBe(413);
+      expect(res.text).toContain("exceeds 100 characters");
+      expect((await readSession(sid)).exists).toBe(false);
+      expect(await chatRequests()).toEqual([]);
+      // At the limit it passes.
+      expect((await paths(sid, "y".repeat(100))[path]()).status).toBeLessThan(300);
+    },
+  );
 
   it.each(["messages", "chat", "proxy"] as const)("%s: a body over MAX_BODY_BYTES is 413", async (path) => {
     const sid = uniqueId(`body-${path}`);
@@ -117,15 +157,30 @@ describe("limits hold on every write path: /messages, /chat and /v1/chat/complet
     const three = Array.from({ length: 3 }, (_, i) => ({ role: "user", content: `m${i}` }));
     expectJsonError(await call("POST", `/v1/sessions/${sid}/messages`, { body: { messages: three }, env }), 400);
     // A long conversation sent whole still works: only the system prompt and the last message are stored.
-    const history = [{ role: "system", content: "sys" }, ...three.flatMap((m) => [m, { role: "assistant", content: "ok" }]), { role: "user", content: "last" }];
-    const proxied = await call("POST", "/v1/chat/completions", { body: { model: "fake-model", messages: history }, headers: { "X-Memory-Session": sid }, env });
+    const history = [
+      { role: "system", content: "sys" },
+      ...three.flatMap((m) => [m, { role: "assistant", content: "ok" }]),
+      { role: "user", content: "last" },
+    ];
+    const proxied = await call("POST", "/v1/chat/completions", {
+      body: { model: "fake-model", messages: history },
+      headers: { "X-Memory-Session": sid },
+      env,
+    });
     expect(proxied.status, proxied.text).toBe(200);
-    expect((await readSession(sid)).window.map(shape)).toEqual([["user", "last"], ["assistant", "last"]]);
+    expect((await readSession(sid)).window.map(shape)).toEqual([
+      ["user", "last"],
+      ["assistant", "last"],
+    ]);
   });
 
   it("appends with the OpenAI shape through postMessages keep the same limits", async () => {
     const sid = uniqueId("lim-args");
-    const res = await postMessages(sid, [{ role: "assistant", content: "", tool_calls: [{ ...CALL, function: { name: "f", arguments: "a".repeat(101) } }] }], { env: ENV });
+    const res = await postMessages(
+      sid,
+      [{ role: "assistant", content: "", tool_calls: [{ ...CALL, function: { name: "f", arguments: "a".repeat(101) } }] }],
+      { env: ENV },
+    );
     expect(res.status).toBe(413);
     expect(res.text).toContain("messages.0.tool_calls.0.function.arguments exceeds 100 characters");
   });

@@ -20,7 +20,9 @@ describe("notes of one session", () => {
     const value = "x".repeat(8000);
     const statuses: number[] = [];
     for (let batch = 0; batch < 1500; batch += 50) {
-      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => call("PUT", notePath(sid, `n${batch + i}`), { body: { value } })));
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => call("PUT", notePath(sid, `n${batch + i}`), { body: { value } })),
+      );
       statuses.push(...answers.map((a) => a.status));
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(MAX_NOTES_PER_SESSION);
@@ -33,7 +35,10 @@ describe("notes of one session", () => {
     const seen = new Set<string>();
     let cursor: string | null = "";
     for (let pages = 0; cursor !== null && pages < 50; pages++) {
-      const res: { status: number; json: { notes: Record<string, string>; nextCursor: string | null } } = await call("GET", `${sessionPath(sid)}/notes?limit=10${cursor ? `&cursor=${cursor}` : ""}`);
+      const res: { status: number; json: { notes: Record<string, string>; nextCursor: string | null } } = await call(
+        "GET",
+        `${sessionPath(sid)}/notes?limit=10${cursor ? `&cursor=${cursor}` : ""}`,
+      );
       expect(res.status).toBe(200);
       expect(Object.keys(res.json.notes).length).toBeLessThanOrEqual(NOTES_PAGE_LIMIT);
       for (const key of Object.keys(res.json.notes)) seen.add(key);
@@ -42,7 +47,10 @@ describe("notes of one session", () => {
     expect(seen.size).toBe(MAX_NOTES_PER_SESSION);
 
     // The user can still be exported, page by page.
-    const exported = await call<{ sessions: { notes: Record<string, string> }[]; nextCursor: string | null }>("GET", `/v1/users/${user}/export`);
+    const exported = await call<{ sessions: { notes: Record<string, string> }[]; nextCursor: string | null }>(
+      "GET",
+      `/v1/users/${user}/export`,
+    );
     expect(exported.status, exported.text.slice(0, 200)).toBe(200);
     expect(Object.keys(exported.json.sessions[0]?.notes ?? {})).toHaveLength(MAX_NOTES_PER_SESSION);
   });
@@ -72,13 +80,20 @@ describe("export pages", () => {
     const big = "y".repeat(30_000);
     const sessions = Array.from({ length: 8 }, () => uniqueId("big-export-s"));
     for (const sid of sessions) {
-      await append(sid, Array.from({ length: 10 }, (_, i) => ({ id: `m${i}`, role: "user" as const, content: big })), { userId: user });
+      await append(
+        sid,
+        Array.from({ length: 10 }, (_, i) => ({ id: `m${i}`, role: "user" as const, content: big })),
+        { userId: user },
+      );
     }
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { status: number; text: string; json: { sessions: { sessionId: string }[]; nextCursor: string | null } } = await call("GET", `/v1/users/${user}/export${cursor ? `?cursor=${cursor}` : ""}`);
+      const res: { status: number; text: string; json: { sessions: { sessionId: string }[]; nextCursor: string | null } } = await call(
+        "GET",
+        `/v1/users/${user}/export${cursor ? `?cursor=${cursor}` : ""}`,
+      );
       expect(res.status).toBe(200);
       // 300 KB per session: a 2 MB page ends after the seventh session.
       expect(res.text.length).toBeLessThan(3_000_000);

@@ -16,7 +16,11 @@ describe("GET /v1/sessions/{id} pages the window", () => {
   it("returns one page from the oldest message, the whole session's stats and the next offset", async () => {
     const sid = uniqueId("page");
     await putSettings(sid, { maxTokens: 1_000_000 });
-    const messages = Array.from({ length: 30 }, (_, i) => ({ id: `p${i}`, role: i % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `turn ${i}` }));
+    const messages = Array.from({ length: 30 }, (_, i) => ({
+      id: `p${i}`,
+      role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
+      content: `turn ${i}`,
+    }));
     await append(sid, [{ id: "sys", role: "system", content: "be brief" }, ...messages]);
 
     const middle = await readPage(sid, "offset=10&limit=5");
@@ -43,7 +47,11 @@ describe("GET /v1/sessions/{id} pages the window", () => {
   it("an append answers with stats only, and the context still counts what it left out", async () => {
     const sid = uniqueId("stats-only");
     await putSettings(sid, { maxTokens: 1_000_000 });
-    const many = Array.from({ length: 60 }, (_, i) => ({ id: `s${i}`, role: "user" as const, content: `message number ${i} with a few more words in it` }));
+    const many = Array.from({ length: 60 }, (_, i) => ({
+      id: `s${i}`,
+      role: "user" as const,
+      content: `message number ${i} with a few more words in it`,
+    }));
     const res = await append(sid, many);
     expect(Object.keys(res).sort()).toEqual(["added", "compressionDue", "facts", "sessionId", "stats"]);
     expect(res.stats).toMatchObject({ messages: 60, windowMessages: 60 });

@@ -46,7 +46,11 @@ describe("acceptance: twenty rounds with a system prompt", () => {
     const sent: MessageInput[] = [];
     for (let round = 0; round < 20; round++) {
       for (const role of ["user", "assistant"] as const) {
-        const m: MessageInput = { id: `r${round}-${role}`, role, content: `${role} turn ${round}: ${role === "user" ? "where next?" : "try Kyoto."}` };
+        const m: MessageInput = {
+          id: `r${round}-${role}`,
+          role,
+          content: `${role} turn ${round}: ${role === "user" ? "where next?" : "try Kyoto."}`,
+        };
         const res = await append(sid, [m]);
         expect(res.added).toEqual([{ id: m.id, tokens: expect.any(Number), duplicate: false }]);
         expect(res.compressionDue).toBe(false);
@@ -75,7 +79,11 @@ describe("acceptance: twenty rounds with a system prompt", () => {
     await append(sid, [{ id: "sys", role: "system", content: SYSTEM }]);
     const sent: MessageInput[] = [];
     for (let i = 0; i < 20; i++) {
-      const m: MessageInput = { id: `m${i}`, role: i % 2 === 0 ? "user" : "assistant", content: `message ${i} about the weather in Lisbon` };
+      const m: MessageInput = {
+        id: `m${i}`,
+        role: i % 2 === 0 ? "user" : "assistant",
+        content: `message ${i} about the weather in Lisbon`,
+      };
       await append(sid, [m]);
       sent.push(m);
     }
@@ -103,7 +111,10 @@ describe("acceptance: twenty rounds with a system prompt", () => {
   it("never drops the system prompt, even when it alone exceeds the budget", async () => {
     const sid = uniqueId("oversys");
     const longSystem = `${SYSTEM} ${"Always be polite and precise. ".repeat(10)}`.trim();
-    await append(sid, [{ id: "sys", role: "system", content: longSystem }, ...[0, 1, 2].map((i) => ({ id: `m${i}`, role: "user" as const, content: `hello ${i}` }))]);
+    await append(sid, [
+      { id: "sys", role: "system", content: longSystem },
+      ...[0, 1, 2].map((i) => ({ id: `m${i}`, role: "user" as const, content: `hello ${i}` })),
+    ]);
     const ctx = await readContext(sid, "budget=20");
     expect(ctx.messages).toEqual([{ role: "system", content: longSystem }]);
     expect(ctx.tokens.window).toBe(0);
@@ -135,7 +146,9 @@ describe("acceptance: twenty rounds with a system prompt", () => {
     const sid = uniqueId("tools");
     const call1 = { id: "call_1", type: "function" as const, function: { name: "get_weather", arguments: '{"city":"Paris"}' } };
     // A result whose call is not stored is refused on write.
-    const ghost = await call("POST", `${sessionPath(sid)}/messages`, { body: { messages: [{ id: "ghost", role: "tool", tool_call_id: "call_0", content: "orphan" }] } });
+    const ghost = await call("POST", `${sessionPath(sid)}/messages`, {
+      body: { messages: [{ id: "ghost", role: "tool", tool_call_id: "call_0", content: "orphan" }] },
+    });
     expect(ghost.status).toBe(400);
     const messages: MessageInput[] = [
       { id: "u1", role: "user", content: "What is the weather in Paris today?" },
@@ -171,7 +184,10 @@ describe("acceptance: twenty rounds with a system prompt", () => {
 describe("per-session settings, reset and stats", () => {
   it("window: 3 shows at most the 3 newest messages; null clears the override", async () => {
     const sid = uniqueId("window");
-    await append(sid, [{ id: "sys", role: "system", content: SYSTEM }, ...Array.from({ length: 6 }, (_, i) => ({ id: `m${i}`, role: "user" as const, content: `note ${i}` }))]);
+    await append(sid, [
+      { id: "sys", role: "system", content: SYSTEM },
+      ...Array.from({ length: 6 }, (_, i) => ({ id: `m${i}`, role: "user" as const, content: `note ${i}` })),
+    ]);
     const set = await putSettings(sid, { window: 3 });
     expect(set.settings.window).toBe(3);
     expect(set.settings.overrides).toEqual({ window: 3 });
@@ -189,7 +205,11 @@ describe("per-session settings, reset and stats", () => {
 
   it("DELETE ?keepSystem=true keeps only the system prompt; false removes everything", async () => {
     const sid = uniqueId("reset");
-    await append(sid, [{ id: "sys", role: "system", content: SYSTEM }, { id: "u", role: "user", content: "hi" }, { id: "a", role: "assistant", content: "hello" }]);
+    await append(sid, [
+      { id: "sys", role: "system", content: SYSTEM },
+      { id: "u", role: "user", content: "hi" },
+      { id: "a", role: "assistant", content: "hello" },
+    ]);
 
     const kept = await call("DELETE", `${sessionPath(sid)}?keepSystem=true`);
     expect(kept.status).toBe(200);
@@ -200,7 +220,10 @@ describe("per-session settings, reset and stats", () => {
     expect(state.stats).toMatchObject({ messages: 1, windowMessages: 0, windowTokens: 0 });
     expect((await readContext(sid)).messages).toEqual([{ role: "system", content: SYSTEM }]);
     // the kept prompt stays idempotent: re-sending it does not duplicate it
-    const again = await append(sid, [{ id: "sys", role: "system", content: SYSTEM }, { id: "u", role: "user", content: "hi again" }]);
+    const again = await append(sid, [
+      { id: "sys", role: "system", content: SYSTEM },
+      { id: "u", role: "user", content: "hi again" },
+    ]);
     expect(again.added.map((a) => a.duplicate)).toEqual([true, false]);
 
     const all = await call("DELETE", `${sessionPath(sid)}?keepSystem=false`);
@@ -237,7 +260,11 @@ describe("per-session settings, reset and stats", () => {
       avgImportance: (1 + 0.2 + 0.6 + 0.5) / 4,
     };
     for (const stats of [res.stats, (await readSession(sid)).stats, (await readContext(sid)).stats]) {
-      expect(stats).toMatchObject({ ...expected, utilization: expect.closeTo(expected.utilization, 10), avgImportance: expect.closeTo(expected.avgImportance, 10) });
+      expect(stats).toMatchObject({
+        ...expected,
+        utilization: expect.closeTo(expected.utilization, 10),
+        avgImportance: expect.closeTo(expected.avgImportance, 10),
+      });
     }
   });
 });
@@ -254,7 +281,11 @@ describe("working memory", () => {
     expect((await call("PUT", `${base}/dates`, { body: { value: "[1, 2]" } })).status).toBe(200);
 
     expect((await call("GET", `${base}/destination`)).json).toEqual({ sessionId: sid, key: "destination", value: "Kyoto" });
-    expect((await call("GET", base)).json).toEqual({ sessionId: sid, notes: { destination: "Kyoto", budget: "42", dates: "[1, 2]" }, nextCursor: null });
+    expect((await call("GET", base)).json).toEqual({
+      sessionId: sid,
+      notes: { destination: "Kyoto", budget: "42", dates: "[1, 2]" },
+      nextCursor: null,
+    });
 
     expect((await call("PUT", `${base}/destination`, { body: { value: "Osaka" } })).status).toBe(200);
     expect((await call("GET", `${base}/destination`)).json).toMatchObject({ value: "Osaka" });

@@ -44,7 +44,11 @@ describe("tenant isolation", () => {
     expect((await call("DELETE", `${sessionPath(sid)}/scratchpad`, { key: KEY_B })).json).toMatchObject({ deleted: 0 });
 
     expect(await observable(sid)).toEqual(before);
-    expect((await call("GET", `${sessionPath(sid)}/notes`)).json).toEqual({ sessionId: sid, notes: { plan: "folder 7" }, nextCursor: null });
+    expect((await call("GET", `${sessionPath(sid)}/notes`)).json).toEqual({
+      sessionId: sid,
+      notes: { plan: "folder 7" },
+      nextCursor: null,
+    });
     expect((await call("GET", `${sessionPath(sid)}/scratchpad`)).json).toEqual({ sessionId: sid, entries: ["acme step"] });
     // and B's own writes stayed in B's session
     const b = await readSession(sid, { key: KEY_B });

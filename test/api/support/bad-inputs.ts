@@ -70,9 +70,17 @@ export const BAD_INPUTS: BadInput[] = [
   append("content null", { messages: [{ role: "user", content: null }] }),
   append("content empty", { messages: [{ role: "user", content: "" }] }),
   append("content whitespace only", { messages: [{ role: "user", content: " \n\t " }] }),
-  append("content over MAX_MESSAGE_CHARS", { messages: [{ role: "user", content: "x".repeat(101) }] }, { status: 413, env: { MAX_MESSAGE_CHARS: "100" } }),
+  append(
+    "content over MAX_MESSAGE_CHARS",
+    { messages: [{ role: "user", content: "x".repeat(101) }] },
+    { status: 413, env: { MAX_MESSAGE_CHARS: "100" } },
+  ),
   append("more than MAX_MESSAGES_PER_REQUEST", { messages: [ok, ok, ok, ok] }, { env: { MAX_MESSAGES_PER_REQUEST: "3" } }),
-  append("body over MAX_BODY_BYTES", { messages: [{ role: "user", content: "y".repeat(3000) }] }, { status: 413, env: { MAX_BODY_BYTES: "2048" } }),
+  append(
+    "body over MAX_BODY_BYTES",
+    { messages: [{ role: "user", content: "y".repeat(3000) }] },
+    { status: 413, env: { MAX_BODY_BYTES: "2048" } },
+  ),
   append("importance -1", { messages: [{ ...ok, importance: -1 }] }),
   append("importance 2", { messages: [{ ...ok, importance: 2 }] }),
   append('importance "high"', { messages: [{ ...ok, importance: "high" }] }),
@@ -82,21 +90,60 @@ export const BAD_INPUTS: BadInput[] = [
   append("tool_calls on a user message", {
     messages: [{ ...ok, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] }],
   }),
-  append("duplicate message ids in one request", { messages: [{ ...ok, id: "dup" }, { ...ok, id: "dup", content: "again" }] }),
+  append("duplicate message ids in one request", {
+    messages: [
+      { ...ok, id: "dup" },
+      { ...ok, id: "dup", content: "again" },
+    ],
+  }),
   ...BAD_IDS.map(([name, id]) => append(`message id: ${name}`, { messages: [{ ...ok, id }] })),
   ...BAD_IDS.map(([name, userId]) => append(`userId: ${name}`, { messages: [ok], userId })),
-  ...PATH_IDS.map(([name, id]): BadInput => ({ name: `session id in the path: ${name}`, method: "POST", path: () => messages(id), options: { body: { messages: [ok] } } })),
-  { name: "session id in the path: empty", method: "POST", path: () => "/v1/sessions//messages", options: { body: { messages: [ok] } }, status: 404 },
-  { name: "session id in the path: ../x", method: "POST", path: () => "/v1/sessions/../x/messages", options: { body: { messages: [ok] } }, status: 404 },
+  ...PATH_IDS.map(
+    ([name, id]): BadInput => ({
+      name: `session id in the path: ${name}`,
+      method: "POST",
+      path: () => messages(id),
+      options: { body: { messages: [ok] } },
+    }),
+  ),
+  {
+    name: "session id in the path: empty",
+    method: "POST",
+    path: () => "/v1/sessions//messages",
+    options: { body: { messages: [ok] } },
+    status: 404,
+  },
+  {
+    name: "session id in the path: ../x",
+    method: "POST",
+    path: () => "/v1/sessions/../x/messages",
+    options: { body: { messages: [ok] } },
+    status: 404,
+  },
   ...["budget=0", "budget=-5", "budget=abc", "k=-1", "k=1000", "types=secret", "types=fact,secret", "userId=a:b"].map(
     (query): BadInput => ({ name: `context ${query}`, method: "GET", path: (sid) => `/v1/sessions/${sid}/context?${query}` }),
   ),
   ...[{ window: -1 }, { maxTokens: "100" }, { colour: 1 }, { ttlSeconds: 10 }, { keep: 1.5 }].map(
-    (body): BadInput => ({ name: `settings ${JSON.stringify(body)}`, method: "PUT", path: (sid) => `/v1/sessions/${sid}`, options: { body } }),
+    (body): BadInput => ({
+      name: `settings ${JSON.stringify(body)}`,
+      method: "PUT",
+      path: (sid) => `/v1/sessions/${sid}`,
+      options: { body },
+    }),
   ),
   { name: "DELETE keepSystem=maybe", method: "DELETE", path: (sid) => `/v1/sessions/${sid}?keepSystem=maybe` },
   { name: "note key with a colon", method: "PUT", path: (sid) => `/v1/sessions/${sid}/notes/a:b`, options: { body: { value: "v" } } },
-  { name: "note value too long", method: "PUT", path: (sid) => `/v1/sessions/${sid}/notes/k`, options: { body: { value: "v".repeat(8193) } } },
+  {
+    name: "note value too long",
+    method: "PUT",
+    path: (sid) => `/v1/sessions/${sid}/notes/k`,
+    options: { body: { value: "v".repeat(8193) } },
+  },
   { name: "note value empty", method: "PUT", path: (sid) => `/v1/sessions/${sid}/notes/k`, options: { body: { value: "" } } },
-  { name: "scratchpad entry not a string", method: "POST", path: (sid) => `/v1/sessions/${sid}/scratchpad`, options: { body: { entry: 5 } } },
+  {
+    name: "scratchpad entry not a string",
+    method: "POST",
+    path: (sid) => `/v1/sessions/${sid}/scratchpad`,
+    options: { body: { entry: 5 } },
+  },
 ];

@@ -76,7 +76,11 @@ export interface ChatInput {
 export const sessionPath = (sessionId: string): string => `/v1/sessions/${sessionId}`;
 
 /** `POST /v1/sessions/{id}/chat`; waits for its background work unless `drain: false`. */
-export function postChat<T = ChatReplyBody>(sessionId: string, body: ChatInput, options: { env?: Env; drain?: boolean } = {}): Promise<CallResult<T>> {
+export function postChat<T = ChatReplyBody>(
+  sessionId: string,
+  body: ChatInput,
+  options: { env?: Env; drain?: boolean } = {},
+): Promise<CallResult<T>> {
   return call<T>("POST", `${sessionPath(sessionId)}/chat`, { body, env: options.env, drain: options.drain });
 }
 
@@ -110,8 +114,14 @@ export async function putSettings(sessionId: string, settings: Record<string, nu
   expect(res.status, res.text).toBe(200);
 }
 
-export async function appendMessages(sessionId: string, messages: { id?: string; role: Role; content: string }[], userId?: string): Promise<void> {
-  const res = await call("POST", `${sessionPath(sessionId)}/messages`, { body: userId === undefined ? { messages } : { messages, userId } });
+export async function appendMessages(
+  sessionId: string,
+  messages: { id?: string; role: Role; content: string }[],
+  userId?: string,
+): Promise<void> {
+  const res = await call("POST", `${sessionPath(sessionId)}/messages`, {
+    body: userId === undefined ? { messages } : { messages, userId },
+  });
   expect(res.status, res.text).toBe(201);
 }
 
@@ -192,7 +202,11 @@ export interface TimedChunk {
 }
 
 /** A streaming chat turn read chunk by chunk, with arrival times; then its background work drained. */
-export async function streamChatTimed(sessionId: string, body: ChatInput, overrides: Env = {}): Promise<{ response: Response; chunks: TimedChunk[]; text: string }> {
+export async function streamChatTimed(
+  sessionId: string,
+  body: ChatInput,
+  overrides: Env = {},
+): Promise<{ response: Response; chunks: TimedChunk[]; text: string }> {
   const ctx = createExecutionContext();
   const start = Date.now();
   const response = await fetchWorker(chatRequest(sessionId, { ...body, stream: true }), ctx, overrides);
@@ -251,7 +265,11 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 /** Sets the fixed delay an emulator adds to every request (0 turns it off). */
 export async function setUpstreamDelay(which: "redis" | "vector", ms: number): Promise<void> {
   const base = String(bindings[which === "redis" ? "CONTROL_REDIS_URL" : "CONTROL_VECTOR_URL"]);
-  const res = await fetch(`${base}/__control/delay`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms }) });
+  const res = await fetch(`${base}/__control/delay`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ms }),
+  });
   if (!res.ok) throw new Error(`setting the ${which} delay failed: ${res.status}`);
 }
 

@@ -80,7 +80,12 @@ export async function addFact(userId: string, fact: NewFact, options: As = {}): 
 }
 
 /** `GET .../facts?query=...` and expects 200. */
-export async function recall(userId: string, query: string, params: Record<string, string> = {}, options: As = {}): Promise<RecalledView[]> {
+export async function recall(
+  userId: string,
+  query: string,
+  params: Record<string, string> = {},
+  options: As = {},
+): Promise<RecalledView[]> {
   const qs = new URLSearchParams({ query, ...params });
   const res = await call<RecallResponse>("GET", `${factsPath(userId)}?${qs.toString()}`, options);
   expect(res.status, res.text).toBe(200);

@@ -77,7 +77,10 @@ export const TELEMETRY_KEY = /"am:[^":]+:obs:/;
  * Requests an emulator served since the last `clearLog`. The background trace and metrics writes
  * (never on the response path) are left out unless `telemetry` is true.
  */
-export async function upstreamLog(which: Upstream, options: { telemetry?: boolean } = {}): Promise<{ method: string; path: string; body: string }[]> {
+export async function upstreamLog(
+  which: Upstream,
+  options: { telemetry?: boolean } = {},
+): Promise<{ method: string; path: string; body: string }[]> {
   const log = (await control(controlBase(which), "GET", "/log")) as { requests: { method: string; path: string; body: string }[] };
   return options.telemetry ? log.requests : log.requests.filter((r) => !TELEMETRY_KEY.test(r.body));
 }
@@ -86,7 +89,10 @@ export async function clearLog(which: Upstream): Promise<void> {
   await control(controlBase(which), "DELETE", "/log");
 }
 
-export async function injectFault(which: Upstream, fault: { mode: "error" | "drop" | "hang"; durationMs?: number; count?: number }): Promise<void> {
+export async function injectFault(
+  which: Upstream,
+  fault: { mode: "error" | "drop" | "hang"; durationMs?: number; count?: number },
+): Promise<void> {
   await control(controlBase(which), "POST", "/fault", fault);
 }
 

@@ -26,7 +26,12 @@ export function memoryClient(
 }
 
 /** A stored or sent message as [role, content, tool call names or call id] for comparisons. */
-export function shape(m: { role: string; content?: unknown; tool_calls?: { function: { name: string } }[]; tool_call_id?: string }): unknown[] {
+export function shape(m: {
+  role: string;
+  content?: unknown;
+  tool_calls?: { function: { name: string } }[];
+  tool_call_id?: string;
+}): unknown[] {
   const text = typeof m.content === "string" ? m.content : m.content === null || m.content === undefined ? "" : JSON.stringify(m.content);
   if (m.tool_calls) return [m.role, text, m.tool_calls.map((c) => c.function.name)];
   if (m.tool_call_id) return [m.role, text, m.tool_call_id];

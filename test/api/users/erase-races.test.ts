@@ -40,7 +40,11 @@ interface Variant {
 }
 
 const chatTurn: Variant["turn"] = (sid, user, named, env) =>
-  call("POST", `${sessionPath(sid)}/chat`, { body: { message: "what am I allergic to?", ...(named ? { userId: user } : {}) }, env, drain: false });
+  call("POST", `${sessionPath(sid)}/chat`, {
+    body: { message: "what am I allergic to?", ...(named ? { userId: user } : {}) },
+    env,
+    drain: false,
+  });
 
 const proxyTurn: Variant["turn"] = (sid, user, named, env) =>
   call("POST", "/v1/chat/completions", {

@@ -25,16 +25,27 @@ afterEach(async () => {
 });
 
 async function seed(user: string): Promise<void> {
-  await append(uniqueId("rs"), [{ id: "a", role: "user", content: "first" }, { id: "b", role: "assistant", content: "ok" }], { userId: user });
+  await append(
+    uniqueId("rs"),
+    [
+      { id: "a", role: "user", content: "first" },
+      { id: "b", role: "assistant", content: "ok" },
+    ],
+    { userId: user },
+  );
   await append(uniqueId("rs"), [{ id: "c", role: "user", content: "second" }], { userId: user });
-  for (const text of ["Likes green tea", "Has a cat named Miso", "Lives in Porto"]) await addFact(user, { text, type: "fact", importance: 0.8 });
+  for (const text of ["Likes green tea", "Has a cat named Miso", "Lives in Porto"])
+    await addFact(user, { text, type: "fact", importance: 0.8 });
   expect(await listAll(user)).toHaveLength(3);
 }
 
 const erase = (user: string) => call<Receipt>("DELETE", `/v1/users/${user}`);
 
 async function receiptsOf(user: string, since: number) {
-  const audit = await call<{ entries: { action: string; target: { userId?: string }; details?: Record<string, unknown> }[] }>("GET", `/v1/audit?since=${since}&limit=1000`);
+  const audit = await call<{ entries: { action: string; target: { userId?: string }; details?: Record<string, unknown> }[] }>(
+    "GET",
+    `/v1/audit?since=${since}&limit=1000`,
+  );
   expect(audit.status, audit.text).toBe(200);
   return audit.json.entries.filter((e) => e.action === "user.erase" && e.target.userId === user);
 }
@@ -49,7 +60,11 @@ describe("erase receipts", () => {
     await setUpstreamDelay("vector", 400);
     const first = erase(user);
     // The facts step has begun (its count is planned); Redis fails from here on.
-    await waitFor(async () => ((await testRedis.hget(`am:acme:u:${user}:erase-job`, "p:facts")) !== null ? true : undefined), "the facts step", 10_000);
+    await waitFor(
+      async () => ((await testRedis.hget(`am:acme:u:${user}:erase-job`, "p:facts")) !== null ? true : undefined),
+      "the facts step",
+      10_000,
+    );
     await injectFault("redis", { mode: "error" });
     const failed = await first;
     expect(failed.status, failed.text).toBe(503);

@@ -53,7 +53,10 @@ describe("an erase and the user's traces", () => {
     await append(sid, [{ id: "m1", role: "user", content: "hello" }], { userId: user });
     await addFact(user, { text: secret, type: "fact", importance: 0.9 });
     await setLlmMode({ mode: "fixed", text: "noted", delayMs: 1200 });
-    const turn = call("POST", `${sessionPath(sid)}/chat`, { body: { message: "what about shellfish allergy?", stream: true }, drain: false });
+    const turn = call("POST", `${sessionPath(sid)}/chat`, {
+      body: { message: "what about shellfish allergy?", stream: true },
+      drain: false,
+    });
     await waitForChatRequests(1, 10_000);
     const erased = await call("DELETE", `/v1/users/${user}`);
     expect(erased.status, erased.text).toBe(200);

@@ -43,7 +43,15 @@ describe("GET /v1/users/{userId}/sessions: a chat sidebar's list", () => {
     const uid = uniqueId("side");
     const ids = [uniqueId("s-a"), uniqueId("s-b"), uniqueId("s-c")];
     const longText = `Plan a two-week trip through Japan in spring, with ${"many ".repeat(30)}stops`;
-    await append(ids[0]!, [{ role: "system", content: "sys" }, { role: "user", content: longText }, { role: "assistant", content: "sure" }], { userId: uid });
+    await append(
+      ids[0]!,
+      [
+        { role: "system", content: "sys" },
+        { role: "user", content: longText },
+        { role: "assistant", content: "sure" },
+      ],
+      { userId: uid },
+    );
     await chatTurn(ids[1]!, { message: "What is a good name for a cat?", userId: uid });
     await append(ids[2]!, [{ role: "assistant", content: "Hello! How can I help?" }], { userId: uid });
     // The first session becomes the most recent one.
@@ -51,7 +59,10 @@ describe("GET /v1/users/{userId}/sessions: a chat sidebar's list", () => {
     // Another user's and another tenant's sessions never show up.
     await append(uniqueId("s-other"), [{ role: "user", content: "not yours" }], { userId: uniqueId("other") });
     const tenantB = uniqueId("s-tenant-b");
-    await call("POST", `/v1/sessions/${tenantB}/messages`, { body: { userId: uid, messages: [{ role: "user", content: "tenant B" }] }, key: KEY_B });
+    await call("POST", `/v1/sessions/${tenantB}/messages`, {
+      body: { userId: uid, messages: [{ role: "user", content: "tenant B" }] },
+      key: KEY_B,
+    });
 
     const { pages, sessions } = await listAll(uid, 2);
     expect(pages).toBe(2);
@@ -75,7 +86,11 @@ describe("GET /v1/users/{userId}/sessions: a chat sidebar's list", () => {
     const uid = uniqueId("side-sum");
     const sid = uniqueId("s-sum");
     await putSettings(sid, { keep: 1 });
-    await append(sid, Array.from({ length: 6 }, (_, i) => ({ role: i % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `message ${i}` })), { userId: uid });
+    await append(
+      sid,
+      Array.from({ length: 6 }, (_, i) => ({ role: i % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `message ${i}` })),
+      { userId: uid },
+    );
     expect((await compress(sid, { force: true })).compressed).toBe(true);
     expect((await list(uid)).json.sessions[0]).toMatchObject({ sessionId: sid, messages: 6, title: "message 0" });
     expect((await call("DELETE", `/v1/sessions/${sid}`)).status).toBe(200);
@@ -86,7 +101,9 @@ describe("GET /v1/users/{userId}/sessions: a chat sidebar's list", () => {
 
   it("answers an empty page for a user without sessions and refuses a bad cursor or limit", async () => {
     expect((await list(uniqueId("nobody"))).json).toMatchObject({ sessions: [], nextCursor: null });
-    expect(expectJsonError(await list("u1", "?cursor=abc"), 400).error.message).toBe("invalid query: cursor must be the nextCursor of the previous page");
+    expect(expectJsonError(await list("u1", "?cursor=abc"), 400).error.message).toBe(
+      "invalid query: cursor must be the nextCursor of the previous page",
+    );
     expect(expectJsonError(await list("u1", "?limit=500"), 400).error.message).toBe("invalid query: limit must be <= 100");
   });
 });

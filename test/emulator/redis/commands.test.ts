@@ -104,15 +104,10 @@ describe.each(variants)("@upstash/redis against the emulator ($name)", ({ redisU
 
   it("handles sorted sets", async () => {
     const z = k("z");
-    expect(await redis.zadd(z, { score: 1.5, member: "a" }, { score: 2, member: "b" }, { score: 3, member: "c" })).toBe(
-      3,
-    );
+    expect(await redis.zadd(z, { score: 1.5, member: "a" }, { score: 2, member: "b" }, { score: 3, member: "c" })).toBe(3);
     expect(await redis.zrange(z, 0, -1, { withScores: true })).toEqual(["a", 1.5, "b", 2, "c", 3]);
     expect(await redis.zrange(z, "(1.5", "+inf", { byScore: true })).toEqual(["b", "c"]);
-    expect(await redis.zrange(z, "+inf", "-inf", { byScore: true, rev: true, offset: 0, count: 2 })).toEqual([
-      "c",
-      "b",
-    ]);
+    expect(await redis.zrange(z, "+inf", "-inf", { byScore: true, rev: true, offset: 0, count: 2 })).toEqual(["c", "b"]);
     expect(await redis.zscore(z, "a")).toBe(1.5);
     expect(await redis.zscore(z, "nope")).toBeNull();
     expect(await redis.zadd(z, { gt: true, ch: true }, { score: 1, member: "c" }, { score: 10, member: "b" })).toBe(1);

@@ -16,7 +16,6 @@ import { prng } from "../../support/prng.ts";
 
 const realRedis = (await redisVariants()).filter((v) => v.redisUrl !== undefined);
 
-
 function generator(random: () => number, keys: string[]): () => string[] {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const key = () => pick(keys);
@@ -134,9 +133,7 @@ async function dump(backend: RedisBackend, keys: string[]): Promise<string> {
     const type = String(await backend.exec(["type", key]));
     const [command, ...rest] = read[type] ?? [];
     const value =
-      command === undefined
-        ? ""
-        : normalize(command === "smembers" ? "hgetall" : command, await backend.exec([command, key, ...rest]));
+      command === undefined ? "" : normalize(command === "smembers" ? "hgetall" : command, await backend.exec([command, key, ...rest]));
     const ttl = Number(await backend.exec(["ttl", key]));
     parts.push(`${key}=${type}:${value}:${ttl > 0 ? "ttl" : ttl}`);
   }
@@ -159,9 +156,7 @@ describe("embedded engine snapshots", () => {
       for (let j = 0; j < 10; j++) source.run(next());
       const copy = createEngine(noop);
       restoreSnapshot(copy.ctx, JSON.parse(JSON.stringify(takeSnapshot(source.ctx))));
-      expect(await dump(asBackend(copy), keys), `after ${(i + 1) * 10} commands`).toBe(
-        await dump(asBackend(source), keys),
-      );
+      expect(await dump(asBackend(copy), keys), `after ${(i + 1) * 10} commands`).toBe(await dump(asBackend(source), keys));
       copy.dispose();
     }
     source.dispose();

@@ -103,11 +103,13 @@ describe("upsert and query", () => {
 
 describe("fetch", () => {
   beforeEach(async () => {
-    await index.upsert(withData([
-      { id: "p-1", vector: seededVector(21), metadata: { n: 1 } },
-      { id: "p-2", vector: seededVector(22), data: "two" },
-      { id: "other", vector: seededVector(23) },
-    ]));
+    await index.upsert(
+      withData([
+        { id: "p-1", vector: seededVector(21), metadata: { n: 1 } },
+        { id: "p-2", vector: seededVector(22), data: "two" },
+        { id: "other", vector: seededVector(23) },
+      ]),
+    );
   });
 
   it("returns ids in order with null for missing ones", async () => {
@@ -331,10 +333,12 @@ describe("persistence", () => {
     try {
       const first = await startVectorEmulator({ dataDir, index: { kind: "dense" } });
       const a = new Index({ url: first.url, token: first.token });
-      await a.upsert(withData([
-        { id: "keep-1", vector: seededVector(1), metadata: { m: "x" }, data: "hello" },
-        { id: "keep-2", vector: seededVector(2) },
-      ]));
+      await a.upsert(
+        withData([
+          { id: "keep-1", vector: seededVector(1), metadata: { m: "x" }, data: "hello" },
+          { id: "keep-2", vector: seededVector(2) },
+        ]),
+      );
       await a.namespace("empty").upsert({ id: "tmp", vector: seededVector(3) });
       await a.namespace("empty").reset();
       await first.close();

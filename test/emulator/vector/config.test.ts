@@ -16,7 +16,13 @@ describe("vector index config", () => {
   });
 
   it("keeps the original dense defaults for a dense index, and honours a configured dimension", () => {
-    expect(resolveVectorConfig({ kind: "dense" })).toMatchObject({ kind: "dense", dimension: 384, similarity: "COSINE", embedding: true, denseModel: "HASHING" });
+    expect(resolveVectorConfig({ kind: "dense" })).toMatchObject({
+      kind: "dense",
+      dimension: 384,
+      similarity: "COSINE",
+      embedding: true,
+      denseModel: "HASHING",
+    });
     expect(resolveVectorConfig({ kind: "dense", dimension: 3072, similarity: "DOT_PRODUCT", embedding: false })).toMatchObject({
       dimension: 3072,
       similarity: "DOT_PRODUCT",

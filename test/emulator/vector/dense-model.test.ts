@@ -7,7 +7,14 @@ import { describe, expect, it } from "vitest";
 import { resolveVectorConfig } from "../../../tools/upstash-local/vector/config.ts";
 import { vectorConfigFromEnv } from "../../../tools/upstash-local/vector/config-env.ts";
 import { embedDense } from "../../../tools/upstash-local/vector/dense-model.ts";
-import { createVectorService, embedText, SENTENCE_DIMENSION, sentenceModelState, sentenceModelStats, splitScripts } from "../../../tools/upstash-local/vector/index.ts";
+import {
+  createVectorService,
+  embedText,
+  SENTENCE_DIMENSION,
+  sentenceModelState,
+  sentenceModelStats,
+  splitScripts,
+} from "../../../tools/upstash-local/vector/index.ts";
 import { clearSentenceCache, embedSentences, SENTENCE_BATCH } from "../../../tools/upstash-local/vector/sentence-model.ts";
 import { startVectorEmulator } from "../../../tools/upstash-local/vector/standalone.ts";
 
@@ -65,7 +72,11 @@ describe("routing by script", () => {
   });
 
   it("puts English in the first 512 values, CJK in the rest, each scaled by its share; mixed text is unit length", async () => {
-    const [en, zh, mixed, empty] = await embedDense("USE_LITE", ["I live in Berlin", "我叫小明，喜欢蓝色", "My supervisor 王老师 is strict", "..."], 1024);
+    const [en, zh, mixed, empty] = await embedDense(
+      "USE_LITE",
+      ["I live in Berlin", "我叫小明，喜欢蓝色", "My supervisor 王老师 is strict", "..."],
+      1024,
+    );
     expect(norm(en!, 0, SENTENCE_DIMENSION)).toBeCloseTo(1, 9);
     expect(norm(en!, SENTENCE_DIMENSION)).toBe(0);
     expect(norm(zh!, 0, SENTENCE_DIMENSION)).toBe(0);
@@ -157,18 +168,54 @@ describe("configuration", () => {
   it("a data file of another dense model is re-embedded with the configured one", async () => {
     const dir = await mkdtemp(join(tmpdir(), "vector-model-"));
     try {
-      const hashing = await createVectorService({ token: "t", dataDir: dir, index: { kind: "hybrid", denseModel: "HASHING_WEIGHTED" }, persistDebounceMs: 0 });
-      const put = await hashing.handler({ method: "POST", path: "/upsert-data/n", query: new URLSearchParams(), headers: { authorization: "Bearer t" }, body: Buffer.from(JSON.stringify([{ id: "dog", data: "I adopted a golden retriever" }])) });
+      const hashing = await createVectorService({
+        token: "t",
+        dataDir: dir,
+        index: { kind: "hybrid", denseModel: "HASHING_WEIGHTED" },
+        persistDebounceMs: 0,
+      });
+      const put = await hashing.handler({
+        method: "POST",
+        path: "/upsert-data/n",
+        query: new URLSearchParams(),
+        headers: { authorization: "Bearer t" },
+        body: Buffer.from(JSON.stringify([{ id: "dog", data: "I adopted a golden retriever" }])),
+      });
       expect(put.status).toBe(200);
       await hashing.close();
       expect(JSON.parse(await readFile(join(dir, "vector.json"), "utf8"))).toMatchObject({ denseModel: "HASHING_WEIGHTED" });
-      const sentence = await createVectorService({ token: "t", dataDir: dir, index: { kind: "hybrid", denseModel: "USE_LITE" }, persistDebounceMs: 0 });
+      const sentence = await createVectorService({
+        token: "t",
+        dataDir: dir,
+        index: { kind: "hybrid", denseModel: "USE_LITE" },
+        persistDebounceMs: 0,
+      });
       await sentence.close();
       const saved = JSON.parse(await readFile(join(dir, "vector.json"), "utf8")) as { denseModel: string };
       expect(saved.denseModel).toBe("USE_LITE");
       // A record without data cannot be re-embedded: the file is refused with what to change.
-      await writeFile(join(dir, "vector.json"), JSON.stringify({ ...saved, denseModel: "HASHING", namespaces: [{ name: "", records: [{ id: "x", vector: Buffer.from(new Float64Array(1024).buffer).toString("base64"), sparseVector: { indices: [], values: [] } }] }] }));
-      await expect(createVectorService({ token: "t", dataDir: dir, index: { kind: "hybrid", denseModel: "USE_LITE" } })).rejects.toThrow(/UPSTASH_LOCAL_VECTOR_DENSE_MODEL=HASHING/);
+      await writeFile(
+        join(dir, "vector.json"),
+        JSON.stringify({
+          ...saved,
+          denseModel: "HASHING",
+          namespaces: [
+            {
+              name: "",
+              records: [
+                {
+                  id: "x",
+                  vector: Buffer.from(new Float64Array(1024).buffer).toString("base64"),
+                  sparseVector: { indices: [], values: [] },
+                },
+              ],
+            },
+          ],
+        }),
+      );
+      await expect(createVectorService({ token: "t", dataDir: dir, index: { kind: "hybrid", denseModel: "USE_LITE" } })).rejects.toThrow(
+        /UPSTASH_LOCAL_VECTOR_DENSE_MODEL=HASHING/,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -6,11 +6,48 @@ let emu: VectorEmulator;
 let index: Index;
 
 const cities = [
-  { id: "istanbul", metadata: { city: "Istanbul", country: "Turkey", population: 15460000, capital: false, tags: ["sea", "old"], geo: { continent: "Asia" } } },
-  { id: "ankara", metadata: { city: "Ankara", country: "Turkey", population: 5663000, capital: true, tags: ["inland"], geo: { continent: "Asia" } } },
-  { id: "paris", metadata: { city: "Paris", country: "France", population: 2161000, capital: true, tags: ["river", "old"], geo: { continent: "Europe" } } },
-  { id: "lyon", metadata: { city: "Lyon", country: "France", population: 513000, capital: false, tags: ["river"], geo: { continent: "Europe" }, mayor: "Doucet" } },
-  { id: "tokyo", metadata: { city: "Tokyo", country: "Japan", population: 13960000, capital: true, tags: [], geo: { continent: "Asia" }, zh: "东京" } },
+  {
+    id: "istanbul",
+    metadata: {
+      city: "Istanbul",
+      country: "Turkey",
+      population: 15460000,
+      capital: false,
+      tags: ["sea", "old"],
+      geo: { continent: "Asia" },
+    },
+  },
+  {
+    id: "ankara",
+    metadata: { city: "Ankara", country: "Turkey", population: 5663000, capital: true, tags: ["inland"], geo: { continent: "Asia" } },
+  },
+  {
+    id: "paris",
+    metadata: {
+      city: "Paris",
+      country: "France",
+      population: 2161000,
+      capital: true,
+      tags: ["river", "old"],
+      geo: { continent: "Europe" },
+    },
+  },
+  {
+    id: "lyon",
+    metadata: {
+      city: "Lyon",
+      country: "France",
+      population: 513000,
+      capital: false,
+      tags: ["river"],
+      geo: { continent: "Europe" },
+      mayor: "Doucet",
+    },
+  },
+  {
+    id: "tokyo",
+    metadata: { city: "Tokyo", country: "Japan", population: 13960000, capital: true, tags: [], geo: { continent: "Asia" }, zh: "东京" },
+  },
 ];
 
 /** Ids matching a filter, sorted (every vector is the same, so only the filter decides). */

@@ -63,7 +63,10 @@ describe("filter parser", () => {
   it("binds AND tighter than OR", () => {
     expect(parseFilter("a = 1 OR b = 2 AND c = 3")).toMatchObject({
       kind: "or",
-      children: [{ kind: "compare", path: { text: "a" } }, { kind: "and", children: [{ path: { text: "b" } }, { path: { text: "c" } }] }],
+      children: [
+        { kind: "compare", path: { text: "a" } },
+        { kind: "and", children: [{ path: { text: "b" } }, { path: { text: "c" } }] },
+      ],
     });
     expect(parseFilter("a = 1 AND b = 2 OR c = 3")).toMatchObject({
       kind: "or",

@@ -114,7 +114,9 @@ describe("fusion", () => {
     const hits = await index.query({ ...small, fusionAlgorithm: FusionAlgorithm.DBSF });
     expect(hits.map((h) => h.id)).toEqual(["b", "a", "c"]);
     const expected = [0.5 + 0.6178511, 2 / 3 + 0.3821489, 1 / 3];
-    hits.forEach((h, i) => expect(h.score).toBeCloseTo(expected[i] ?? Number.NaN, 6));
+    hits.forEach((h, i) => {
+      expect(h.score).toBeCloseTo(expected[i] ?? Number.NaN, 6);
+    });
   });
 
   it("matches the live service's fused scores in the vector-js tests", async () => {
@@ -229,7 +231,10 @@ describe("text on a hybrid index (dense model + BM25)", () => {
         expect(top?.id, `${queryMode} ${data}`).toBe(id);
       }
       const zhOnly = await text.query({ data: "Which city did the user move to?", topK: 10, queryMode, filter: "lang = 'zh'" });
-      expect(zhOnly.every((h) => String(h.id).startsWith("zh-")), queryMode).toBe(true);
+      expect(
+        zhOnly.every((h) => String(h.id).startsWith("zh-")),
+        queryMode,
+      ).toBe(true);
     }
   });
 });

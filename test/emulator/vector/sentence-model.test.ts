@@ -33,7 +33,11 @@ describe("USE_LITE dense model (sentence model for English, hashing for CJK)", (
   it("info names the model, its dimension (512 + 512 by default) and that it has loaded", async () => {
     const info = await index.info();
     expect((info as typeof info & { indexType?: string }).indexType).toBe("HYBRID");
-    expect(info.denseIndex).toMatchObject({ dimension: 1024, embeddingModel: "LOCAL_USE_LITE_EN+HASHING_CJK", embeddingModelStatus: "ready" });
+    expect(info.denseIndex).toMatchObject({
+      dimension: 1024,
+      embeddingModel: "LOCAL_USE_LITE_EN+HASHING_CJK",
+      embeddingModelStatus: "ready",
+    });
     expect(info.sparseIndex?.embeddingModel).toBe("BM25");
     expect((await denseIndex.info()).dimension).toBe(1024);
   });
@@ -70,7 +74,10 @@ describe("USE_LITE dense model (sentence model for English, hashing for CJK)", (
     expect(name?.id).toBe("name");
     expect(city?.id).toBe("city");
     // Two different Chinese texts are not near-identical, as a sentence model that cannot read them makes them.
-    const [self] = await index.query({ data: "今天天气怎么样", topK: 1, queryMode: QueryMode.DENSE, includeData: true }, { namespace: "m" });
+    const [self] = await index.query(
+      { data: "今天天气怎么样", topK: 1, queryMode: QueryMode.DENSE, includeData: true },
+      { namespace: "m" },
+    );
     expect(self?.score ?? 1).toBeLessThan(0.75);
   });
 
@@ -82,7 +89,10 @@ describe("USE_LITE dense model (sentence model for English, hashing for CJK)", (
   });
 
   it("an identical text scores 1 and fetch returns the stored vector of 1024 values", async () => {
-    const [top] = await index.query({ data: "I adopted a golden retriever last spring", topK: 1, queryMode: QueryMode.DENSE }, { namespace: "m" });
+    const [top] = await index.query(
+      { data: "I adopted a golden retriever last spring", topK: 1, queryMode: QueryMode.DENSE },
+      { namespace: "m" },
+    );
     expect(top).toMatchObject({ id: "dog" });
     expect(top?.score).toBeCloseTo(1, 6);
     const [record] = await index.fetch(["dog"], { namespace: "m", includeVectors: true });

@@ -16,7 +16,9 @@ afterEach(async () => {
 const f64 = (values: number[]): string => Buffer.from(Float64Array.from(values).buffer).toString("base64");
 
 /** A file as the dense-only emulator wrote it (format version 1, no `kind`). */
-async function writeVersion1(records: { id: string; vector: number[]; data?: string; metadata?: Record<string, unknown> }[]): Promise<void> {
+async function writeVersion1(
+  records: { id: string; vector: number[]; data?: string; metadata?: Record<string, unknown> }[],
+): Promise<void> {
   const file = {
     format: "upstash-local-vector",
     version: 1,

@@ -91,7 +91,9 @@ describe("sparse vectors through the official client", () => {
     const weighted = await index.query({ ...q, weightingStrategy: WeightingStrategy.IDF });
     expect(weighted.map((r) => r.id)).toEqual(["rare", "common-high", "common-low", "common-other"]);
     const expected = [0.5 * 1.2039728, 0.9 * 0.3566749, 0.3 * 0.3566749, 0.3 * 0.3566749];
-    weighted.forEach((r, i) => expect(r.score).toBeCloseTo(expected[i] ?? Number.NaN, 6));
+    weighted.forEach((r, i) => {
+      expect(r.score).toBeCloseTo(expected[i] ?? Number.NaN, 6);
+    });
   });
 
   it("gives the scores the vector-js tests expect from the live service (IDF, resumable and batch queries)", async () => {
@@ -136,7 +138,9 @@ describe("BM25 text model on a sparse index", () => {
     const value = (id: number | undefined): number => (id === termId("appl") ? 4.4 / 2.384375 : 2.2 / 1.384375);
     expect(rec?.data).toBe("Apple apple banana");
     expect(rec?.sparseVector?.indices).toEqual([a, b]);
-    rec?.sparseVector?.values.forEach((v, i) => expect(v).toBeCloseTo(value(i === 0 ? a : b), 12));
+    rec?.sparseVector?.values.forEach((v, i) => {
+      expect(v).toBeCloseTo(value(i === 0 ? a : b), 12);
+    });
     const [hit] = await index.query({ data: "bananas and apples", topK: 1 });
     expect(hit?.score).toBeCloseTo(4.4 / 2.384375 + 2.2 / 1.384375, 6); // stop word "and" dropped, Porter stems plurals
   });
@@ -174,14 +178,27 @@ describe("bad sparse input", () => {
       ["/upsert", '{"id":"x","sparseVector":[1,2]}', 400, /must be an object with indices and values arrays/],
       ["/upsert", '{"id":"x"}', 400, /sparseVector is required for id "x"/],
       ["/upsert", '{"id":"x","vector":[1,2]}', 422, /does not support dense vectors/],
-      ["/upsert", '[{"id":"ok","sparseVector":{"indices":[3],"values":[1]}},{"id":"bad","sparseVector":{"indices":[3],"values":[]}}]', 400, /same length/],
+      [
+        "/upsert",
+        '[{"id":"ok","sparseVector":{"indices":[3],"values":[1]}},{"id":"bad","sparseVector":{"indices":[3],"values":[]}}]',
+        400,
+        /same length/,
+      ],
       ["/update", '{"id":"keep","sparseVector":{"indices":[2,2],"values":[1,1]}}', 400, /unique/],
       ["/query", '{"sparseVector":{"indices":[1],"values":[1,2]},"topK":1}', 400, /same length/],
       ["/query", '{"topK":1}', 400, /sparseVector is required/],
       ["/query", '{"sparseVector":{"indices":[1],"values":[1]},"topK":1,"weightingStrategy":"BM25"}', 400, /weightingStrategy must be IDF/],
-      ["/query", '{"sparseVector":{"indices":[1],"values":[1]},"topK":1,"fusionAlgorithm":"MAX"}', 400, /fusionAlgorithm must be RRF or DBSF/],
+      [
+        "/query",
+        '{"sparseVector":{"indices":[1],"values":[1]},"topK":1,"fusionAlgorithm":"MAX"}',
+        400,
+        /fusionAlgorithm must be RRF or DBSF/,
+      ],
     ];
-    const big = { id: "big", sparseVector: { indices: Array.from({ length: 1001 }, (_, i) => i), values: Array.from({ length: 1001 }, () => 1) } };
+    const big = {
+      id: "big",
+      sparseVector: { indices: Array.from({ length: 1001 }, (_, i) => i), values: Array.from({ length: 1001 }, () => 1) },
+    };
     cases.push(["/upsert", JSON.stringify(big), 400, /1001 non-zero entries, more than the limit of 1000/]);
     for (const [path, body, status, message] of cases) {
       const answer = await post(path, body);

@@ -5,7 +5,6 @@ import { NamespaceStore } from "../../../tools/upstash-local/vector/store.ts";
 import { TopK } from "../../../tools/upstash-local/vector/topk.ts";
 import { prng } from "../../support/prng.ts";
 
-
 describe("TopK", () => {
   it("keeps the same items as a full sort, ties by order", () => {
     const rand = prng(1);

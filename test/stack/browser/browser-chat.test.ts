@@ -25,16 +25,20 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "agent-memory-browser-chat-"));
   const [port, redisPort, vectorPort, inspectorPort, examplePort] = (await freePorts(5)) as [number, number, number, number, number];
   const ports = { EXAMPLE_PORT: String(examplePort) };
-  const stack = runScript("scripts/dev.ts", [], shellEnv({
-    ...ports,
-    PORT: String(port),
-    UPSTASH_LOCAL_REDIS_PORT: String(redisPort),
-    UPSTASH_LOCAL_VECTOR_PORT: String(vectorPort),
-    INSPECTOR_PORT: String(inspectorPort),
-    DEV_DATA_DIR: dataDir,
-    OPENAI_BASE_URL: fake.baseURL,
-    OPENAI_API_KEY: "fake-key",
-  }));
+  const stack = runScript(
+    "scripts/dev.ts",
+    [],
+    shellEnv({
+      ...ports,
+      PORT: String(port),
+      UPSTASH_LOCAL_REDIS_PORT: String(redisPort),
+      UPSTASH_LOCAL_VECTOR_PORT: String(vectorPort),
+      INSPECTOR_PORT: String(inspectorPort),
+      DEV_DATA_DIR: dataDir,
+      OPENAI_BASE_URL: fake.baseURL,
+      OPENAI_API_KEY: "fake-key",
+    }),
+  );
   base = `http://127.0.0.1:${port}`;
   if (!(await waitForOk(`${base}/healthz`, stack))) throw new Error(`npm run dev did not serve /healthz:\n${stack.output()}`);
   const example = runScript("examples/browser-chat/serve.ts", [], shellEnv({ ...ports, AGENT_MEMORY_URL: base }));
@@ -66,10 +70,9 @@ describe("examples/browser-chat", () => {
     await page.clock.install();
 
     await page.goto(`${pageUrl}?say=${encodeURIComponent("Hello from Chromium")}`);
-    await expect.poll(() => page.locator(".turn.meta").allTextContents(), UI_WAIT).toEqual([
-      expect.stringMatching(/^context: 0 message\(s\) stored/),
-      expect.stringMatching(/^memory: \d+ fact\(s\) recalled/),
-    ]);
+    await expect
+      .poll(() => page.locator(".turn.meta").allTextContents(), UI_WAIT)
+      .toEqual([expect.stringMatching(/^context: 0 message\(s\) stored/), expect.stringMatching(/^memory: \d+ fact\(s\) recalled/)]);
     expect(await page.locator(".turn.user").allTextContents()).toEqual(["Hello from Chromium"]);
     expect(await page.locator(".turn.assistant").allTextContents()).toEqual(["Hello from Chromium"]);
     expect(await page.locator("#expires").textContent()).toMatch(/^token for browser-user \/ browser-chat until /);

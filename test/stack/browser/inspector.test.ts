@@ -15,7 +15,7 @@ const UI_WAIT = { timeout: 15_000 };
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const KEY = "dev-key";
 /** Where this test writes what it produces (git-ignored). */
-export const OUTPUT_DIR = join(REPO_ROOT, "test-output", "browser");
+const OUTPUT_DIR = join(REPO_ROOT, "test-output", "browser");
 
 let dataDir = "";
 let run: ScriptRun;
@@ -37,7 +37,14 @@ async function api(method: string, path: string, body?: unknown): Promise<Record
 
 /** A session with a pinned prompt, a summary (and so archived originals), a window, facts and a trace. */
 async function seed(): Promise<void> {
-  const topics = ["Porto trip in May", "green tea", "the blue bicycle", "a Rust side project", "Thursday's dentist appointment", "jazz records"];
+  const topics = [
+    "Porto trip in May",
+    "green tea",
+    "the blue bicycle",
+    "a Rust side project",
+    "Thursday's dentist appointment",
+    "jazz records",
+  ];
   const messages = [{ role: "system", content: "You are a concise travel assistant." }];
   topics.forEach((topic, i) => {
     messages.push({ role: "user", content: `Let me tell you about ${topic}, item ${i}.` });
@@ -45,7 +52,10 @@ async function seed(): Promise<void> {
   });
   await api("POST", `/v1/sessions/${SESSION}/messages`, { userId: USER, messages });
   await api("POST", `/v1/sessions/${SESSION}/compress?force=true`);
-  await api("POST", `/v1/sessions/${SESSION}/messages`, { userId: USER, messages: [{ role: "user", content: "What should I pack for Porto?" }] });
+  await api("POST", `/v1/sessions/${SESSION}/messages`, {
+    userId: USER,
+    messages: [{ role: "user", content: "What should I pack for Porto?" }],
+  });
   await api("POST", `/v1/users/${USER}/facts`, { text: "The user is travelling to Porto in May", type: "context", importance: 0.8 });
   await api("POST", `/v1/users/${USER}/facts`, { text: "The user prefers green tea", type: "preference", importance: 0.6 });
   await api("GET", `/v1/sessions/${SESSION}/context?userId=${USER}&query=${encodeURIComponent("packing for Porto")}`);
@@ -56,29 +66,41 @@ const TURNS = 12;
 
 /** A second user with two sessions, one with a tool call and more traced turns than a page shows. */
 async function seedTools(): Promise<void> {
-  await api("POST", `/v1/sessions/inspector-other/messages`, { userId: USER2, messages: [{ role: "user", content: "Nothing to see here." }] });
+  await api("POST", `/v1/sessions/inspector-other/messages`, {
+    userId: USER2,
+    messages: [{ role: "user", content: "Nothing to see here." }],
+  });
   await api("POST", `/v1/sessions/inspector-tools/messages`, {
     userId: USER2,
     messages: [
       { role: "user", content: "What is the weather in Porto?" },
-      { role: "assistant", content: "", tool_calls: [{ id: "call_w1", type: "function", function: { name: "get_weather", arguments: '{"city":"Porto"}' } }] },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: "call_w1", type: "function", function: { name: "get_weather", arguments: '{"city":"Porto"}' } }],
+      },
       { role: "tool", tool_call_id: "call_w1", content: "sunny, 24 C" },
       { role: "assistant", content: "It is sunny in Porto." },
     ],
   });
-  for (let i = 1; i <= TURNS; i++) await api("GET", `/v1/sessions/inspector-tools/context?userId=${USER2}&query=${encodeURIComponent(`question number ${i}`)}`);
+  for (let i = 1; i <= TURNS; i++)
+    await api("GET", `/v1/sessions/inspector-tools/context?userId=${USER2}&query=${encodeURIComponent(`question number ${i}`)}`);
 }
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "agent-memory-inspector-"));
   const [port, redisPort, vectorPort, inspectorPort] = (await freePorts(4)) as [number, number, number, number];
-  run = runScript("scripts/dev.ts", [], shellEnv({
-    PORT: String(port),
-    UPSTASH_LOCAL_REDIS_PORT: String(redisPort),
-    UPSTASH_LOCAL_VECTOR_PORT: String(vectorPort),
-    INSPECTOR_PORT: String(inspectorPort),
-    DEV_DATA_DIR: dataDir,
-  }));
+  run = runScript(
+    "scripts/dev.ts",
+    [],
+    shellEnv({
+      PORT: String(port),
+      UPSTASH_LOCAL_REDIS_PORT: String(redisPort),
+      UPSTASH_LOCAL_VECTOR_PORT: String(vectorPort),
+      INSPECTOR_PORT: String(inspectorPort),
+      DEV_DATA_DIR: dataDir,
+    }),
+  );
   base = `http://127.0.0.1:${port}`;
   if (!(await waitForOk(`${base}/healthz`, run))) throw new Error(`npm run dev did not serve /healthz:\n${run.output()}`);
   await seed();

@@ -42,7 +42,11 @@ interface Finished {
 
 /** Runs an example as `npm run example:*` does (`node --import tsx <script>`, the client from its source), feeding `input` on stdin, until it exits. */
 function runExample(script: string, env: Record<string, string>, input = ""): Promise<Finished> {
-  const child = spawn(process.execPath, ["--conditions=agent-memory-source", "--import", "tsx", script], { cwd: REPO_ROOT, env: shellEnv(env), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--conditions=agent-memory-source", "--import", "tsx", script], {
+    cwd: REPO_ROOT,
+    env: shellEnv(env),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -60,10 +64,14 @@ function runExample(script: string, env: Record<string, string>, input = ""): Pr
 describe("the typed client against npm run dev", () => {
   it("appends, reads the context, manages facts and chats, streamed and not", { timeout: 60_000 }, async () => {
     const memory = createMemoryClient({ baseUrl: base, apiKey: "dev-key" });
-    const appended = await memory.append("client-trip", [
-      { id: "sys", role: "system", content: "You are a travel assistant." },
-      { id: "m1", role: "user", content: "We fly to Porto on Friday." },
-    ], { userId: "ada" });
+    const appended = await memory.append(
+      "client-trip",
+      [
+        { id: "sys", role: "system", content: "You are a travel assistant." },
+        { id: "m1", role: "user", content: "We fly to Porto on Friday." },
+      ],
+      { userId: "ada" },
+    );
     expect(appended).toMatchObject({ sessionId: "client-trip", stats: { messages: 2 } });
 
     const context = await memory.context("client-trip", { query: "when do we fly?", userId: "ada", k: 3 });
@@ -95,7 +103,8 @@ describe("the typed client against npm run dev", () => {
     expect(answer).toMatchObject({ reply: { role: "assistant", content: "Is Porto sunny?" } });
 
     const events: ChatStreamEvent[] = [];
-    for await (const event of memory.chatStream("client-trip", { message: "What should I pack for rain?", messageId: "c2" })) events.push(event);
+    for await (const event of memory.chatStream("client-trip", { message: "What should I pack for rain?", messageId: "c2" }))
+      events.push(event);
     const deltas = events.filter((e) => e.type === "delta").map((e) => e.content);
     const done = events.at(-1);
     expect(deltas.length).toBeGreaterThan(1);
@@ -143,7 +152,11 @@ describe("the examples against npm run dev", () => {
 
   it("openai-chat talks through the proxy with the openai SDK, and memory keeps the turns", { timeout: 90_000 }, async () => {
     fake.clearRequests();
-    const run = await runExample("examples/openai-chat.ts", { AGENT_MEMORY_URL: base, SESSION: "sdk-chat", USER_ID: "grace" }, "My name is Grace\n\nI like sailing\n/exit\n");
+    const run = await runExample(
+      "examples/openai-chat.ts",
+      { AGENT_MEMORY_URL: base, SESSION: "sdk-chat", USER_ID: "grace" },
+      "My name is Grace\n\nI like sailing\n/exit\n",
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("assistant> My name is Grace\n");
     expect(run.stdout).toContain("assistant> I like sailing\n");
@@ -156,7 +169,9 @@ describe("the examples against npm run dev", () => {
     expect(session.data).toMatchObject({ exists: true, stats: { messages: 5 } });
   });
 
-  it("browser-chat keeps the key on its server: it mints a token the page uses cross-origin for its user only", { timeout: 60_000 }, async () => {
+  it("browser-chat keeps the key on its server: it mints a token the page uses cross-origin for its user only", {
+    timeout: 60_000,
+  }, async () => {
     const server = runScript("examples/browser-chat/serve.ts", [], shellEnv({ AGENT_MEMORY_URL: base, EXAMPLE_PORT: String(examplePort) }));
     try {
       let url: string | undefined;
@@ -225,7 +240,10 @@ describe("the examples against npm run dev", () => {
       // What showContext() does: the turn is in the session's window.
       const context = await fetch(`${base}/v1/sessions/browser-test/context`, { headers: bearer });
       expect(context.status).toBe(200);
-      expect(((await context.json()) as { messages: { content: string }[] }).messages.map((m) => m.content)).toEqual(["Hello from the page", "Hello from the page"]);
+      expect(((await context.json()) as { messages: { content: string }[] }).messages.map((m) => m.content)).toEqual([
+        "Hello from the page",
+        "Hello from the page",
+      ]);
 
       // The token reaches nothing of another user or session, and none of the tenant's own routes.
       for (const path of ["/v1/users/someone-else/facts", "/v1/sessions/other-session/context", "/v1/users/browser-user/export"]) {
@@ -239,7 +257,11 @@ describe("the examples against npm run dev", () => {
       });
       expect(otherUser.status).toBe(403);
       // Minted without `write`: the page cannot store facts even for its own user.
-      const write = await fetch(`${base}/v1/users/browser-user/facts`, { method: "POST", headers: bearer, body: JSON.stringify({ text: "Likes tea" }) });
+      const write = await fetch(`${base}/v1/users/browser-user/facts`, {
+        method: "POST",
+        headers: bearer,
+        body: JSON.stringify({ text: "Likes tea" }),
+      });
       expect(write.status).toBe(403);
       expect(server.output()).not.toContain("warning");
     } finally {

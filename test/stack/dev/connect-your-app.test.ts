@@ -53,8 +53,13 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 }
 
 describe("the packed client in a plain Node 20 project", () => {
-  it("npm pack builds JavaScript and types; the tarball installs outside the repo, imports with plain node and calls the API", { timeout: 240_000 }, async () => {
-    const packed = await run("npm", ["pack", "--json", "--pack-destination", scratch], { cwd: join(REPO_ROOT, "client"), maxBuffer: 16 << 20 });
+  it("npm pack builds JavaScript and types; the tarball installs outside the repo, imports with plain node and calls the API", {
+    timeout: 240_000,
+  }, async () => {
+    const packed = await run("npm", ["pack", "--json", "--pack-destination", scratch], {
+      cwd: join(REPO_ROOT, "client"),
+      maxBuffer: 16 << 20,
+    });
     const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as [{ filename: string; files: { path: string }[] }];
     const files = info.files.map((f) => f.path);
     expect(files).toContain("dist/index.js");
@@ -65,7 +70,10 @@ describe("the packed client in a plain Node 20 project", () => {
     const app = join(scratch, "app");
     await run("mkdir", ["-p", app]);
     await writeFile(join(app, "package.json"), JSON.stringify({ name: "plain-app", version: "1.0.0", private: true, type: "module" }));
-    await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(scratch, info.filename)], { cwd: app, maxBuffer: 16 << 20 });
+    await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(scratch, info.filename)], {
+      cwd: app,
+      maxBuffer: 16 << 20,
+    });
     expect(await readdir(join(app, "node_modules", "@agent-memory", "client", "dist"))).toContain("index.js");
 
     const user = unique("packed-user");
@@ -83,19 +91,53 @@ console.log(JSON.stringify({ created: added.created, recalled: recalled.facts.ma
     );
     // Plain node: no TypeScript loader, no `ai` installed (the middleware only needs it for types).
     const smoke = await run(process.execPath, ["smoke.mjs", base], { cwd: app, env: shellEnv({}) });
-    expect(JSON.parse(smoke.stdout.trim())).toEqual({ created: true, recalled: ["Keeps bees on the roof"], refused: 401, middleware: "function" });
+    expect(JSON.parse(smoke.stdout.trim())).toEqual({
+      created: true,
+      recalled: ["Keeps bees on the roof"],
+      refused: 401,
+      middleware: "function",
+    });
 
     // A consumer's TypeScript resolves the published types.
-    await writeFile(join(app, "check.ts"), `import { createMemoryClient, type FactRecall } from "@agent-memory/client";\nconst r: Promise<FactRecall> = createMemoryClient({ baseUrl: "x" }).facts("u").recall("q");\nvoid r;\n`);
-    const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
-    const typed = await run(process.execPath, [tsc, "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--lib", "es2022,dom", "check.ts"], { cwd: app }).catch(
-      (err: { stdout: string }) => ({ stdout: err.stdout, failed: true }),
+    await writeFile(
+      join(app, "check.ts"),
+      `import { createMemoryClient, type FactRecall } from "@agent-memory/client";\nconst r: Promise<FactRecall> = createMemoryClient({ baseUrl: "x" }).facts("u").recall("q");\nvoid r;\n`,
     );
+    const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
+    const typed = await run(
+      process.execPath,
+      [
+        tsc,
+        "--noEmit",
+        "--strict",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "--target",
+        "es2022",
+        "--lib",
+        "es2022,dom",
+        "check.ts",
+      ],
+      { cwd: app },
+    ).catch((err: { stdout: string }) => ({ stdout: err.stdout, failed: true }));
     expect(typed.stdout).toBe("");
 
     // A browser bundle: no Node built-ins, and it runs where fetch exists.
-    await writeFile(join(app, "browser.mjs"), `import { createMemoryClient } from "@agent-memory/client";\nconst m = createMemoryClient({ baseUrl: globalThis.MEMORY_URL, apiKey: "dev-key" });\nglobalThis.result = m.facts(${JSON.stringify(user)}).list();\n`);
-    const bundle = await build({ entryPoints: [join(app, "browser.mjs")], bundle: true, platform: "browser", format: "iife", write: false, absWorkingDir: app, logLevel: "silent" });
+    await writeFile(
+      join(app, "browser.mjs"),
+      `import { createMemoryClient } from "@agent-memory/client";\nconst m = createMemoryClient({ baseUrl: globalThis.MEMORY_URL, apiKey: "dev-key" });\nglobalThis.result = m.facts(${JSON.stringify(user)}).list();\n`,
+    );
+    const bundle = await build({
+      entryPoints: [join(app, "browser.mjs")],
+      bundle: true,
+      platform: "browser",
+      format: "iife",
+      write: false,
+      absWorkingDir: app,
+      logLevel: "silent",
+    });
     const code = bundle.outputFiles[0]!.text;
     expect(code).not.toMatch(/require\(["']node:|from ["']node:/);
     const global = globalThis as { MEMORY_URL?: string; result?: Promise<unknown> };
@@ -115,7 +157,12 @@ const systemTexts = (prompt: Prompt): string[] => prompt.flatMap((m) => (m.role 
 /** A fake model that records its prompts: a fixed reply, generated or streamed in pieces. */
 function fakeModel(reply: string) {
   return new MockLanguageModelV3({
-    doGenerate: async () => ({ content: [{ type: "text", text: reply }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }),
+    doGenerate: async () => ({
+      content: [{ type: "text", text: reply }],
+      finishReason: { unified: "stop", raw: "stop" },
+      usage,
+      warnings: [],
+    }),
     doStream: async () => ({
       stream: simulateReadableStream({
         chunks: [
@@ -130,7 +177,9 @@ function fakeModel(reply: string) {
 }
 
 describe("the AI SDK middleware", () => {
-  it("generateText stores the turn; streamText in a new session recalls it into the prompt and stores its own turn", { timeout: 60_000 }, async () => {
+  it("generateText stores the turn; streamText in a new session recalls it into the prompt and stores its own turn", {
+    timeout: 60_000,
+  }, async () => {
     const client = createMemoryClient({ baseUrl: base, apiKey: "dev-key" });
     const userId = unique("sdk-user");
     const [first, second] = [unique("sdk-a"), unique("sdk-b")];
@@ -150,7 +199,11 @@ describe("the AI SDK middleware", () => {
       ["assistant", "Lovely, I will keep that in mind."],
     ]);
     // The service learns the fact from the stored turn in the background.
-    await eventually(() => client.facts(userId).recall("Lily drawing horses"), (r) => r.facts.some((f) => /Lily/.test(f.text)), "a fact about Lily is learned");
+    await eventually(
+      () => client.facts(userId).recall("Lily drawing horses"),
+      (r) => r.facts.some((f) => /Lily/.test(f.text)),
+      "a fact about Lily is learned",
+    );
 
     const model2 = fakeModel("How about a set of horse stencils?");
     const streamed = streamText({
@@ -165,7 +218,7 @@ describe("the AI SDK middleware", () => {
     expect(text).toBe("How about a set of horse stencils?");
     const systems = systemTexts(model2.doStreamCalls[0]!.prompt);
     expect(systems[0]).toBe("You are a helpful assistant.");
-    expect(systems[1]).toMatch(/^Relevant memories about the user[^]*Lily/);
+    expect(systems[1]).toMatch(/^Relevant memories about the user[\s\S]*Lily/);
     const secondStored = await client.context(second, { userId });
     expect(secondStored.messages.map((m) => [m.role, m.content])).toEqual([
       ["user", "What could I give Lily for her birthday? She loves drawing horses."],
@@ -173,13 +226,18 @@ describe("the AI SDK middleware", () => {
     ]);
   });
 
-  it("persist: false stores nothing, recall: false adds nothing, and a memory service that is down does not fail the call", { timeout: 60_000 }, async () => {
+  it("persist: false stores nothing, recall: false adds nothing, and a memory service that is down does not fail the call", {
+    timeout: 60_000,
+  }, async () => {
     const client = createMemoryClient({ baseUrl: base, apiKey: "dev-key" });
     const userId = unique("sdk-quiet");
     const sessionId = unique("sdk-q");
     await client.facts(userId).add({ text: "Lily loves drawing horses" });
     const model = fakeModel("Sure.");
-    await generateText({ model: wrapLanguageModel({ model, middleware: memoryMiddleware({ client, sessionId, userId, persist: false, recall: false }) }), prompt: "Tell me about Lily and horses" });
+    await generateText({
+      model: wrapLanguageModel({ model, middleware: memoryMiddleware({ client, sessionId, userId, persist: false, recall: false }) }),
+      prompt: "Tell me about Lily and horses",
+    });
     expect(systemTexts(model.doGenerateCalls[0]!.prompt)).toEqual([]);
     expect((await client.context(sessionId)).messages).toEqual([]);
 
@@ -187,7 +245,10 @@ describe("the AI SDK middleware", () => {
     const down = createMemoryClient({ baseUrl: "http://127.0.0.1:9", apiKey: "dev-key" });
     const offline = fakeModel("Still here.");
     const result = await generateText({
-      model: wrapLanguageModel({ model: offline, middleware: memoryMiddleware({ client: down, sessionId, userId, onError: (_err, stage) => problems.push(stage) }) }),
+      model: wrapLanguageModel({
+        model: offline,
+        middleware: memoryMiddleware({ client: down, sessionId, userId, onError: (_err, stage) => problems.push(stage) }),
+      }),
       prompt: "Tell me about Lily and horses",
     });
     expect(result.text).toBe("Still here.");
@@ -207,7 +268,9 @@ describe("the AI SDK middleware", () => {
 describe("the MCP server over HTTP", () => {
   it("the official client connects to /mcp of npm run dev with the dev key, remembers and recalls", { timeout: 60_000 }, async () => {
     const userId = unique("mcp-dev");
-    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: "Bearer dev-key", "x-memory-user": userId } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { authorization: "Bearer dev-key", "x-memory-user": userId } },
+    });
     const mcp = new Client({ name: "dev-check", version: "1.0.0" });
     await mcp.connect(transport);
     try {

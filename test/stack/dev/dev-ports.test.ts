@@ -62,7 +62,9 @@ describe("a busy port", () => {
     const env = shellEnv({ UPSTASH_LOCAL_REDIS_PORT: String(redisPort), UPSTASH_LOCAL_VECTOR_PORT: String(busy) });
     const run = runScript("tools/upstash-local/main.ts", ["--memory"], env);
     expect(await run.exited).toBe(1);
-    expect(lines(run.output()), run.output()).toEqual([`upstash-local: port ${busy} is already in use; set UPSTASH_LOCAL_VECTOR_PORT or pass --vector-port to pick another`]);
+    expect(lines(run.output()), run.output()).toEqual([
+      `upstash-local: port ${busy} is already in use; set UPSTASH_LOCAL_VECTOR_PORT or pass --vector-port to pick another`,
+    ]);
   });
 });
 

@@ -44,13 +44,17 @@ describe("npm run dev", () => {
   it("moves every port by its variable, serves the API, and stops everything on SIGTERM", { timeout: STARTS }, async () => {
     const [port, redisPort, vectorPort, inspectorPort] = (await freePorts(4)) as [number, number, number, number];
     const dataDir = join(dataRoot, "env");
-    const run = await start([], {
-      PORT: String(port),
-      UPSTASH_LOCAL_REDIS_PORT: String(redisPort),
-      UPSTASH_LOCAL_VECTOR_PORT: String(vectorPort),
-      INSPECTOR_PORT: String(inspectorPort),
-      DEV_DATA_DIR: dataDir,
-    }, port);
+    const run = await start(
+      [],
+      {
+        PORT: String(port),
+        UPSTASH_LOCAL_REDIS_PORT: String(redisPort),
+        UPSTASH_LOCAL_VECTOR_PORT: String(vectorPort),
+        INSPECTOR_PORT: String(inspectorPort),
+        DEV_DATA_DIR: dataDir,
+      },
+      port,
+    );
     const base = `http://127.0.0.1:${port}`;
 
     const health = await fetch(`${base}/healthz`);
@@ -88,7 +92,10 @@ describe("npm run dev", () => {
     expect(firstStop.left).toEqual([]);
 
     const second = await start(args, {}, ports[0]);
-    const session = (await (await fetch(`${base}/v1/sessions/kept`, { headers: AUTH })).json()) as { exists?: boolean; stats?: { messages?: number } };
+    const session = (await (await fetch(`${base}/v1/sessions/kept`, { headers: AUTH })).json()) as {
+      exists?: boolean;
+      stats?: { messages?: number };
+    };
     expect(session).toMatchObject({ exists: true, stats: { messages: 1 } });
     const secondStop = await stop(second, "SIGTERM");
     expect(secondStop.exit).toBe(0);

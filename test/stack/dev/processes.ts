@@ -53,7 +53,11 @@ export function descendants(root: number): number[] {
 
 /** Those of `pids` that still run (neither gone nor a zombie). */
 export function stillRunning(pids: number[]): number[] {
-  const live = new Set(processTable().filter((row) => !row.ended).map((row) => row.pid));
+  const live = new Set(
+    processTable()
+      .filter((row) => !row.ended)
+      .map((row) => row.pid),
+  );
   return pids.filter((pid) => live.has(pid));
 }
 

@@ -8,15 +8,22 @@ describe("the workerd noise filter", () => {
     expect(isWorkerdNoise("exception = workerd/api/web-socket.c++:821: disconnected: WebSocket peer disconnected\n")).toBe(true);
     expect(isWorkerdNoise(`exception = kj/async-io.c++:60: disconnected: stream disconnected prematurely\n${STACK}\n`)).toBe(true);
     expect(isWorkerdNoise("uncaught exception; source = Uncaught (in promise); stack = Error: Network connection lost.\n")).toBe(true);
-    const jsg = "uncaught exception; exception = workerd/jsg/_virtual_includes/iterator/workerd/jsg/value.h:1480: disconnected: jsg.Error: Network connection lost.";
+    const jsg =
+      "uncaught exception; exception = workerd/jsg/_virtual_includes/iterator/workerd/jsg/value.h:1480: disconnected: jsg.Error: Network connection lost.";
     expect(isWorkerdNoise(`${jsg}\n${STACK}\n`)).toBe(true);
   });
 
   it("keeps everything else: other exceptions, other rejections, anything after the stack, test output", () => {
     expect(isWorkerdNoise("exception = workerd/api/web-socket.c++:821: disconnected: WebSocket was closed by a bug\n")).toBe(false);
-    expect(isWorkerdNoise("uncaught exception; source = Uncaught (in promise); stack = TypeError: x is undefined\n    at f (index.js:1:1)\n")).toBe(false);
-    expect(isWorkerdNoise(`exception = kj/async-io.c++:60: disconnected: stream disconnected prematurely\n${STACK}\nsomething else\n`)).toBe(false);
-    expect(isWorkerdNoise('{"level":"warn","msg":"fact recall failed; answering without facts","error":"Network connection lost."}\n')).toBe(false);
+    expect(
+      isWorkerdNoise("uncaught exception; source = Uncaught (in promise); stack = TypeError: x is undefined\n    at f (index.js:1:1)\n"),
+    ).toBe(false);
+    expect(
+      isWorkerdNoise(`exception = kj/async-io.c++:60: disconnected: stream disconnected prematurely\n${STACK}\nsomething else\n`),
+    ).toBe(false);
+    expect(
+      isWorkerdNoise('{"level":"warn","msg":"fact recall failed; answering without facts","error":"Network connection lost."}\n'),
+    ).toBe(false);
     expect(isWorkerdNoise(" ✓  workers  test/api/service/health.test.ts (4 tests) 51ms\n")).toBe(false);
   });
 });

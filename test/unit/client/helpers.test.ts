@@ -67,20 +67,38 @@ describe("the typed client", () => {
   it("answers recall and list with their own shapes, and refuses the other one", async () => {
     const list = { userId: "u1", facts: [], nextCursor: null };
     const recall = { userId: "u1", query: "tea", facts: [] };
-    const memory = createMemoryClient({ baseUrl: "http://memory.test", fetch: fakeFetch((sent) => json(200, sent.url.includes("query=") ? recall : list)).fetch });
+    const memory = createMemoryClient({
+      baseUrl: "http://memory.test",
+      fetch: fakeFetch((sent) => json(200, sent.url.includes("query=") ? recall : list)).fetch,
+    });
     expect(await memory.facts("u1").recall("tea")).toEqual(recall);
     expect(await memory.facts("u1").list()).toEqual(list);
-    const swapped = createMemoryClient({ baseUrl: "http://memory.test", fetch: fakeFetch((sent) => json(200, sent.url.includes("query=") ? list : recall)).fetch });
+    const swapped = createMemoryClient({
+      baseUrl: "http://memory.test",
+      fetch: fakeFetch((sent) => json(200, sent.url.includes("query=") ? list : recall)).fetch,
+    });
     await expect(swapped.facts("u1").recall("tea")).rejects.toMatchObject({ code: "unexpected_answer" });
     await expect(swapped.facts("u1").list()).rejects.toMatchObject({ code: "unexpected_answer" });
   });
 
   it("throws the service's error code, message, details and Retry-After", async () => {
     const error = { error: { code: "upstream_unavailable", message: "Redis is down", details: { upstream: "redis" } } };
-    const memory = createMemoryClient({ baseUrl: "http://memory.test", fetch: fakeFetch(() => json(503, error, { "retry-after": "5" })).fetch });
-    const thrown = await memory.facts("u1").get("f1").catch((err: unknown) => err);
+    const memory = createMemoryClient({
+      baseUrl: "http://memory.test",
+      fetch: fakeFetch(() => json(503, error, { "retry-after": "5" })).fetch,
+    });
+    const thrown = await memory
+      .facts("u1")
+      .get("f1")
+      .catch((err: unknown) => err);
     expect(thrown).toBeInstanceOf(MemoryApiError);
-    expect(thrown).toMatchObject({ status: 503, code: "upstream_unavailable", message: "Redis is down", details: { upstream: "redis" }, retryAfter: 5 });
+    expect(thrown).toMatchObject({
+      status: 503,
+      code: "upstream_unavailable",
+      message: "Redis is down",
+      details: { upstream: "redis" },
+      retryAfter: 5,
+    });
   });
 
   it("turns a chat stream into deltas and one done event", async () => {
@@ -108,7 +126,8 @@ describe("the typed client", () => {
   });
 
   it("throws on an error event, on a stream cut before done, and on an error answer before the stream", async () => {
-    const errorEvent = 'event: delta\ndata: {"content":"Hi"}\n\nevent: error\ndata: {"error":{"code":"llm_unavailable","message":"the LLM failed"}}\n\n';
+    const errorEvent =
+      'event: delta\ndata: {"content":"Hi"}\n\nevent: error\ndata: {"error":{"code":"llm_unavailable","message":"the LLM failed"}}\n\n';
     const cases: [Response, string][] = [
       [new Response(chunked([errorEvent])), "llm_unavailable"],
       [new Response(chunked(['event: delta\ndata: {"content":"Hi"}\n\n'])), "stream_incomplete"],

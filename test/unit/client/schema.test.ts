@@ -11,7 +11,16 @@ describe("client/src/schema.ts", () => {
 
   it("names every operation by its operationId", async () => {
     const source = await clientSchemaSource();
-    for (const id of ["appendMessages", "getContext", "chat", "createChatCompletion", "addFact", "searchFacts", "updateFact", "eraseUser"]) {
+    for (const id of [
+      "appendMessages",
+      "getContext",
+      "chat",
+      "createChatCompletion",
+      "addFact",
+      "searchFacts",
+      "updateFact",
+      "eraseUser",
+    ]) {
       expect(source).toContain(`    ${id}: {`);
     }
   });

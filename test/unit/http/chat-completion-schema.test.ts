@@ -33,6 +33,8 @@ describe("the chat.completion schema of the proxy", () => {
 
   it("refuses what is not a chat.completion", () => {
     expect(ChatCompletionSchema.safeParse({ object: "list", data: [] }).success).toBe(false);
-    expect(ChatCompletionSchema.safeParse({ id: "x", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0 }] }).success).toBe(false);
+    expect(
+      ChatCompletionSchema.safeParse({ id: "x", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0 }] }).success,
+    ).toBe(false);
   });
 });

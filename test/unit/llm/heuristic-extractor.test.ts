@@ -5,9 +5,26 @@ import { splitSentences } from "../../../src/memory/facts/salience.ts";
 
 /** 2026-12-01 (a Tuesday), noon UTC. */
 const NOW = Date.UTC(2026, 11, 1, 12);
-const msg = (role: StoredMessage["role"], content: string, ts = NOW): StoredMessage => ({ id: "m", role, content, tokens: 1, importance: 0.5, ts });
+const msg = (role: StoredMessage["role"], content: string, ts = NOW): StoredMessage => ({
+  id: "m",
+  role,
+  content,
+  tokens: 1,
+  importance: 0.5,
+  ts,
+});
 const extract = (messages: StoredMessage[], existing: Fact[] = []) => new HeuristicFactExtractor().extract({ messages, existing });
-const fact = (id: string, text: string): Fact => ({ id, text, type: "fact", importance: 0.8, createdAt: 0, updatedAt: 0, lastAccessedAt: 0, accessCount: 0, version: 1 });
+const fact = (id: string, text: string): Fact => ({
+  id,
+  text,
+  type: "fact",
+  importance: 0.8,
+  createdAt: 0,
+  updatedAt: 0,
+  lastAccessedAt: 0,
+  accessCount: 0,
+  version: 1,
+});
 
 describe("HeuristicFactExtractor (the offline learner)", () => {
   it("splits a Chinese self-introduction into a name fact and a preference", async () => {
@@ -69,14 +86,19 @@ describe("HeuristicFactExtractor (the offline learner)", () => {
   });
 
   it("skips what an existing fact already says, in its own words or the learner's, and repeats within a batch", async () => {
-    const ops = await extract([msg("user", "i live in  berlin"), msg("user", "I love tea"), msg("user", "I love tea")], [fact("f", "I live in Berlin")]);
+    const ops = await extract(
+      [msg("user", "i live in  berlin"), msg("user", "I love tea"), msg("user", "I love tea")],
+      [fact("f", "I live in Berlin")],
+    );
     expect(ops).toEqual([
       // the learner keeps the user's spelling; the comparison ignores case and spacing
       { op: "skip", text: "The user lives in berlin." },
       { op: "add", text: "The user loves tea.", type: "preference", importance: 0.7 },
       { op: "skip", text: "The user loves tea." },
     ]);
-    expect(await extract([msg("user", "I live in Berlin")], [fact("g", "The user lives in Berlin.")])).toEqual([{ op: "skip", text: "The user lives in Berlin." }]);
+    expect(await extract([msg("user", "I live in Berlin")], [fact("g", "The user lives in Berlin.")])).toEqual([
+      { op: "skip", text: "The user lives in Berlin." },
+    ]);
   });
 
   it("is deterministic", async () => {

@@ -15,14 +15,20 @@ beforeEach(() => {
 });
 
 const model = (opts: { timeoutMs?: number; maxRetries?: number; idle?: number } = {}): OpenAIChatModel =>
-  new OpenAIChatModel(createOpenAIClient({ apiKey: "test-key", baseURL: fake.baseURL, timeoutMs: opts.timeoutMs ?? 5000, maxRetries: opts.maxRetries ?? 0 }), {
-    model: "gpt-test",
-    temperature: 0.5,
-    streamIdleTimeoutMs: opts.idle,
-  });
+  new OpenAIChatModel(
+    createOpenAIClient({ apiKey: "test-key", baseURL: fake.baseURL, timeoutMs: opts.timeoutMs ?? 5000, maxRetries: opts.maxRetries ?? 0 }),
+    {
+      model: "gpt-test",
+      temperature: 0.5,
+      streamIdleTimeoutMs: opts.idle,
+    },
+  );
 
 async function failure(p: Promise<unknown>): Promise<LlmError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(LlmError);
   return err as LlmError;
 }
@@ -35,13 +41,22 @@ async function collect(stream: AsyncIterable<string>): Promise<string[]> {
 
 describe("OpenAIChatModel.complete", () => {
   it("returns content, model and usage and sends the request parameters", async () => {
-    const r = await model().complete({ messages: [{ role: "system", content: "be brief" }, { role: "user", content: "hello there" }], maxTokens: 50 });
+    const r = await model().complete({
+      messages: [
+        { role: "system", content: "be brief" },
+        { role: "user", content: "hello there" },
+      ],
+      maxTokens: 50,
+    });
     expect(r.content).toBe("hello there");
     expect(r.model).toBe("gpt-test");
     expect(r.usage?.totalTokens).toBeGreaterThan(0);
     const body = fake.requests()[0]?.body as Record<string, unknown>;
     expect(body).toMatchObject({ model: "gpt-test", temperature: 0.5, max_tokens: 50 });
-    expect(body.messages).toEqual([{ role: "system", content: "be brief" }, { role: "user", content: "hello there" }]);
+    expect(body.messages).toEqual([
+      { role: "system", content: "be brief" },
+      { role: "user", content: "hello there" },
+    ]);
   });
 
   it("lets the request override the model and keeps tool call pairs", async () => {
@@ -110,7 +125,7 @@ describe("OpenAIChatModel.stream", () => {
     const deltas = await collect(model().stream({ messages: [{ role: "user", content: text }] }));
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.join("")).toBe(text);
-    expect((fake.requests()[0]?.body as { stream: boolean }).stream).toBe(true);
+    expect((fake.requests()[0]!.body as { stream: boolean }).stream).toBe(true);
   });
 
   it("stops with an aborted error when the caller aborts mid-stream", async () => {
@@ -118,7 +133,10 @@ describe("OpenAIChatModel.stream", () => {
     const controller = new AbortController();
     const got: string[] = [];
     const run = (async () => {
-      for await (const d of model().stream({ messages: [{ role: "user", content: "a b c d e f g h i j k l m n o p" }], signal: controller.signal })) {
+      for await (const d of model().stream({
+        messages: [{ role: "user", content: "a b c d e f g h i j k l m n o p" }],
+        signal: controller.signal,
+      })) {
         got.push(d);
         if (got.length === 2) controller.abort();
       }

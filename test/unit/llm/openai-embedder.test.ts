@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LlmError } from "../../../src/memory/errors.ts";
 import { createOpenAIClient } from "../../../src/llm/openai-client.ts";

@@ -16,8 +16,23 @@ beforeEach(() => {
   fake.clearRequests();
 });
 
-const msg = (role: StoredMessage["role"], content: string, i = 0): StoredMessage => ({ id: `m${i}`, role, content, tokens: 5, importance: 0.5, ts: i });
-const previous: Summary = { text: "用户叫小明，住在上海。", tokens: 10, version: 1, covered: 4, method: "llm", updatedAt: 0, lastRatio: 0.5 };
+const msg = (role: StoredMessage["role"], content: string, i = 0): StoredMessage => ({
+  id: `m${i}`,
+  role,
+  content,
+  tokens: 5,
+  importance: 0.5,
+  ts: i,
+});
+const previous: Summary = {
+  text: "用户叫小明，住在上海。",
+  tokens: 10,
+  version: 1,
+  covered: 4,
+  method: "llm",
+  updatedAt: 0,
+  lastRatio: 0.5,
+};
 const summarizer = (): OpenAISummarizer =>
   new OpenAISummarizer(createOpenAIClient({ apiKey: "k", baseURL: fake.baseURL, maxRetries: 0 }), { model: "sum-model" });
 
@@ -36,7 +51,12 @@ describe("OpenAISummarizer", () => {
 
   it("sends max_tokens with headroom, temperature 0.2 and the summary instructions", async () => {
     await summarizer().summarize({ previous: null, messages: [msg("user", "we decided on plan B", 1)], maxTokens: 120 });
-    const body = fake.requests()[0]?.body as { model: string; max_tokens: number; temperature: number; messages: { role: string; content: string }[] };
+    const body = fake.requests()[0]?.body as {
+      model: string;
+      max_tokens: number;
+      temperature: number;
+      messages: { role: string; content: string }[];
+    };
     expect([body.model, body.max_tokens, body.temperature]).toEqual(["sum-model", 150, 0.2]);
     const [system, user] = body.messages;
     expect(system?.content).toMatch(/preferences/);
@@ -48,19 +68,23 @@ describe("OpenAISummarizer", () => {
   it("honours a different headroom", async () => {
     const s = new OpenAISummarizer(createOpenAIClient({ apiKey: "k", baseURL: fake.baseURL }), { model: "m", headroom: 0 });
     await s.summarize({ previous: null, messages: [msg("user", "x")], maxTokens: 77 });
-    expect((fake.requests()[0]?.body as { max_tokens: number }).max_tokens).toBe(77);
+    expect((fake.requests()[0]!.body as { max_tokens: number }).max_tokens).toBe(77);
   });
 
   it("rejects a whitespace-only answer as bad_output", async () => {
     fake.setMode({ mode: "fixed", text: "  \n " });
-    const err = await summarizer().summarize({ previous, messages: [msg("user", "x")], maxTokens: 50 }).catch((e: unknown) => e);
+    const err = await summarizer()
+      .summarize({ previous, messages: [msg("user", "x")], maxTokens: 50 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmError);
     expect((err as LlmError).kind).toBe("bad_output");
   });
 
   it("passes upstream failures on as LlmError", async () => {
     fake.setMode({ mode: "error", status: 500 });
-    const err = await summarizer().summarize({ previous, messages: [msg("user", "x")], maxTokens: 50 }).catch((e: unknown) => e);
+    const err = await summarizer()
+      .summarize({ previous, messages: [msg("user", "x")], maxTokens: 50 })
+      .catch((e: unknown) => e);
     expect((err as LlmError).kind).toBe("upstream");
   });
 

@@ -28,8 +28,20 @@ const messages = [{ role: "user" as const, content: "hi there" }];
 describe("OpenAIChatModel pass-through", () => {
   it("sends the client's fields unchanged with memory's messages; configured defaults only fill absent fields", async () => {
     const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
-    const answer = await model({ temperature: 0.9, maxTokens: 50 }).completeRaw({ fields: { model: "client-model", tools, temperature: 0, top_p: 0.5, seed: 7 }, messages });
-    expect(fake.requests().at(-1)?.body).toEqual({ model: "client-model", tools, temperature: 0, top_p: 0.5, seed: 7, max_tokens: 50, messages, stream: false });
+    const answer = await model({ temperature: 0.9, maxTokens: 50 }).completeRaw({
+      fields: { model: "client-model", tools, temperature: 0, top_p: 0.5, seed: 7 },
+      messages,
+    });
+    expect(fake.requests().at(-1)?.body).toEqual({
+      model: "client-model",
+      tools,
+      temperature: 0,
+      top_p: 0.5,
+      seed: 7,
+      max_tokens: 50,
+      messages,
+      stream: false,
+    });
     expect(answer.body).toMatchObject({ object: "chat.completion", model: "client-model", system_fingerprint: "fp_fake" });
     expect(answer.reply).toMatchObject({ content: "hi there", finishReason: "stop", model: "client-model" });
     expect(answer.reply.usage?.totalTokens ?? 0).toBeGreaterThan(0);
@@ -39,12 +51,21 @@ describe("OpenAIChatModel pass-through", () => {
   });
 
   it("returns tool calls as the upstream sent them, and the reply memory stores", async () => {
-    fake.setMode({ mode: "tools", toolCalls: [{ name: "a", arguments: '{"x":1}' }, { name: "b", arguments: "{}" }] });
+    fake.setMode({
+      mode: "tools",
+      toolCalls: [
+        { name: "a", arguments: '{"x":1}' },
+        { name: "b", arguments: "{}" },
+      ],
+    });
     const answer = await model().completeRaw({ fields: {}, messages });
     const message = (answer.body.choices as { message: Record<string, unknown> }[])[0]?.message;
     expect(message).toMatchObject({ content: null, tool_calls: [{ function: { name: "a" } }, { function: { name: "b" } }] });
     expect(answer.reply).toMatchObject({ content: "", finishReason: "tool_calls" });
-    expect(answer.reply.tool_calls?.map((c) => [c.function.name, c.function.arguments])).toEqual([["a", '{"x":1}'], ["b", "{}"]]);
+    expect(answer.reply.tool_calls?.map((c) => [c.function.name, c.function.arguments])).toEqual([
+      ["a", '{"x":1}'],
+      ["b", "{}"],
+    ]);
   });
 
   it("streams the upstream's chunks as sent and assembles tool-call deltas and the usage chunk", async () => {
@@ -56,7 +77,13 @@ describe("OpenAIChatModel pass-through", () => {
     expect(chunks.every((c) => c.chunk.object === "chat.completion.chunk")).toBe(true);
     expect(chunks.at(-1)?.chunk.choices).toEqual([]);
     const reply = stream.reply();
-    expect(reply.tool_calls).toEqual([{ id: expect.stringMatching(/^call_/), type: "function", function: { name: "lookup", arguments: '{"query":"long enough to split"}' } }]);
+    expect(reply.tool_calls).toEqual([
+      {
+        id: expect.stringMatching(/^call_/),
+        type: "function",
+        function: { name: "lookup", arguments: '{"query":"long enough to split"}' },
+      },
+    ]);
     expect(reply).toMatchObject({ content: "", finishReason: "tool_calls" });
     expect(reply.usage?.totalTokens).toBeGreaterThan(0);
   });
@@ -77,7 +104,10 @@ describe("OpenAIChatModel pass-through", () => {
     const stalled = model({ idle: 200 }).streamRaw({ fields: {}, messages });
     const err = await (async () => {
       for await (const chunk of stalled) void chunk;
-    })().then(() => null, (e: unknown) => e);
+    })().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ kind: "timeout" });
   });
 
@@ -90,7 +120,12 @@ describe("reading replies", () => {
   it("a completion without text or tool calls, or with an unusable call id, is bad_output", () => {
     const body = (message: unknown) => ({ choices: [{ message, finish_reason: "stop" }] });
     expect(() => replyFromCompletion(body({ content: "" }), "m")).toThrow(LlmError);
-    expect(() => replyFromCompletion(body({ content: null, tool_calls: [{ id: "bad id", type: "function", function: { name: "f", arguments: "{}" } }] }), "m")).toThrow(LlmError);
+    expect(() =>
+      replyFromCompletion(
+        body({ content: null, tool_calls: [{ id: "bad id", type: "function", function: { name: "f", arguments: "{}" } }] }),
+        "m",
+      ),
+    ).toThrow(LlmError);
     expect(replyFromCompletion(body({ content: null, refusal: "I can't help with that" }), "m").content).toBe("I can't help with that");
   });
 
@@ -100,7 +135,14 @@ describe("reading replies", () => {
     a.add(delta({ role: "assistant", content: null }));
     a.add(delta({ tool_calls: [{ index: 1, id: "c2", type: "function", function: { name: "g", arguments: "" } }] }));
     a.add(delta({ tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "f", arguments: '{"a":' } }] }));
-    a.add(delta({ tool_calls: [{ index: 0, function: { arguments: "1}" } }, { index: 1, function: { arguments: "{}" } }] }));
+    a.add(
+      delta({
+        tool_calls: [
+          { index: 0, function: { arguments: "1}" } },
+          { index: 1, function: { arguments: "{}" } },
+        ],
+      }),
+    );
     a.add(delta({}, "tool_calls"));
     a.add({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 }, model: "m-2" });
     expect(a.reply()).toEqual({

@@ -16,7 +16,19 @@ const sources = readdirSync(new URL("../../../src/memory/", import.meta.url), { 
 
 function randomText(seed: number, length: number): string {
   const random = prng(seed);
-  const pools = ["abcdefghijklmnopqrstuvwxyz", "ABCXYZ", "0123456789", " \n\t\r  ", ".,;:!?'\"()[]{}<>-_=+*/\\|@#$%^&~`", "äöüßéèñçøå", "你好世界记忆压缩上下文", "こんにちは", "한국어", "😀👍🏽🚀", "\u0301\u200d"];
+  const pools = [
+    "abcdefghijklmnopqrstuvwxyz",
+    "ABCXYZ",
+    "0123456789",
+    " \n\t\r  ",
+    ".,;:!?'\"()[]{}<>-_=+*/\\|@#$%^&~`",
+    "äöüßéèñçøå",
+    "你好世界记忆压缩上下文",
+    "こんにちは",
+    "한국어",
+    "😀👍🏽🚀",
+    "\u0301\u200d",
+  ];
   let out = "";
   while (out.length < length) {
     const pool = pools[Math.floor(random() * pools.length)]!;
@@ -43,7 +55,10 @@ describe.each(["cl100k_base", "o200k_base"] as const)("the packed %s table", (en
     const reference = new Tiktoken(ranks);
     const packed = ((await import(`../../../src/llm/ranks/${encoding}.ts`)) as { default: RankTableSource }).default;
     const table = new RankTable(packed);
-    const referenceTokens = ranks.bpe_ranks.split("\n").filter(Boolean).reduce((n, line) => n + line.split(" ").length - 2, 0);
+    const referenceTokens = ranks.bpe_ranks
+      .split("\n")
+      .filter(Boolean)
+      .reduce((n, line) => n + line.split(" ").length - 2, 0);
     expect(packed.tokens).toBe(referenceTokens);
     expect(packed.pattern).toBe(ranks.pat_str);
     let total = 0;

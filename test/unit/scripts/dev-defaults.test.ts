@@ -6,7 +6,11 @@ describe("npm run dev defaults", () => {
   it("fill in the dev key, a token secret and CORS for the browser example's port, each named in the banner", () => {
     const forwarded: Record<string, string> = {};
     const notes = applyDevDefaults(forwarded, { EXAMPLE_PORT: "9100" });
-    expect(forwarded).toEqual({ API_KEYS: "dev:dev-key", TOKEN_SECRET: DEV_TOKEN_SECRET, CORS_ORIGINS: "http://127.0.0.1:9100,http://localhost:9100" });
+    expect(forwarded).toEqual({
+      API_KEYS: "dev:dev-key",
+      TOKEN_SECRET: DEV_TOKEN_SECRET,
+      CORS_ORIGINS: "http://127.0.0.1:9100,http://localhost:9100",
+    });
     expect(notes).toHaveLength(3);
     expect(notes.join("\n")).toMatch(/dev-only TOKEN_SECRET/);
     expect(applyDevDefaults({}, {}).length).toBe(3);

@@ -7,8 +7,18 @@ const HYBRID: IndexInfo = { ...DENSE, sparseIndex: { embeddingModel: "BM25" } };
 const SPARSE: IndexInfo = { dimension: 0, sparseIndex: { embeddingModel: "BM25" } };
 const PLAIN_DENSE: IndexInfo = { dimension: 1536, denseIndex: { dimension: 1536, embeddingModel: "" } };
 
-const byIndex = (retrieval: IndexExpectation["retrieval"]): IndexExpectation => ({ retrieval, embeddings: "index", embeddingModel: "text-embedding-3-small", embeddingDimensions: undefined });
-const byWorker = (embeddingDimensions?: number, embeddingModel = "text-embedding-3-small"): IndexExpectation => ({ retrieval: "dense", embeddings: "openai", embeddingModel, embeddingDimensions });
+const byIndex = (retrieval: IndexExpectation["retrieval"]): IndexExpectation => ({
+  retrieval,
+  embeddings: "index",
+  embeddingModel: "text-embedding-3-small",
+  embeddingDimensions: undefined,
+});
+const byWorker = (embeddingDimensions?: number, embeddingModel = "text-embedding-3-small"): IndexExpectation => ({
+  retrieval: "dense",
+  embeddings: "openai",
+  embeddingModel,
+  embeddingDimensions,
+});
 
 describe("indexMismatch", () => {
   it("accepts an index that fits", () => {
@@ -33,8 +43,12 @@ describe("indexMismatch", () => {
     expect(indexMismatch(PLAIN_DENSE, byIndex("dense"))).toMatch(/^EMBEDDINGS=index but the index has no dense embedding model/);
     expect(indexMismatch({ ...HYBRID, sparseIndex: { embeddingModel: "" } }, byIndex("hybrid"))).toMatch(/no sparse embedding model/);
     expect(indexMismatch(HYBRID, byWorker(1024))).toMatch(/^EMBEDDINGS=openai stores dense vectors only, but the index is HYBRID/);
-    expect(indexMismatch(DENSE, byWorker(768))).toBe("the index has dimension 1024 but OPENAI_EMBEDDING_DIMENSIONS=768: set OPENAI_EMBEDDING_DIMENSIONS=1024, or use an index of dimension 768");
-    expect(indexMismatch(DENSE, byWorker(undefined, "text-embedding-3-large"))).toMatch(/OPENAI_EMBEDDING_MODEL=text-embedding-3-large \(3072 dimensions\)/);
+    expect(indexMismatch(DENSE, byWorker(768))).toBe(
+      "the index has dimension 1024 but OPENAI_EMBEDDING_DIMENSIONS=768: set OPENAI_EMBEDDING_DIMENSIONS=1024, or use an index of dimension 768",
+    );
+    expect(indexMismatch(DENSE, byWorker(undefined, "text-embedding-3-large"))).toMatch(
+      /OPENAI_EMBEDDING_MODEL=text-embedding-3-large \(3072 dimensions\)/,
+    );
   });
 });
 
@@ -43,7 +57,14 @@ describe("VectorIndexCheck", () => {
 
   it("asks the index once and remembers a fit", async () => {
     let calls = 0;
-    const check = new VectorIndexCheck({ index: unique(), expected: byIndex("hybrid"), info: async () => (calls++, HYBRID) });
+    const check = new VectorIndexCheck({
+      index: unique(),
+      expected: byIndex("hybrid"),
+      info: async () => {
+        calls++;
+        return HYBRID;
+      },
+    });
     await Promise.all([check.verify(), check.verify()]);
     await check.verify();
     expect(calls).toBe(1);
@@ -52,8 +73,19 @@ describe("VectorIndexCheck", () => {
   it("refuses with a 503-kind error naming the variable, and asks again only after a minute", async () => {
     let calls = 0;
     let now = 0;
-    const check = new VectorIndexCheck({ index: unique(), expected: byIndex("hybrid"), info: async () => (calls++, DENSE), now: () => now });
-    const err = await check.verify().then(() => null, (e: unknown) => e);
+    const check = new VectorIndexCheck({
+      index: unique(),
+      expected: byIndex("hybrid"),
+      info: async () => {
+        calls++;
+        return DENSE;
+      },
+      now: () => now,
+    });
+    const err = await check.verify().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(UpstreamUnavailable);
     expect(err).toMatchObject({ upstream: "vector", reason: "not_configured", message: expect.stringContaining("set VECTOR_INDEX=dense") });
     await expect(check.verify()).rejects.toThrow(/VECTOR_INDEX/);

@@ -52,17 +52,27 @@ describe("fake OpenAI server", () => {
   it("summary mode keeps the first words of each line and earlier fake summaries", () => {
     const s = fakeSummary([
       { role: "system", text: "ignored instructions" },
-      { role: "user", text: "Current summary:\n<summary>\nSummary: 用户叫小明; likes tea\n</summary>\nuser: I moved to Paris last year\n(none yet)" },
+      {
+        role: "user",
+        text: "Current summary:\n<summary>\nSummary: 用户叫小明; likes tea\n</summary>\nuser: I moved to Paris last year\n(none yet)",
+      },
     ]);
     expect(s).toBe("Summary: 用户叫小明; likes tea; user: I moved to");
   });
 
   it("streams SSE chunks ending with [DONE] and usage on request", async () => {
-    const res = await post("/v1/chat/completions", { model: "m", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hi there" }] });
+    const res = await post("/v1/chat/completions", {
+      model: "m",
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: "user", content: "hi there" }],
+    });
     expect(res.headers.get("content-type")).toBe("text/event-stream");
     const events = (await res.text()).split("\n\n").filter(Boolean);
     expect(events.at(-1)).toBe("data: [DONE]");
-    const chunks = events.slice(0, -1).map((e) => JSON.parse(e.slice(6)) as { object: string; choices: { delta: { content?: string } }[]; usage?: unknown });
+    const chunks = events
+      .slice(0, -1)
+      .map((e) => JSON.parse(e.slice(6)) as { object: string; choices: { delta: { content?: string } }[]; usage?: unknown });
     expect(chunks.every((c) => c.object === "chat.completion.chunk")).toBe(true);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe("hi there");
     expect(chunks.at(-1)?.usage).toBeDefined();
@@ -73,7 +83,9 @@ describe("fake OpenAI server", () => {
     const res = await sdk.embeddings.create({ model: "m", input: ["hello"], dimensions: 16 });
     const floats = await sdk.embeddings.create({ model: "m", input: ["hello"], dimensions: 16, encoding_format: "float" });
     expect(res.data[0]?.embedding).toHaveLength(16);
-    res.data[0]?.embedding.forEach((x, i) => expect(x).toBeCloseTo(floats.data[0]?.embedding[i] ?? NaN, 5));
+    res.data[0]?.embedding.forEach((x, i) => {
+      expect(x).toBeCloseTo(floats.data[0]?.embedding[i] ?? NaN, 5);
+    });
   });
 
   it("returns OpenAI-style 404s for unknown paths", async () => {

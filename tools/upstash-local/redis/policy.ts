@@ -9,9 +9,7 @@ const REJECTED: ReadonlyMap<string, string> = new Map([
   ...["blpop", "brpop", "brpoplpush", "blmove", "blmpop", "bzpopmin", "bzpopmax", "bzmpop", "wait", "waitaof"].map(
     (n) => [n, "blocking commands are not supported over REST"] as const,
   ),
-  ...["multi", "exec", "discard", "watch", "unwatch"].map(
-    (n) => [n, "use the /multi-exec endpoint for transactions"] as const,
-  ),
+  ...["multi", "exec", "discard", "watch", "unwatch"].map((n) => [n, "use the /multi-exec endpoint for transactions"] as const),
   ...["select", "swapdb", "auth", "hello", "reset", "quit", "client", "readonly", "readwrite"].map(
     (n) => [n, "it changes connection state"] as const,
   ),

@@ -133,7 +133,9 @@ export function resolveVectorConfig(partial: VectorIndexSettings = {}): VectorIn
   const dimension =
     kind === "sparse" ? 0 : checkDimension(partial.dimension ?? (sentence ? USE_LITE_DIMENSION : defaults.dimension), "vector dimension");
   if (sentence && dimension < USE_LITE_MIN_DIMENSION) {
-    throw new Error(`vector dimension must be at least ${USE_LITE_MIN_DIMENSION} with the USE_LITE dense model (512 sentence values + the CJK part), got ${dimension}`);
+    throw new Error(
+      `vector dimension must be at least ${USE_LITE_MIN_DIMENSION} with the USE_LITE dense model (512 sentence values + the CJK part), got ${dimension}`,
+    );
   }
   const similarity = parseSimilarity(partial.similarity ?? DEFAULT_VECTOR_CONFIG.similarity, "vector similarity");
   const embedding = partial.embedding ?? DEFAULT_VECTOR_CONFIG.embedding;

@@ -26,9 +26,7 @@ export const EMBEDDING_NOT_ALLOWED =
   "Embedding data for this index is not allowed. The index must be created with an embedding model to use it.";
 
 /** A dense index has no sparse part. */
-export const SPARSE_NOT_SUPPORTED =
-  "This index does not support sparse vectors. The index type is DENSE; sparseVector cannot be used.";
+export const SPARSE_NOT_SUPPORTED = "This index does not support sparse vectors. The index type is DENSE; sparseVector cannot be used.";
 
 /** A sparse index has no dense part. */
-export const DENSE_NOT_SUPPORTED =
-  "This index does not support dense vectors. The index type is SPARSE; vector cannot be used.";
+export const DENSE_NOT_SUPPORTED = "This index does not support dense vectors. The index type is SPARSE; vector cannot be used.";

@@ -24,7 +24,9 @@ export function fuse<R>(dense: Ranked<R>[], sparse: Ranked<R>[], algorithm: Fusi
   const total = new Map<R, number>();
   for (const list of [dense, sparse]) {
     const mapped = map(list);
-    list.forEach((hit, i) => total.set(hit.record, (total.get(hit.record) ?? 0) + (mapped[i] ?? 0)));
+    list.forEach((hit, i) => {
+      total.set(hit.record, (total.get(hit.record) ?? 0) + (mapped[i] ?? 0));
+    });
   }
   return [...total]
     .map(([record, score]) => ({ record, score }))

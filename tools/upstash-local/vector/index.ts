@@ -10,16 +10,39 @@ import { loadInto } from "./snapshot-load.ts";
 import { VectorStore } from "./store.ts";
 
 export {
-  DEFAULT_BM25, DEFAULT_INDEX_KIND, DEFAULT_VECTOR_CONFIG, DENSE_MODEL_NAMES, EMBEDDING_MODEL_NAME, INDEX_KINDS, KIND_DEFAULTS,
-  DEV_DENSE_MODEL, DENSE_MODELS, MAX_DIMENSION, resolveVectorConfig, SPARSE_MODEL_NAME, USE_LITE_DIMENSION,
-  type Bm25Options, type DenseModel, type SimilarityFunction, type VectorIndexConfig, type VectorIndexKind, type VectorIndexSettings,
+  DEFAULT_BM25,
+  DEFAULT_INDEX_KIND,
+  DEFAULT_VECTOR_CONFIG,
+  DENSE_MODEL_NAMES,
+  EMBEDDING_MODEL_NAME,
+  INDEX_KINDS,
+  KIND_DEFAULTS,
+  DEV_DENSE_MODEL,
+  DENSE_MODELS,
+  MAX_DIMENSION,
+  resolveVectorConfig,
+  SPARSE_MODEL_NAME,
+  USE_LITE_DIMENSION,
+  type Bm25Options,
+  type DenseModel,
+  type SimilarityFunction,
+  type VectorIndexConfig,
+  type VectorIndexKind,
+  type VectorIndexSettings,
 } from "./config.ts";
 export { vectorConfigFromEnv } from "./config-env.ts";
 export { bm25Document, bm25Query } from "./bm25.ts";
 export { embedText, type EmbedOptions } from "./embedder.ts";
 export { embedDense, USE_LITE_MIN_DIMENSION } from "./dense-model.ts";
 export { splitScripts, type ScriptParts } from "./script-split.ts";
-export { embedSentences, preloadSentenceModel, SENTENCE_DIMENSION, sentenceModelState, sentenceModelStats, type SentenceModelState } from "./sentence-model.ts";
+export {
+  embedSentences,
+  preloadSentenceModel,
+  SENTENCE_DIMENSION,
+  sentenceModelState,
+  sentenceModelStats,
+  type SentenceModelState,
+} from "./sentence-model.ts";
 export { float32Score } from "./float32.ts";
 export { fuse, RRF_K, type FusionAlgorithm } from "./fusion.ts";
 export { LIMITS } from "./limits.ts";

@@ -151,12 +151,7 @@ export class NamespaceStore {
    * Brute-force nearest neighbours: the best `limit` records passing `accept`, best first
    * (ties: earlier insertion first). `limit` may be Infinity for a full ranking.
    */
-  search(
-    query: Float64Array,
-    similarity: SimilarityFunction,
-    limit: number,
-    accept?: (record: StoredRecord) => boolean,
-  ): ScoredRecord[] {
+  search(query: Float64Array, similarity: SimilarityFunction, limit: number, accept?: (record: StoredRecord) => boolean): ScoredRecord[] {
     const score = makeScorer(similarity, query);
     const top = new TopK<StoredRecord>(limit);
     const matrix = this.#matrix;

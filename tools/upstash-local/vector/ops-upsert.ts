@@ -34,7 +34,10 @@ export async function upsertData(ctx: VectorContext, namespace: string, body: un
     return { id, metadata, data };
   });
   // Every item is valid before the batch is embedded (one model batch) and written.
-  const parts = await embedRecords(ctx, items.map((item) => item.data));
+  const parts = await embedRecords(
+    ctx,
+    items.map((item) => item.data),
+  );
   const records = items.map(({ id, metadata, data }, i): [string, RecordInput] => [
     id,
     { ...parts[i], metadata: metadata?.value, metadataBytes: metadata?.bytes, data },

@@ -44,9 +44,11 @@ export class Persister {
     this.#dirty = false;
     // Take the snapshot synchronously so the file reflects one consistent moment.
     const json = JSON.stringify(snapshot(this.#store, this.#kind, this.#denseModel));
-    this.#writing = this.#writing.then(() => this.#write(json)).catch((err: unknown) => {
-      this.#lastError = err;
-    });
+    this.#writing = this.#writing
+      .then(() => this.#write(json))
+      .catch((err: unknown) => {
+        this.#lastError = err;
+      });
     return this.#writing;
   }
 

@@ -48,7 +48,7 @@ export async function parseQuery(ctx: VectorContext, body: unknown, mode: QueryM
   const q = requireObject(body, "the query");
   rejectForeignParts(ctx, q);
   let text: { data: string; use: { dense: boolean; sparse: boolean } } | undefined;
-  let parts;
+  let parts: Awaited<ReturnType<typeof embedQuery>> | undefined;
   if (mode === "data") {
     requireEmbedding(ctx);
     rejectVectors(q, "/query-data");

@@ -67,6 +67,6 @@ export function makeScorer(similarity: SimilarityFunction, query: Float64Array):
     const denom = Math.sqrt(queryNorm2 * rowNorm2);
     if (denom === 0) return 0.5;
     const cos = dotAt(query, 0, m, off, dim) / denom;
-    return (1 + (cos > 1 ? 1 : cos < -1 ? -1 : cos)) / 2;
+    return (1 + (cos > 1 ? 1 : Math.max(cos, -1))) / 2;
   };
 }

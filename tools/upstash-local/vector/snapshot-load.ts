@@ -33,11 +33,13 @@ export async function loadInto(
     throw new Error(`${file} is not an upstash-local vector file`);
   }
   const version = parsed.version ?? 1;
-  if (version !== 1 && version !== SNAPSHOT_VERSION) throw new Error(`${file} has format version ${String(version)}, which this emulator cannot read`);
+  if (version !== 1 && version !== SNAPSHOT_VERSION)
+    throw new Error(`${file} has format version ${String(version)}, which this emulator cannot read`);
   const kind = version === 1 ? "dense" : parsed.kind;
   if (kind !== "dense" && kind !== "sparse" && kind !== "hybrid") throw new Error(`${file}: unknown index kind ${String(kind)}`);
   const entries = (parsed.namespaces as unknown[]).map((entry) => {
-    if (!isObject(entry) || typeof entry.name !== "string" || !Array.isArray(entry.records)) throw new Error(`${file}: bad namespace entry`);
+    if (!isObject(entry) || typeof entry.name !== "string" || !Array.isArray(entry.records))
+      throw new Error(`${file}: bad namespace entry`);
     const records = (entry.records as unknown[]).map((r) => {
       if (!isObject(r) || typeof r.id !== "string") throw new Error(`${file}: bad record`);
       return r;
@@ -54,7 +56,9 @@ export async function loadInto(
     for (const { name, records } of entries) {
       const ns = store.ensure(name);
       const parts = await reembed(records.map((r) => r.data as string));
-      records.forEach((r, i) => ns.upsert(r.id as string, { ...parts[i], ...rest(r) }));
+      records.forEach((r, i) => {
+        ns.upsert(r.id as string, { ...parts[i], ...rest(r) });
+      });
     }
     return { rebuilt: true };
   }

@@ -65,5 +65,4 @@ export class SparsePostings<R> {
  * negative for dimensions in more than half of the records and reverse those tests' rankings.
  * The "+ 1" keeps every weight positive, so no clamping is needed.
  */
-export const idfWeight = (total: number, withIndex: number): number =>
-  Math.log((total - withIndex + 0.5) / (withIndex + 0.5) + 1);
+export const idfWeight = (total: number, withIndex: number): number => Math.log((total - withIndex + 0.5) / (withIndex + 0.5) + 1);

@@ -24,7 +24,9 @@ export function readSparseVector(v: unknown, field = "sparseVector"): SparseVect
   const indices = v.indices as unknown[];
   const values = v.values as unknown[];
   if (indices.length !== values.length) {
-    throw badRequest(`Invalid request body: ${field} indices and values must have the same length, got ${indices.length} and ${values.length}`);
+    throw badRequest(
+      `Invalid request body: ${field} indices and values must have the same length, got ${indices.length} and ${values.length}`,
+    );
   }
   if (indices.length > MAX_SPARSE_ENTRIES) {
     throw badRequest(`${field} has ${indices.length} non-zero entries, more than the limit of ${MAX_SPARSE_ENTRIES}`);

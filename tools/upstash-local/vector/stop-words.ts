@@ -25,8 +25,31 @@ export const CJK_STOP_CHARS: ReadonlySet<string> = new Set(
 /** Chinese stop words for word segmentation (whole segments). */
 export const CJK_STOP_WORDS: ReadonlySet<string> = new Set([
   ...CJK_STOP_CHARS,
-  "什么", "怎么", "怎么样", "哪里", "哪个", "我们", "你们", "他们", "她们", "这个", "那个", "这些", "那些", "一个", "没有",
-  "就是", "还是", "而且", "或者", "因为", "所以", "如果", "但是", "可以", "已经",
+  "什么",
+  "怎么",
+  "怎么样",
+  "哪里",
+  "哪个",
+  "我们",
+  "你们",
+  "他们",
+  "她们",
+  "这个",
+  "那个",
+  "这些",
+  "那些",
+  "一个",
+  "没有",
+  "就是",
+  "还是",
+  "而且",
+  "或者",
+  "因为",
+  "所以",
+  "如果",
+  "但是",
+  "可以",
+  "已经",
 ]);
 
 /** Whether a CJK term consists of stop characters only. */

@@ -73,8 +73,7 @@ function cjkTerms(run: string, mode: CjkTerms): string[] {
   return out;
 }
 
-const stem = (word: string, mode: WordTerms): string =>
-  mode === "plain" ? word : mode === "porter" ? stemmer(word) : lightStem(word);
+const stem = (word: string, mode: WordTerms): string => (mode === "plain" ? word : mode === "porter" ? stemmer(word) : lightStem(word));
 
 /** The text's terms in order, repeats included (term frequency and document length count them). */
 export function textTerms(text: string, options: TermOptions): string[] {

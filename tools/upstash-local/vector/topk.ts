@@ -61,8 +61,6 @@ export class TopK<T> {
 
   /** The kept items, best first. */
   sorted(): { score: number; item: T }[] {
-    return [...this.#heap]
-      .sort((a, b) => (TopK.#worse(a, b) ? 1 : TopK.#worse(b, a) ? -1 : 0))
-      .map(({ score, item }) => ({ score, item }));
+    return [...this.#heap].sort((a, b) => (TopK.#worse(a, b) ? 1 : TopK.#worse(b, a) ? -1 : 0)).map(({ score, item }) => ({ score, item }));
   }
 }

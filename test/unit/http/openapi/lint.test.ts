@@ -15,7 +15,11 @@ import { buildSpec } from "../../../../scripts/openapi-spec.ts";
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const CLI = join(ROOT, "node_modules/@redocly/cli/bin/cli.js");
 const CONFIG = join(ROOT, "redocly.yaml");
-const TYPED_RESPONSE_RULES = ["rule/success-response-has-body", "rule/success-response-is-structured", "rule/success-response-has-properties"];
+const TYPED_RESPONSE_RULES = [
+  "rule/success-response-has-body",
+  "rule/success-response-is-structured",
+  "rule/success-response-has-properties",
+];
 const dir = mkdtempSync(join(tmpdir(), "agent-memory-lint-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -30,7 +34,11 @@ async function lint(document: unknown, config: string, name: string): Promise<Pr
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(document, null, 2));
   const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
-  const run = promisify(execFile)(process.execPath, [CLI, "lint", file, "--config", config, "--format=json"], { env, cwd: dir, maxBuffer: 16 << 20 });
+  const run = promisify(execFile)(process.execPath, [CLI, "lint", file, "--config", config, "--format=json"], {
+    env,
+    cwd: dir,
+    maxBuffer: 16 << 20,
+  });
   // Exit code 1 means problems were found; the JSON report says which.
   const { stdout } = await run.catch((err: { stdout?: string; stderr?: string }) => {
     if (typeof err.stdout === "string" && err.stdout.includes('"problems"')) return { stdout: err.stdout };
@@ -39,7 +47,8 @@ async function lint(document: unknown, config: string, name: string): Promise<Pr
   return (JSON.parse(stdout.slice(stdout.indexOf("{"))) as { problems: Problem[] }).problems;
 }
 
-const brief = (problems: Problem[]): string[] => problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer ?? ""}: ${p.message}`);
+const brief = (problems: Problem[]): string[] =>
+  problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer ?? ""}: ${p.message}`);
 
 /** redocly.yaml, once its typed-response rules are checked to be switched on. */
 function typedResponsesConfig(): string {
@@ -117,7 +126,11 @@ describe("redocly lint", () => {
     );
 
     const typed = documentAnswering({
-      object: { type: "object", required: ["id"], properties: { id: { type: "string" }, metadata: { type: "object", additionalProperties: {} } } },
+      object: {
+        type: "object",
+        required: ["id"],
+        properties: { id: { type: "string" }, metadata: { type: "object", additionalProperties: {} } },
+      },
       component: { $ref: "#/components/schemas/Thing" },
       list: { type: "array", items: { $ref: "#/components/schemas/Thing" } },
       union: { anyOf: [{ $ref: "#/components/schemas/Thing" }, { type: "object", properties: { done: { type: "boolean" } } }] },

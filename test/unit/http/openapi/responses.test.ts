@@ -41,7 +41,8 @@ const operations: Operation[] = Object.entries(spec.paths ?? {}).flatMap(([path,
   }),
 );
 
-const resolve = (schema: Schema): Schema => (schema.$ref ? resolve(components[schema.$ref.replace("#/components/schemas/", "")] ?? {}) : schema);
+const resolve = (schema: Schema): Schema =>
+  schema.$ref ? resolve(components[schema.$ref.replace("#/components/schemas/", "")] ?? {}) : schema;
 
 /** Why `schema` does not describe a shape, or null when it does (an object with properties, an array of such, or a union of them). */
 function untyped(schema: Schema | undefined, depth = 0): string | null {
@@ -54,7 +55,11 @@ function untyped(schema: Schema | undefined, depth = 0): string | null {
   return depth > 0 && s.type !== undefined && s.type !== "object" ? null : "no properties, items or union";
 }
 
-const successes = operations.flatMap((op) => Object.entries(op.responses).filter(([status]) => /^2\d\d$/.test(status)).map(([status, r]) => ({ op, status, r })));
+const successes = operations.flatMap((op) =>
+  Object.entries(op.responses)
+    .filter(([status]) => /^2\d\d$/.test(status))
+    .map(([status, r]) => ({ op, status, r })),
+);
 
 describe("the responses of /openapi.json", () => {
   it("finds the operations it checks", () => {
@@ -87,8 +92,13 @@ describe("the responses of /openapi.json", () => {
 
   it("shows an example of every JSON request body, and describes every parameter", () => {
     const noExample = operations.filter((op) => op.requestBody && op.requestBody.content?.["application/json"]?.example === undefined);
-    expect(noExample.map((op) => op.key), "give the route an example in defineRoute").toEqual([]);
-    const undescribed = operations.flatMap((op) => (op.parameters ?? []).filter((p) => !p.description).map((p) => `${op.key} ${p.in}:${p.name}`));
+    expect(
+      noExample.map((op) => op.key),
+      "give the route an example in defineRoute",
+    ).toEqual([]);
+    const undescribed = operations.flatMap((op) =>
+      (op.parameters ?? []).filter((p) => !p.description).map((p) => `${op.key} ${p.in}:${p.name}`),
+    );
     expect(undescribed, "add a row to PARAMETER_DOCS in src/http/routes/docs-examples.ts").toEqual([]);
   });
 

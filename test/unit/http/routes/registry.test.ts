@@ -27,8 +27,15 @@ describe("the route registry", () => {
   });
 
   it("admits in parallel exactly the routes whose handler calls admit", () => {
-    const wrong = modules.flatMap((m) => m.defs.filter((d) => (d.parallelAdmit === true) !== m.admits).map((d) => `${m.name}: ${routeKey(d)}`));
+    const wrong = modules.flatMap((m) =>
+      m.defs.filter((d) => (d.parallelAdmit === true) !== m.admits).map((d) => `${m.name}: ${routeKey(d)}`),
+    );
     expect(wrong).toEqual([]);
-    expect(modules.filter((m) => m.admits).map((m) => m.name).sort()).toEqual(["chat.ts", "completions.ts"]);
+    expect(
+      modules
+        .filter((m) => m.admits)
+        .map((m) => m.name)
+        .sort(),
+    ).toEqual(["chat.ts", "completions.ts"]);
   });
 });

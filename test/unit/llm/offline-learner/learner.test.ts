@@ -8,7 +8,17 @@ import type { Fact, StoredMessage } from "../../../../src/memory/model.ts";
 /** 2026-12-01, a Tuesday, noon UTC. */
 const NOW = Date.UTC(2026, 11, 1, 12);
 const user = (content: string, ts = NOW): StoredMessage => ({ id: "m", role: "user", content, tokens: 1, importance: 0.5, ts });
-const fact = (id: string, text: string, createdAt = 0): Fact => ({ id, text, type: "fact", importance: 0.8, createdAt, updatedAt: createdAt, lastAccessedAt: 0, accessCount: 0, version: 1 });
+const fact = (id: string, text: string, createdAt = 0): Fact => ({
+  id,
+  text,
+  type: "fact",
+  importance: 0.8,
+  createdAt,
+  updatedAt: createdAt,
+  lastAccessedAt: 0,
+  accessCount: 0,
+  version: 1,
+});
 const learner = new HeuristicFactExtractor();
 const learn = async (line: string, existing: Fact[] = []) => learner.extract({ messages: [user(line)], existing });
 const added = async (line: string) => (await learn(line)).flatMap((o) => (o.op === "add" ? [[o.text, o.type]] : []));
@@ -19,12 +29,16 @@ describe("the offline learner on what people say", () => {
       ["The user's sister Mia lives in Lisbon.", "fact"],
       ["The user's sister Mia works as an architect.", "fact"],
     ]);
-    expect(await added("We adopted a rescue greyhound called Biscuit last month.")).toEqual([["The user adopted a rescue greyhound called Biscuit in November 2026.", "fact"]]);
+    expect(await added("We adopted a rescue greyhound called Biscuit last month.")).toEqual([
+      ["The user adopted a rescue greyhound called Biscuit in November 2026.", "fact"],
+    ]);
     expect(await added("My husband Karim is a paramedic and works nights.")).toEqual([
       ["The user's husband Karim is a paramedic.", "fact"],
       ["The user's husband Karim works nights.", "fact"],
     ]);
-    expect(await added("Our team switched the backend from Django to FastAPI.")).toEqual([["The user's team switched the backend from Django to FastAPI.", "fact"]]);
+    expect(await added("Our team switched the backend from Django to FastAPI.")).toEqual([
+      ["The user's team switched the backend from Django to FastAPI.", "fact"],
+    ]);
   });
 
   it("learns Chinese statements about the user's world", async () => {
@@ -49,10 +63,14 @@ describe("the offline learner on what people say", () => {
   });
 
   it("resolves relative dates against the message's time and files plans as context", async () => {
-    expect(await learn("I'm flying to Tokyo next Friday.")).toEqual([{ op: "add", text: "The user is flying to Tokyo on Friday 11 December 2026.", type: "context", importance: 0.65 }]);
+    expect(await learn("I'm flying to Tokyo next Friday.")).toEqual([
+      { op: "add", text: "The user is flying to Tokyo on Friday 11 December 2026.", type: "context", importance: 0.65 },
+    ]);
     expect(await added("明天我要去北京出差。")).toEqual([["用户2026年12月2日要去北京出差。", "context"]]);
     expect(await added("下个月我要考英语六级。")).toEqual([["用户2027年1月要考英语六级。", "context"]]);
-    expect(await added("We visited my parents last weekend.")).toEqual([["The user visited the user's parents on the weekend of 28 November 2026.", "experience"]]);
+    expect(await added("We visited my parents last weekend.")).toEqual([
+      ["The user visited the user's parents on the weekend of 28 November 2026.", "experience"],
+    ]);
   });
 
   it("learns nothing from questions, requests, greetings, thanks or small talk", async () => {
@@ -94,13 +112,20 @@ describe("the offline learner on what people say", () => {
       "我今天好累啊",
       "好吧，我知道了",
     ];
-    for (const line of lines) expect((await learn(line)).map((o) => o.op), line).toEqual(["skip"]);
+    for (const line of lines)
+      expect(
+        (await learn(line)).map((o) => o.op),
+        line,
+      ).toEqual(["skip"]);
   });
 
   it("never learns from filler", async () => {
     for (const line of ["ok", "Thanks!", "👍", "好的", "嗯嗯", "Remember that.", "记住这个", "yes please", "hello"]) {
       expect(isFiller(line), line).toBe(true);
-      expect((await learn(line)).filter((o) => o.op !== "skip"), line).toEqual([]);
+      expect(
+        (await learn(line)).filter((o) => o.op !== "skip"),
+        line,
+      ).toEqual([]);
     }
   });
 });
@@ -140,10 +165,25 @@ describe("supersession by subject and relation", () => {
       { op: "supersede", id: "paris", text: "The user lives in Berlin now.", type: "fact", importance: 0.8 },
     ]);
     // a fact stored as the user said it (persisted, or written through the API) is read the same way
-    expect((await learn("我叫小刚", [fact("old", "我叫小明，喜欢蓝色")]))[0]).toMatchObject({ op: "supersede", id: "old", text: "用户叫小刚。" });
-    expect((await learn("I don't like coffee anymore", [fact("c", "The user loves coffee.")]))[0]).toMatchObject({ op: "supersede", id: "c" });
-    expect((await learn("我上个月搬到上海了。", [fact("hz", "用户住在杭州。")]))[0]).toMatchObject({ op: "supersede", id: "hz", text: "用户住在上海（2026年11月搬过去）。" });
-    expect((await learn("我搬到校外和室友合租了。", [fact("dorm", "用户住在学校宿舍。")]))[0]).toMatchObject({ op: "supersede", id: "dorm", text: "用户住在校外，和室友合租。" });
+    expect((await learn("我叫小刚", [fact("old", "我叫小明，喜欢蓝色")]))[0]).toMatchObject({
+      op: "supersede",
+      id: "old",
+      text: "用户叫小刚。",
+    });
+    expect((await learn("I don't like coffee anymore", [fact("c", "The user loves coffee.")]))[0]).toMatchObject({
+      op: "supersede",
+      id: "c",
+    });
+    expect((await learn("我上个月搬到上海了。", [fact("hz", "用户住在杭州。")]))[0]).toMatchObject({
+      op: "supersede",
+      id: "hz",
+      text: "用户住在上海（2026年11月搬过去）。",
+    });
+    expect((await learn("我搬到校外和室友合租了。", [fact("dorm", "用户住在学校宿舍。")]))[0]).toMatchObject({
+      op: "supersede",
+      id: "dorm",
+      text: "用户住在校外，和室友合租。",
+    });
     expect((await learn("We moved to Lisbon last month.", [fact("paris", "The user lives in Paris.")]))[0]).toMatchObject({
       op: "supersede",
       id: "paris",
@@ -152,12 +192,18 @@ describe("supersession by subject and relation", () => {
   });
 
   it("adds beside facts of another subject or relation, and of relations that hold several values", async () => {
-    const existing = [fact("home", "The user lives in Paris."), fact("sis", "The user's sister Mia lives in Lisbon."), fact("nuts", "The user is allergic to peanuts.")];
+    const existing = [
+      fact("home", "The user lives in Paris."),
+      fact("sis", "The user's sister Mia lives in Lisbon."),
+      fact("nuts", "The user is allergic to peanuts."),
+    ];
     expect((await learn("My brother lives in Rome.", existing)).map((o) => o.op)).toEqual(["add"]);
     expect((await learn("I work as a nurse.", existing)).map((o) => o.op)).toEqual(["add"]);
     expect((await learn("I'm allergic to shellfish.", existing)).map((o) => o.op)).toEqual(["add"]);
     // a move still ahead is a plan, not the end of the current home
-    expect(await learn("I'm moving to Lisbon next year.", existing)).toEqual([{ op: "add", text: "The user is moving to Lisbon in 2027.", type: "context", importance: 0.65 }]);
+    expect(await learn("I'm moving to Lisbon next year.", existing)).toEqual([
+      { op: "add", text: "The user is moving to Lisbon in 2027.", type: "context", importance: 0.65 },
+    ]);
     expect((await learn("我下个月搬到北京。", [fact("hz", "用户住在杭州。")]))[0]).toMatchObject({ op: "add", type: "context" });
   });
 

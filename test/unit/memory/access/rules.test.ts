@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { actingUserOf, decideAccess, decideSessionOwner, MAX_TOKEN_TTL_SECONDS, tokenClaims, tokenPrincipal, type OperationClass, type Principal } from "../../../../src/memory/access/rules.ts";
+import {
+  actingUserOf,
+  decideAccess,
+  decideSessionOwner,
+  MAX_TOKEN_TTL_SECONDS,
+  tokenClaims,
+  tokenPrincipal,
+  type OperationClass,
+  type Principal,
+} from "../../../../src/memory/access/rules.ts";
 import { isValidId } from "../../../../src/memory/ids.ts";
 import { ConfigError, parseConfig } from "../../../../src/worker/config.ts";
 
@@ -42,7 +51,10 @@ describe("decideAccess", () => {
     expect(decideAccess(token({ sessionId: null }), sessionRead, { sessionId: "s1" }).allowed).toBe(false);
     expect(decideAccess(token({ sessionId: null }), userWrite, { userId: "ana" }).allowed).toBe(true);
     expect(decideAccess(token(), userWrite, { userId: "bob" }).allowed).toBe(false);
-    expect(decideAccess(token({ scopes: ["read"] }), userWrite, { userId: "ana" })).toMatchObject({ allowed: false, reason: expect.stringContaining("write") });
+    expect(decideAccess(token({ scopes: ["read"] }), userWrite, { userId: "ana" })).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining("write"),
+    });
     for (const op of [erase, audit, null]) expect(decideAccess(token(), op, { userId: "ana" }, true).allowed).toBe(false);
   });
 });
@@ -69,7 +81,12 @@ describe("decideSessionOwner", () => {
 
 describe("token claims", () => {
   it("are capped at 24 h, default to every scope, and round-trip into a principal", () => {
-    const claims = tokenClaims("acme", { userId: "ana", sessionId: "s1", ttlSeconds: 10 * MAX_TOKEN_TTL_SECONDS }, "tk_9", 1_800_000_000_000);
+    const claims = tokenClaims(
+      "acme",
+      { userId: "ana", sessionId: "s1", ttlSeconds: 10 * MAX_TOKEN_TTL_SECONDS },
+      "tk_9",
+      1_800_000_000_000,
+    );
     expect(claims.exp - claims.iat).toBe(MAX_TOKEN_TTL_SECONDS);
     expect(claims.scp).toEqual(["read", "write", "chat"]);
     expect(tokenPrincipal(claims, isValidId)).toEqual(token({ tokenId: "tk_9" }));

@@ -27,7 +27,15 @@ const english = [
   storedMessage("assistant", "Great, good luck with the launch."),
 ];
 
-const summary = (text: string): Summary => ({ text, tokens: counter.count(text), version: 1, covered: 3, method: "extractive", updatedAt: 0, lastRatio: 0.5 });
+const summary = (text: string): Summary => ({
+  text,
+  tokens: counter.count(text),
+  version: 1,
+  covered: 3,
+  method: "extractive",
+  updatedAt: 0,
+  lastRatio: 0.5,
+});
 
 describe("extractiveSummary", () => {
   it("keeps the salient Chinese statements, prefixed by role", () => {
@@ -67,7 +75,10 @@ describe("extractiveSummary", () => {
 
     const fresh = extractiveSummary({ previous: null, messages: chinese.slice(0, 1), maxTokens: 500 }, counter);
     const birthday = "user: 请记住我的生日是 5 月 1 日。";
-    const tight = extractiveSummary({ previous, messages: chinese.slice(0, 1), maxTokens: counter.count(`${birthday}\n${fresh}`) }, counter);
+    const tight = extractiveSummary(
+      { previous, messages: chinese.slice(0, 1), maxTokens: counter.count(`${birthday}\n${fresh}`) },
+      counter,
+    );
     expect(tight).toBe(`${birthday}\n${fresh}`); // both plain lines went, the remembered birthday stayed
   });
 

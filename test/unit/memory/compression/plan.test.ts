@@ -165,6 +165,9 @@ describe("planCompression over a head read", () => {
 
   it("is below the threshold when the whole window is, whatever the head holds", () => {
     const messages = Array.from({ length: 4 }, () => storedMessage("user", "x", { tokens: 1000 }));
-    expect(planCompression({ window: messages, summary: null, windowCount: 500, windowTokens: 1500 }, policy)).toMatchObject({ due: false, reason: "below_threshold" });
+    expect(planCompression({ window: messages, summary: null, windowCount: 500, windowTokens: 1500 }, policy)).toMatchObject({
+      due: false,
+      reason: "below_threshold",
+    });
   });
 });

@@ -12,7 +12,17 @@ const counter: TokenCounter = { count: (text) => text.length };
 const options: MemoryOptions = { ...DEFAULT_MEMORY_OPTIONS, factsLabel: "Facts:", summaryLabel: "Summary:" };
 
 function fact(text: string, score = 0.8): RecalledFact {
-  const f: Fact = { id: `f-${text}`, text, type: "fact", importance: 0.5, createdAt: 0, updatedAt: 0, lastAccessedAt: 0, accessCount: 0, version: 1 };
+  const f: Fact = {
+    id: `f-${text}`,
+    text,
+    type: "fact",
+    importance: 0.5,
+    createdAt: 0,
+    updatedAt: 0,
+    lastAccessedAt: 0,
+    accessCount: 0,
+    version: 1,
+  };
   return { fact: f, similarity: score, relevance: score, score };
 }
 
@@ -28,7 +38,9 @@ describe("assembleContext", () => {
   it("orders pinned system -> summary -> facts -> window and counts every part", () => {
     const system = [storedMessage("system", "be kind", { tokens: 11 })];
     const window = [storedMessage("user", "hello", { tokens: 9 }), storedMessage("assistant", "hi", { tokens: 6 })];
-    const result = assembleContext(input({ system, summary: summary("earlier stuff"), facts: [fact("likes blue"), fact("named Ming")], window }));
+    const result = assembleContext(
+      input({ system, summary: summary("earlier stuff"), facts: [fact("likes blue"), fact("named Ming")], window }),
+    );
 
     expect(result.messages).toEqual([
       { role: "system", content: "be kind" },
@@ -39,7 +51,13 @@ describe("assembleContext", () => {
     ]);
     const summaryTokens = MESSAGE_OVERHEAD_TOKENS + "Summary:\n".length + "earlier stuff".length;
     const factTokens = MESSAGE_OVERHEAD_TOKENS + "Facts:".length + "\nFacts:".length + "\n- likes blue".length + "\n- named Ming".length;
-    expect(result.tokens).toEqual({ system: 11, summary: summaryTokens, facts: factTokens, window: 15, total: 11 + summaryTokens + factTokens + 15 });
+    expect(result.tokens).toEqual({
+      system: 11,
+      summary: summaryTokens,
+      facts: factTokens,
+      window: 15,
+      total: 11 + summaryTokens + factTokens + 15,
+    });
     expect(result.summary).toEqual({ version: 3, tokens: summaryTokens, covered: 12, method: "llm", truncated: false });
     expect(result.omitted).toEqual({ window: 0, facts: 0, summary: false });
     expect(result.facts.map((f) => f.fact.text)).toEqual(["likes blue", "named Ming"]);
@@ -50,17 +68,34 @@ describe("assembleContext", () => {
       const r = fact(text);
       return { ...r, fact: { ...r.fact, type, ...(sourceMessage ? { sourceSession: "s1", sourceMessage } : {}) } };
     };
-    const facts = [typed("in Berlin this week", "context"), typed("allergic to peanuts", "fact"), typed("likes tea", "preference"), typed("ran a marathon", "experience"), typed("born in 1990", "fact"), typed("meeting at 3", "temporary")];
+    const facts = [
+      typed("in Berlin this week", "context"),
+      typed("allergic to peanuts", "fact"),
+      typed("likes tea", "preference"),
+      typed("ran a marathon", "experience"),
+      typed("born in 1990", "fact"),
+      typed("meeting at 3", "temporary"),
+    ];
     const result = assembleContext(input({ facts, window: [] }));
     expect(result.messages[0]?.content).toBe(
       "Facts:\nPreferences:\n- likes tea\nFacts:\n- allergic to peanuts\n- born in 1990\nExperiences:\n- ran a marathon\nOther:\n- in Berlin this week\n- meeting at 3",
     );
-    expect(result.facts.map((r) => r.fact.text)).toEqual(["likes tea", "allergic to peanuts", "born in 1990", "ran a marathon", "in Berlin this week", "meeting at 3"]);
+    expect(result.facts.map((r) => r.fact.text)).toEqual([
+      "likes tea",
+      "allergic to peanuts",
+      "born in 1990",
+      "ran a marathon",
+      "in Berlin this week",
+      "meeting at 3",
+    ]);
   });
 
   it("does not repeat a fact whose source message is still in the returned window", () => {
     const source = storedMessage("user", "I like tea", { tokens: 5 });
-    const learned: RecalledFact = { ...fact("likes tea"), fact: { ...fact("likes tea").fact, sourceSession: "s1", sourceMessage: source.id } };
+    const learned: RecalledFact = {
+      ...fact("likes tea"),
+      fact: { ...fact("likes tea").fact, sourceSession: "s1", sourceMessage: source.id },
+    };
     const other = fact("born in 1990");
     const here = assembleContext(input({ facts: [learned, other], window: [source], sessionId: "s1" }));
     expect(here.facts.map((r) => r.fact.text)).toEqual(["born in 1990"]);

@@ -46,14 +46,17 @@ const FILTERS: FactFilter[] = [
 ];
 
 describe("fact filters", () => {
-  it.each(FILTERS.map((f) => [JSON.stringify(f), f] as const))("%s: the Worker's rule and the index's filter pick the same facts", (_label, filter) => {
-    const source = scopeFilter(filter);
-    const node = source === undefined ? null : parseFilter(source);
-    for (const f of FACTS) {
-      const byIndex = node === null ? true : evaluateFilter(node, factToMetadata(f));
-      expect(matchesFilter(f, filter), `${f.id} with ${source ?? "no filter"}`).toBe(byIndex);
-    }
-  });
+  it.each(FILTERS.map((f) => [JSON.stringify(f), f] as const))(
+    "%s: the Worker's rule and the index's filter pick the same facts",
+    (_label, filter) => {
+      const source = scopeFilter(filter);
+      const node = source === undefined ? null : parseFilter(source);
+      for (const f of FACTS) {
+        const byIndex = node === null ? true : evaluateFilter(node, factToMetadata(f));
+        expect(matchesFilter(f, filter), `${f.id} with ${source ?? "no filter"}`).toBe(byIndex);
+      }
+    },
+  );
 
   it("names an agent's own facts and the shared ones", () => {
     expect(FACTS.filter((f) => matchesFilter(f, { agentId: "planner" })).map((f) => f.id)).toEqual(["f1", "f2", "f4"]);
@@ -62,7 +65,9 @@ describe("fact filters", () => {
 
   it("composes with other clauses, each in parentheses", () => {
     const filter = allOf([typeFilter(["fact"]), scopeFilter({ agentId: "a", metadata: { n: "2" } }), "superseded = false"]);
-    expect(filter).toBe("(type IN ('fact')) AND (((agentId = 'a' OR HAS NOT FIELD agentId)) AND ((metadata.n = '2' OR metadata.n = 2))) AND (superseded = false)");
+    expect(filter).toBe(
+      "(type IN ('fact')) AND (((agentId = 'a' OR HAS NOT FIELD agentId)) AND ((metadata.n = '2' OR metadata.n = 2))) AND (superseded = false)",
+    );
     expect(allOf([undefined, ""])).toBeUndefined();
     expect(scopeFilter({})).toBeUndefined();
   });

@@ -41,7 +41,10 @@ describe("stable fact ids", () => {
     const a = (await s.remember(draft("likes tea"))).fact;
     const b = (await s.remember(draft("likes coffee"))).fact;
     const before = facts.all(scope);
-    await expect(s.update(b.id, { text: "Likes tea!" })).rejects.toMatchObject({ kind: "conflict", message: expect.stringContaining(a.id) });
+    await expect(s.update(b.id, { text: "Likes tea!" })).rejects.toMatchObject({
+      kind: "conflict",
+      message: expect.stringContaining(a.id),
+    });
     expect(facts.all(scope)).toEqual(before);
     // Changing only case or punctuation is no new text: the same fact, patched.
     expect((await s.update(a.id, { text: "Likes tea.", importance: 0.9 })).id).toBe(a.id);
@@ -53,7 +56,9 @@ describe("stable fact ids", () => {
     const { service: s } = service(facts);
     const original = (await s.remember(draft("lives in Porto"))).fact;
     await s.update(original.id, { text: "lives in Lisbon" });
-    const queued = (await new FactService({ facts: new InMemoryFactStore(), scope, options: DEFAULT_MEMORY_OPTIONS }).remember(draft("lives in Lisbon"))).fact;
+    const queued = (
+      await new FactService({ facts: new InMemoryFactStore(), scope, options: DEFAULT_MEMORY_OPTIONS }).remember(draft("lives in Lisbon"))
+    ).fact;
     users.queue(scope, [queued]);
     expect(await deliverPendingFacts({ facts, users }, scope, 0)).toBe(1);
     expect(facts.all(scope).map((f) => [f.id, f.text])).toEqual([[original.id, "lives in Lisbon"]]);
@@ -67,11 +72,19 @@ describe("stable fact ids", () => {
     const extractor = (ops: FactOperation[]): FactExtractor => ({ extract: async () => ops });
     const user = [{ id: "m1", role: "user" as const, content: "now I like green tea", tokens: 5, importance: 0.5, ts: 1 }];
 
-    const learned = await s.learn(extractor([{ op: "update", id: tea.id, text: "likes green tea", type: "preference", importance: 0.7 }]), user, "s1");
+    const learned = await s.learn(
+      extractor([{ op: "update", id: tea.id, text: "likes green tea", type: "preference", importance: 0.7 }]),
+      user,
+      "s1",
+    );
     expect(learned.updated).toEqual([tea.id]);
     expect(await s.get(tea.id)).toMatchObject({ text: "likes green tea", type: "preference" });
 
-    const folded = await s.learn(extractor([{ op: "update", id: tea.id, text: "likes coffee", type: "preference", importance: 0.7 }]), user, "s1");
+    const folded = await s.learn(
+      extractor([{ op: "update", id: tea.id, text: "likes coffee", type: "preference", importance: 0.7 }]),
+      user,
+      "s1",
+    );
     expect(folded.updated).toEqual([coffee.id]);
     expect(facts.all(scope).map((f) => f.id)).toEqual([coffee.id]);
     expect((await s.get(coffee.id)).history?.map((h) => h.text)).toContain("likes green tea");

@@ -45,7 +45,9 @@ describe("supersession", () => {
     const { store, service, stored, tick } = await serviceWith(["The user lives in Paris"]);
     const paris = stored[0]!;
     tick(1000);
-    const extractor = new ScriptedExtractor([(existing) => [{ op: "supersede", id: existing[0]!.id, text: "The user lives in Berlin", type: "fact", importance: 0.9 }]]);
+    const extractor = new ScriptedExtractor([
+      (existing) => [{ op: "supersede", id: existing[0]!.id, text: "The user lives in Berlin", type: "fact", importance: 0.9 }],
+    ]);
     const upsertsBefore = store.calls.upsert ?? 0;
     const report = await service.learn(extractor, [userMessage("I moved to Berlin")], "s1");
     expect(store.calls.upsert! - upsertsBefore).toBe(1);
@@ -54,7 +56,13 @@ describe("supersession", () => {
 
     const all = store.all(scope);
     const old = all.find((f) => f.id === paris.id)!;
-    expect(old).toMatchObject({ text: "The user lives in Paris", supersededAt: NOW + 1000, supersededBy: berlinId, version: 2, createdAt: NOW });
+    expect(old).toMatchObject({
+      text: "The user lives in Paris",
+      supersededAt: NOW + 1000,
+      supersededBy: berlinId,
+      version: 2,
+      createdAt: NOW,
+    });
     const current = all.find((f) => f.id === berlinId)!;
     expect(current.supersededAt).toBeUndefined();
     expect(current).toMatchObject({ sourceSession: "s1", sourceMessage: "m1", metadata: { learnedBy: "scripted/1" } });
@@ -67,7 +75,9 @@ describe("supersession", () => {
 
   it("is applied whole or not at all: a failed write leaves the old fact current", async () => {
     const { store, service, stored } = await serviceWith(["The user works at Acme"]);
-    const extractor = new ScriptedExtractor([(existing) => [{ op: "supersede", id: existing[0]!.id, text: "The user works at Globex", type: "fact", importance: 0.8 }]]);
+    const extractor = new ScriptedExtractor([
+      (existing) => [{ op: "supersede", id: existing[0]!.id, text: "The user works at Globex", type: "fact", importance: 0.8 }],
+    ]);
     store.failNext("upsert");
     await expect(service.learn(extractor, [userMessage("I switched to Globex")], "s1")).rejects.toThrow();
     expect(store.all(scope)).toEqual([stored[0]]);
@@ -90,9 +100,17 @@ describe("supersession", () => {
     const { store, service, stored, tick } = await serviceWith(["The user lives in Paris"]);
     const paris = stored[0]!;
     tick(1000);
-    await service.learn(new ScriptedExtractor([(existing) => [{ op: "supersede", id: existing[0]!.id, text: "The user lives in Berlin", type: "fact", importance: 0.9 }]]), [userMessage("moved to Berlin")], "s1");
+    await service.learn(
+      new ScriptedExtractor([
+        (existing) => [{ op: "supersede", id: existing[0]!.id, text: "The user lives in Berlin", type: "fact", importance: 0.9 }],
+      ]),
+      [userMessage("moved to Berlin")],
+      "s1",
+    );
     tick(1000);
-    const back = new ScriptedExtractor([(existing) => [{ op: "supersede", id: existing[0]!.id, text: "The user lives in Paris", type: "fact", importance: 0.9 }]]);
+    const back = new ScriptedExtractor([
+      (existing) => [{ op: "supersede", id: existing[0]!.id, text: "The user lives in Paris", type: "fact", importance: 0.9 }],
+    ]);
     const report = await service.learn(back, [userMessage("I moved back to Paris")], "s1");
     expect(back.calls[0]!.existing.map((f) => f.text)).toEqual(["The user lives in Berlin"]);
     expect(report.added).toEqual([paris.id]);
@@ -105,11 +123,26 @@ describe("supersession", () => {
 
   it("an update stays one fact: a new version, the old text in history", async () => {
     const { store, service, stored } = await serviceWith(["The user's sister Mia lives in Lisbon"]);
-    const extractor = new ScriptedExtractor([(existing) => [{ op: "update", id: existing[0]!.id, text: "The user's sister Mia lives in Lisbon and works as an architect", type: "fact", importance: 0.9 }]]);
+    const extractor = new ScriptedExtractor([
+      (existing) => [
+        {
+          op: "update",
+          id: existing[0]!.id,
+          text: "The user's sister Mia lives in Lisbon and works as an architect",
+          type: "fact",
+          importance: 0.9,
+        },
+      ],
+    ]);
     const report = await service.learn(extractor, [userMessage("Mia is an architect")], "s1");
     expect(report.updated).toEqual([stored[0]!.id]);
     const [fact] = store.all(scope);
-    expect(fact).toMatchObject({ id: stored[0]!.id, version: 2, text: "The user's sister Mia lives in Lisbon and works as an architect", history: [{ text: "The user's sister Mia lives in Lisbon" }] });
+    expect(fact).toMatchObject({
+      id: stored[0]!.id,
+      version: 2,
+      text: "The user's sister Mia lives in Lisbon and works as an architect",
+      history: [{ text: "The user's sister Mia lives in Lisbon" }],
+    });
     expect(fact!.supersededAt).toBeUndefined();
   });
 });
@@ -124,7 +157,13 @@ describe("a learning turn is one write", () => {
         () => [
           { op: "add", text: "The user has a greyhound called Biscuit", type: "fact", importance: 0.7 },
           { op: "supersede", id: paris.id, text: "The user lives in Berlin", type: "fact", importance: 0.9 },
-          { op: "update", id: mia.id, text: "The user's sister Mia lives in Lisbon and works as an architect", type: "fact", importance: 0.8 },
+          {
+            op: "update",
+            id: mia.id,
+            text: "The user's sister Mia lives in Lisbon and works as an architect",
+            type: "fact",
+            importance: 0.8,
+          },
         ],
       ]);
     store.failNext("upsert");
@@ -136,7 +175,12 @@ describe("a learning turn is one write", () => {
     expect(store.calls.upsert! - upsertsBefore).toBe(1);
     expect(report).toMatchObject({ updated: [mia.id], superseded: [paris.id], skipped: 0 });
     expect(report.added).toHaveLength(2);
-    expect(store.all(scope).map((f) => f.text).sort()).toEqual([
+    expect(
+      store
+        .all(scope)
+        .map((f) => f.text)
+        .sort(),
+    ).toEqual([
       "The user has a greyhound called Biscuit",
       "The user lives in Berlin",
       "The user lives in Paris",
@@ -169,13 +213,19 @@ describe("the fallback learner", () => {
     counter = await loadTokenCounter();
   });
   const failing = (error: Error): FactExtractor => ({ version: "llm/1", extract: async () => Promise.reject(error) });
-  const offline = (): ScriptedExtractor => new ScriptedExtractor([() => [{ op: "add", text: "The user is allergic to peanuts", type: "fact", importance: 0.9 }]]);
+  const offline = (): ScriptedExtractor =>
+    new ScriptedExtractor([() => [{ op: "add", text: "The user is allergic to peanuts", type: "fact", importance: 0.9 }]]);
 
   it("takes the turn when the extractor fails upstream or times out", async () => {
     for (const error of [new LlmError("upstream", "HTTP 503", { status: 503 }), new LlmError("timeout", "timed out")]) {
       const fallback = offline();
       const deps = testDeps({ counter, extractor: failing(error), fallbackExtractor: fallback, facts: new InMemoryFactStore() });
-      const report = await learnFromMessages(deps, { scope, sessionId: "s1", messages: [userMessage("I'm allergic to peanuts")], scheduledAt: NOW });
+      const report = await learnFromMessages(deps, {
+        scope,
+        sessionId: "s1",
+        messages: [userMessage("I'm allergic to peanuts")],
+        scheduledAt: NOW,
+      });
       expect(report?.added).toHaveLength(1);
       expect(fallback.calls).toHaveLength(1);
     }
@@ -183,8 +233,15 @@ describe("the fallback learner", () => {
 
   it("does not for a malformed answer: that one is dropped, nothing learned", async () => {
     const fallback = offline();
-    const deps = testDeps({ counter, extractor: failing(new LlmError("bad_output", "not JSON")), fallbackExtractor: fallback, facts: new InMemoryFactStore() });
-    await expect(learnFromMessages(deps, { scope, sessionId: "s1", messages: [userMessage("I'm allergic to peanuts")], scheduledAt: NOW })).rejects.toThrow("not JSON");
+    const deps = testDeps({
+      counter,
+      extractor: failing(new LlmError("bad_output", "not JSON")),
+      fallbackExtractor: fallback,
+      facts: new InMemoryFactStore(),
+    });
+    await expect(
+      learnFromMessages(deps, { scope, sessionId: "s1", messages: [userMessage("I'm allergic to peanuts")], scheduledAt: NOW }),
+    ).rejects.toThrow("not JSON");
     expect(fallback.calls).toHaveLength(0);
   });
 });
@@ -199,9 +256,20 @@ describe("what reaches the learner", () => {
     const extractor = new ScriptedExtractor(Array.from({ length: 10 }, () => () => []));
     const deps = testDeps({ counter, extractor, facts: new InMemoryFactStore() });
     const manager = new SessionMemory(deps, { sessionId: "s1", userId: "u1" });
-    const lines = ["Hi!", "ok", "谢谢", "👍", "My sister Mia lives in Lisbon and works as an architect.", "我们家的猫叫团子，三岁了。", "Can you recommend a podcast?"];
+    const lines = [
+      "Hi!",
+      "ok",
+      "谢谢",
+      "👍",
+      "My sister Mia lives in Lisbon and works as an architect.",
+      "我们家的猫叫团子，三岁了。",
+      "Can you recommend a podcast?",
+    ];
     for (const [i, content] of lines.entries()) {
-      await manager.add([{ id: `a${i}`, role: "assistant", content: `reply ${i}` }, { id: `u${i}`, role: "user", content }]);
+      await manager.add([
+        { id: `a${i}`, role: "assistant", content: `reply ${i}` },
+        { id: `u${i}`, role: "user", content },
+      ]);
       await deps.settle();
     }
     await manager.add([{ id: "p1", role: "user", content: "My blood type is O negative", persist: true }]);
@@ -217,10 +285,16 @@ describe("what reaches the learner", () => {
     const extractor = new ScriptedExtractor(Array.from({ length: 3 }, () => () => []));
     const deps = testDeps({ counter, extractor, facts: new InMemoryFactStore() });
     const manager = new SessionMemory(deps, { sessionId: "s2", userId: "u1" });
-    await manager.add([{ id: "u0", role: "user", content: "Which one should I pick, the red or the blue bike?" }, { id: "a0", role: "assistant", content: "The blue one is lighter." }]);
+    await manager.add([
+      { id: "u0", role: "user", content: "Which one should I pick, the red or the blue bike?" },
+      { id: "a0", role: "assistant", content: "The blue one is lighter." },
+    ]);
     await deps.settle();
     await manager.addWithContext([{ id: "u1", role: "user", content: "yes, that one - I bought it today" }], { query: "bike" });
     await deps.settle();
-    expect(extractor.calls.at(-1)!.messages.map((m) => m.role + ": " + m.content)).toEqual(["assistant: The blue one is lighter.", "user: yes, that one - I bought it today"]);
+    expect(extractor.calls.at(-1)!.messages.map((m) => `${m.role}: ${m.content}`)).toEqual([
+      "assistant: The blue one is lighter.",
+      "user: yes, that one - I bought it today",
+    ]);
   });
 });

@@ -16,14 +16,23 @@ describe("query intents", () => {
   });
 
   it("finds no intent in a question that is not about the user", () => {
-    for (const query of ["How do I center a div with CSS?", "What is the capital of France?", "Where do penguins live?", "What's a good name for a goldfish?", "What do engineers do for a living?", "Hi there!"]) {
+    for (const query of [
+      "How do I center a div with CSS?",
+      "What is the capital of France?",
+      "Where do penguins live?",
+      "What's a good name for a goldfish?",
+      "What do engineers do for a living?",
+      "Hi there!",
+    ]) {
       expect(relations(query), query).toEqual([]);
     }
   });
 
   it("appends the relation's fact words to the query, each word once", () => {
     expect(intentQueryText("What do I do for a living?")).toBe("What do I do for a living? works as job profession became teaches");
-    expect(intentQueryText("Where do I work and where do I live?")).toBe("Where do I work and where do I live? lives in living based moved to works at for joined employed");
+    expect(intentQueryText("Where do I work and where do I live?")).toBe(
+      "Where do I work and where do I live? lives in living based moved to works at for joined employed",
+    );
     expect(intentQueryText("Tell me a joke")).toBeNull();
   });
 
@@ -35,7 +44,11 @@ describe("query intents", () => {
   });
 
   it("is searched as one more wording of the same request", () => {
-    expect(recallQueryTexts("Where do I live?")).toEqual(["Where do I live?", "Where do the user live?", "Where do I live? lives in living based moved to"]);
+    expect(recallQueryTexts("Where do I live?")).toEqual([
+      "Where do I live?",
+      "Where do the user live?",
+      "Where do I live? lives in living based moved to",
+    ]);
     expect(recallQueryTexts("What is the capital of France?")).toEqual(["What is the capital of France?"]);
   });
 });

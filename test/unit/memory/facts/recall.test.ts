@@ -3,7 +3,20 @@ import { describe, expect, it } from "vitest";
 import { createFact, factId, mergeFact, MAX_FACT_HISTORY, refreshOf, normalizeFactText } from "../../../../src/memory/facts/identity.ts";
 import { isSalient } from "../../../../src/memory/facts/salience.ts";
 import { rankRecalled, scoreRecall, selectRecalled } from "../../../../src/memory/facts/recall.ts";
-import { DEFAULT_RECALL_GATES, DENSE_ZERO_COSINE, denseRelevance, HYBRID_DENSE_WEIGHTS, HYBRID_SCRIPT_GATES, queryCjkShare, isFollowUp, SPARSE_SCALE, recallQueryText, recallQueryTexts, relevanceOf, turnRecallQuery } from "../../../../src/memory/facts/recall.ts";
+import {
+  DEFAULT_RECALL_GATES,
+  DENSE_ZERO_COSINE,
+  denseRelevance,
+  HYBRID_DENSE_WEIGHTS,
+  HYBRID_SCRIPT_GATES,
+  queryCjkShare,
+  isFollowUp,
+  SPARSE_SCALE,
+  recallQueryText,
+  recallQueryTexts,
+  relevanceOf,
+  turnRecallQuery,
+} from "../../../../src/memory/facts/recall.ts";
 import { FactService } from "../../../../src/memory/facts/fact-service.ts";
 import { factsToPersist } from "../../../../src/memory/facts/persisted-messages.ts";
 import type { FactExtractor } from "../../../../src/memory/ports/llm.ts";
@@ -34,7 +47,7 @@ describe("normalizeFactText", () => {
 
 describe("factId", () => {
   it("is f + 24 hex digits of SHA-256(tenant \\0 user \\0 normalized), stable across processes", async () => {
-    const expected = "f" + createHash("sha256").update("acme\u0000u1\u0000i like blue").digest("hex").slice(0, 24);
+    const expected = `f${createHash("sha256").update("acme\u0000u1\u0000i like blue").digest("hex").slice(0, 24)}`;
     expect(await factId(scope, "I like blue.")).toBe(expected);
     expect(await factId(scope, "I like blue.")).toMatch(/^f[0-9a-f]{24}$/);
   });
@@ -66,7 +79,8 @@ describe("mergeFact", () => {
 
   it("caps the history", () => {
     let current = fact();
-    for (let i = 0; i < MAX_FACT_HISTORY + 5; i++) current = mergeFact(current, { text: `version ${i}`, type: "fact", importance: 0.5 }, NOW + i);
+    for (let i = 0; i < MAX_FACT_HISTORY + 5; i++)
+      current = mergeFact(current, { text: `version ${i}`, type: "fact", importance: 0.5 }, NOW + i);
     expect(current.history).toHaveLength(MAX_FACT_HISTORY);
     expect(current.history?.at(-1)?.text).toBe(`version ${MAX_FACT_HISTORY + 3}`);
   });
@@ -74,7 +88,10 @@ describe("mergeFact", () => {
 
 describe("refreshOf (a restatement the store knows unread)", () => {
   const known = { id: "f1", version: 3, importance: 0.7, createdAt: NOW, updatedAt: NOW + DAY };
-  const restated = (over: Partial<Fact> = {}): Fact => ({ ...createFact("f1", { text: "likes blue", type: "preference", importance: 0.5 }, NOW + 2 * DAY), ...over });
+  const restated = (over: Partial<Fact> = {}): Fact => ({
+    ...createFact("f1", { text: "likes blue", type: "preference", importance: 0.5 }, NOW + 2 * DAY),
+    ...over,
+  });
 
   it("is what mergeFact changes when the statement adds nothing: next version, newer updatedAt", () => {
     const holder = { ...fact({ importance: 0.7, version: 3, updatedAt: NOW + DAY }) };
@@ -112,7 +129,14 @@ describe("filler", () => {
     const extractor: FactExtractor = { extract: async () => [{ op: "add", text: "Remember that.", type: "fact", importance: 0.8 }] };
     const message = { id: "m1", role: "user" as const, content: "Remember that.", tokens: 3, importance: 0.5, ts: NOW };
     expect(await service.learn(extractor, [message], "s1")).toEqual({ added: [], updated: [], superseded: [], skipped: 1 });
-    const persisted = await factsToPersist({ incoming: [{ role: "user", content: "Remember that.", persist: true }], stored: [message], persistAll: false, scope: { tenant: "t", userId: "u" }, sessionId: "s1", now: NOW });
+    const persisted = await factsToPersist({
+      incoming: [{ role: "user", content: "Remember that.", persist: true }],
+      stored: [message],
+      persistAll: false,
+      scope: { tenant: "t", userId: "u" },
+      sessionId: "s1",
+      now: NOW,
+    });
     expect(persisted.map((f) => f.text)).toEqual(["Remember that."]);
   });
 });
@@ -156,7 +180,13 @@ describe("scoreRecall and the tie-break margin", () => {
 
   it("lets importance break a near-tie but never lift a clearly less relevant fact", () => {
     const important = fact({ id: "i", importance: 1, accessCount: 100 });
-    const minor = fact({ id: "m", importance: 0.1, createdAt: NOW - 100 * DAY, updatedAt: NOW - 100 * DAY, lastAccessedAt: NOW - 100 * DAY });
+    const minor = fact({
+      id: "m",
+      importance: 0.1,
+      createdAt: NOW - 100 * DAY,
+      updatedAt: NOW - 100 * DAY,
+      lastAccessedAt: NOW - 100 * DAY,
+    });
     const s = (relevance: number, f: Fact) => scoreRecall({ relevance, fact: f, now: NOW, margin: 0.05, options });
     // within the margin: importance wins
     expect(s(0.5, important)).toBeGreaterThan(s(0.53, minor));
@@ -233,7 +263,13 @@ describe("selectRecalled (the gate)", () => {
   });
 
   it("passes nothing when no candidate reaches the gate, and says why", () => {
-    const outcome = selectRecalled([{ fact: a, similarity: 0.6 }, { fact: b, similarity: 0.62 }], rank);
+    const outcome = selectRecalled(
+      [
+        { fact: a, similarity: 0.6 },
+        { fact: b, similarity: 0.62 },
+      ],
+      rank,
+    );
     expect(outcome.facts).toEqual([]);
     expect(outcome.dropped.map((d) => [d.id, d.reason, d.passedGate])).toEqual([
       ["b", "below_gate", false],
@@ -244,7 +280,9 @@ describe("selectRecalled (the gate)", () => {
   });
 
   it("uses the calibrated gate of the scale by default", () => {
-    expect(rankRecalled([{ fact: a, similarity: 0, dense: 1, sparse: 0 }], { ...rank, minScore: undefined, scale: "hybrid" })).toHaveLength(1);
+    expect(rankRecalled([{ fact: a, similarity: 0, dense: 1, sparse: 0 }], { ...rank, minScore: undefined, scale: "hybrid" })).toHaveLength(
+      1,
+    );
     // Normalized cosines just below and at the dense gate (the inverse of denseRelevance).
     const atGate = (1 + DENSE_ZERO_COSINE + DEFAULT_RECALL_GATES.dense * (1 - DENSE_ZERO_COSINE)) / 2;
     expect(rankRecalled([{ fact: a, similarity: atGate - 0.01 }], { ...rank, minScore: undefined, scale: "dense" })).toHaveLength(0);
@@ -252,7 +290,13 @@ describe("selectRecalled (the gate)", () => {
   });
 
   it("filters by type and drops duplicates and expired facts, with reasons", () => {
-    const expired = fact({ id: "t", type: "temporary", updatedAt: NOW - 2 * 3600_000, createdAt: NOW - 2 * 3600_000, lastAccessedAt: NOW - 2 * 3600_000 });
+    const expired = fact({
+      id: "t",
+      type: "temporary",
+      updatedAt: NOW - 2 * 3600_000,
+      createdAt: NOW - 2 * 3600_000,
+      lastAccessedAt: NOW - 2 * 3600_000,
+    });
     const outcome = selectRecalled(
       [
         { fact: a, similarity: 0.9 },
@@ -275,9 +319,16 @@ describe("recall queries", () => {
 
   it("searches a first-person question in the voice of learned facts too, as a second wording", () => {
     expect(recallQueryTexts("Where does my sister live?")).toEqual(["Where does my sister live?", "Where does the user's sister live?"]);
-    expect(recallQueryTexts("What is the user's job?")).toEqual(["What is my job?", "What is the user's job?", "What is my job? works as job profession became teaches"]);
+    expect(recallQueryTexts("What is the user's job?")).toEqual([
+      "What is my job?",
+      "What is the user's job?",
+      "What is my job? works as job profession became teaches",
+    ]);
     expect(recallQueryTexts("我妹妹在哪里工作？")).toEqual(["我妹妹在哪里工作？", "用户的妹妹在哪里工作？"]);
-    expect(recallQueryTexts("Give me a haiku about autumn leaves")).toEqual(["Give me a haiku about autumn leaves", "Give the user a haiku about autumn leaves"]);
+    expect(recallQueryTexts("Give me a haiku about autumn leaves")).toEqual([
+      "Give me a haiku about autumn leaves",
+      "Give the user a haiku about autumn leaves",
+    ]);
     expect(recallQueryTexts("What is the capital of France?")).toEqual(["What is the capital of France?"]);
   });
 

@@ -26,7 +26,12 @@ describe("quantile", () => {
     expect(quantile([], 0.95)).toBe(0);
     expect(quantile([5], 0.5)).toBe(5);
     expect(quantile([1, 2, 3, 4], 0.5)).toBe(2);
-    expect(quantile(Array.from({ length: 100 }, (_, i) => 100 - i), 0.95)).toBe(95);
+    expect(
+      quantile(
+        Array.from({ length: 100 }, (_, i) => 100 - i),
+        0.95,
+      ),
+    ).toBe(95);
   });
 });
 
@@ -34,7 +39,11 @@ describe("session length jump", () => {
   it("fires when the last hour's average is 3x the day's, not below, and not on a handful of messages", () => {
     const day = { messages: 40, sessions: 10 };
     expect(lengthJumpAlerts({ hour: 0, messages: 100, sessions: 10 }, day)).toEqual([]);
-    expect(lengthJumpAlerts({ hour: 0, messages: 120, sessions: 1 }, day)[0]).toMatchObject({ kind: "session_length_jump", lastHourAverage: 120, dayAverage: 4 });
+    expect(lengthJumpAlerts({ hour: 0, messages: 120, sessions: 1 }, day)[0]).toMatchObject({
+      kind: "session_length_jump",
+      lastHourAverage: 120,
+      dayAverage: 4,
+    });
     expect(lengthJumpAlerts({ hour: 0, messages: 12, sessions: 1 }, { messages: 4, sessions: 4 })).toEqual([]);
     expect(lengthJumpAlerts({ hour: 0, messages: 500, sessions: 1 }, { messages: 0, sessions: 0 })).toEqual([]);
   });
@@ -53,7 +62,10 @@ describe("explainRecall", () => {
       { fact: fact("pref", { type: "preference" }), similarity: 0.9 },
       { fact: fact("gone", { createdAt: long, updatedAt: long, lastAccessedAt: long, type: "fact", importance: 0.1 }), similarity: 0.9 },
     ];
-    const outcome = { ...selectRecalled(candidates, { k: 1, minScore: 0.5, scale: "dense", types: ["fact"], now: NOW, options }), candidates };
+    const outcome = {
+      ...selectRecalled(candidates, { k: 1, minScore: 0.5, scale: "dense", types: ["fact"], now: NOW, options }),
+      candidates,
+    };
     const explained = explainRecall(outcome);
     expect(explained.map((c) => [c.id, c.kept, c.reason, c.gate])).toEqual([
       ["kept", true, "injected", "pass"],
@@ -75,7 +87,16 @@ describe("RequestObservation", () => {
     const batches: MetricsBatch[] = [];
     const jobs: Promise<unknown>[] = [];
     const store: MetricsStore = { record: async (_t, batch) => void batches.push(batch), read: () => Promise.reject(new Error("unused")) };
-    const o = new RequestObservation({ requestId: "r1", traceTtlSeconds: 60, traces: null, metrics: store, logger: silent, now: () => NOW, newId: () => "t1", background: (w) => void jobs.push(w) });
+    const o = new RequestObservation({
+      requestId: "r1",
+      traceTtlSeconds: 60,
+      traces: null,
+      metrics: store,
+      logger: silent,
+      now: () => NOW,
+      newId: () => "t1",
+      background: (w) => void jobs.push(w),
+    });
     o.tenant = "acme";
     return { o, batches, settle: () => Promise.all(jobs) };
   }
@@ -107,7 +128,16 @@ describe("RequestObservation", () => {
   });
 
   it("has no trace id when tracing is off and nobody asked", () => {
-    const off = new RequestObservation({ requestId: "r", traceTtlSeconds: 0, traces: null, metrics: null, logger: silent, now: () => NOW, newId: () => "t", background: () => {} });
+    const off = new RequestObservation({
+      requestId: "r",
+      traceTtlSeconds: 0,
+      traces: null,
+      metrics: null,
+      logger: silent,
+      now: () => NOW,
+      newId: () => "t",
+      background: () => {},
+    });
     expect(off.beginTrace("context", { sessionId: "s" }, false)).toBeNull();
     expect(off.trace.active).toBe(false);
     expect(off.beginTrace("context", { sessionId: "s" }, true)).toBe("t");

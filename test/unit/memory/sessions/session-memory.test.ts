@@ -10,7 +10,13 @@ import type { MemoryLogger } from "../../../../src/memory/ports/operations.ts";
 import type { Summarizer, TokenCounter } from "../../../../src/memory/ports/llm.ts";
 import type { SessionRef } from "../../../../src/memory/model.ts";
 import { testDeps, type TestDeps } from "../../../support/memory-deps.ts";
-import { InMemoryFactStore, InMemorySessionStore, InMemoryUserStore, joinSummary, ScriptedSummarizer } from "../../../support/memory-fakes.ts";
+import {
+  InMemoryFactStore,
+  InMemorySessionStore,
+  InMemoryUserStore,
+  joinSummary,
+  ScriptedSummarizer,
+} from "../../../support/memory-fakes.ts";
 
 let counter: TokenCounter;
 beforeAll(async () => {
@@ -62,7 +68,10 @@ function manager(overrides: ManagerOverrides = {}): SessionMemory {
     now: () => clock,
     logger,
   });
-  return new SessionMemory(deps, { sessionId: overrides.sessionId ?? ref.sessionId, userId: "userId" in overrides ? overrides.userId : "u1" });
+  return new SessionMemory(deps, {
+    sessionId: overrides.sessionId ?? ref.sessionId,
+    userId: "userId" in overrides ? overrides.userId : "u1",
+  });
 }
 
 /** Runs the background work the last manager scheduled. */
@@ -109,7 +118,10 @@ describe("add", () => {
   });
 
   it("persists per message when asked, and not at all without a user", async () => {
-    await manager().add([{ role: "user", content: "I prefer tea", persist: true }, { role: "user", content: "just chatting" }]);
+    await manager().add([
+      { role: "user", content: "I prefer tea", persist: true },
+      { role: "user", content: "just chatting" },
+    ]);
     await settle();
     expect(facts.all(scope).map((f) => f.text)).toEqual(["I prefer tea"]);
     await manager({ userId: undefined }).add([{ role: "user", content: "I prefer coffee", persist: true }]);
@@ -133,7 +145,9 @@ describe("add", () => {
 
   it("stores nothing at all - no message, no queued fact - when the session belongs to another user", async () => {
     await manager().add([{ role: "user", content: "mine" }]);
-    await expect(manager({ userId: "intruder" }).add([{ role: "user", content: "I am the owner now", persist: true }])).rejects.toMatchObject({
+    await expect(
+      manager({ userId: "intruder" }).add([{ role: "user", content: "I am the owner now", persist: true }]),
+    ).rejects.toMatchObject({
       kind: "conflict",
     });
     await settle();
@@ -169,7 +183,10 @@ describe("getContext", () => {
 
   it("reads once, queries facts once in parallel, and splices facts between system and window", async () => {
     // another session of the same user: the fact's source message is not in its window
-    await manager({ sessionId: "s-other" }).add([{ role: "system", content: "你是客服小M" }, { role: "user", content: "推荐一本书" }]);
+    await manager({ sessionId: "s-other" }).add([
+      { role: "system", content: "你是客服小M" },
+      { role: "user", content: "推荐一本书" },
+    ]);
     await settle();
     const readsBefore = sessions.calls.read ?? 0;
     const context = await manager({ sessionId: "s-other" }).getContext({ query: "用户叫什么名字？小明" });
@@ -216,7 +233,10 @@ describe("getContext", () => {
     await manager().add([{ role: "user", content: "我妹妹小红的生日是五月二号" }], { persist: true });
     await settle();
     const sid = "s-follow";
-    await manager({ sessionId: sid }).add([{ role: "user", content: "我妹妹小红的生日快到了" }, { role: "assistant", content: "要准备礼物吗？" }]);
+    await manager({ sessionId: sid }).add([
+      { role: "user", content: "我妹妹小红的生日快到了" },
+      { role: "assistant", content: "要准备礼物吗？" },
+    ]);
     const alone = await manager({ sessionId: sid }).getContext({ query: "那是哪天?" });
     expect(alone.facts).toEqual([]);
     const followed = await manager({ sessionId: sid }).getContext({ query: "那是哪天?", followUpFromWindow: true });
@@ -245,7 +265,13 @@ describe("getContext", () => {
 
 describe("recall and recall counts", () => {
   it("ranks facts by score; a context counts its recalls in Redis, never with a Vector request", async () => {
-    await manager().add([{ role: "user", content: "我喜欢蓝色" }, { role: "user", content: "我住在上海" }], { persist: true });
+    await manager().add(
+      [
+        { role: "user", content: "我喜欢蓝色" },
+        { role: "user", content: "我住在上海" },
+      ],
+      { persist: true },
+    );
     await settle();
     const recalled = await manager().recall("用户喜欢什么颜色？蓝色", 1);
     expect(recalled.map((r) => r.fact.text)).toEqual(["我喜欢蓝色"]);
@@ -326,7 +352,8 @@ describe("maybeCompress", () => {
     await fill(5, "。详细的说明".repeat(30));
     const failing: Summarizer = { summarize: () => Promise.reject(new Error("LLM down")) };
     const options = { maxTokens: 300, summaryFailureLimit: 2 };
-    for (let i = 0; i < 2; i++) expect(await manager({ summarizer: failing, options }).maybeCompress()).toMatchObject({ reason: "summarizer_failed" });
+    for (let i = 0; i < 2; i++)
+      expect(await manager({ summarizer: failing, options }).maybeCompress()).toMatchObject({ reason: "summarizer_failed" });
     const result = await manager({ summarizer: failing, options }).maybeCompress();
     expect(result).toMatchObject({ compressed: true, method: "extractive" });
     const after = await sessions.read(ref);
@@ -347,7 +374,9 @@ describe("maybeCompress", () => {
   it("keeps messages appended while the summarizer runs", async () => {
     await fill(5, "。详细的说明".repeat(30));
     const summarizer = new ScriptedSummarizer(async (request) => {
-      await sessions.append(ref, [{ id: "late", role: "user", content: "during", tokens: 5, importance: 0.5, ts: clock }], { ttlSeconds: 60 });
+      await sessions.append(ref, [{ id: "late", role: "user", content: "during", tokens: 5, importance: 0.5, ts: clock }], {
+        ttlSeconds: 60,
+      });
       return joinSummary(request);
     });
     const result = await manager({ summarizer, options: { maxTokens: 300 } }).maybeCompress();
@@ -363,7 +392,10 @@ describe("maybeCompress", () => {
       await sessions.reset(ref, { keepSystem: true });
       return joinSummary(request);
     });
-    expect(await manager({ summarizer: resetting, options: { maxTokens: 300 } }).maybeCompress()).toEqual({ compressed: false, reason: "reset" });
+    expect(await manager({ summarizer: resetting, options: { maxTokens: 300 } }).maybeCompress()).toEqual({
+      compressed: false,
+      reason: "reset",
+    });
     expect((await sessions.read(ref)).summary).toBeNull();
 
     await fill(5, "。详细的说明".repeat(30));
@@ -379,14 +411,20 @@ describe("maybeCompress", () => {
       });
       return joinSummary(request);
     });
-    expect(await manager({ summarizer: racing, options: { maxTokens: 300 } }).maybeCompress()).toEqual({ compressed: false, reason: "version_changed" });
+    expect(await manager({ summarizer: racing, options: { maxTokens: 300 } }).maybeCompress()).toEqual({
+      compressed: false,
+      reason: "version_changed",
+    });
     expect((await sessions.read(ref)).summary?.text).toBe("other");
   });
 
   it("condenses a summary that is too long once, then cuts it to fit", async () => {
     await fill(5, "。详细的说明".repeat(30));
     const tooLong = "很长的摘要句子。".repeat(200);
-    const condensing = new ScriptedSummarizer(() => ({ text: tooLong }), () => ({ text: "简短的摘要。" }));
+    const condensing = new ScriptedSummarizer(
+      () => ({ text: tooLong }),
+      () => ({ text: "简短的摘要。" }),
+    );
     const result = await manager({ summarizer: condensing, options: { maxTokens: 300, summaryMaxTokens: 100 } }).maybeCompress();
     expect(result).toMatchObject({ compressed: true });
     expect(condensing.requests).toHaveLength(2);

@@ -5,9 +5,15 @@ import { createFact } from "../../../../src/memory/facts/identity.ts";
 import { deliverPendingFacts, learnFromMessages } from "../../../../src/memory/facts/learning.ts";
 import type { FactExtractor, TokenCounter } from "../../../../src/memory/ports/llm.ts";
 import type { StoredMessage } from "../../../../src/memory/model.ts";
-import { ERASE_CALLS_PER_REQUEST, ERASE_SESSIONS_PER_CALL, EXPORT_SESSIONS_PER_PAGE, eraseUser, exportUser } from "../../../../src/memory/users/user-data.ts";
+import {
+  ERASE_CALLS_PER_REQUEST,
+  ERASE_SESSIONS_PER_CALL,
+  EXPORT_SESSIONS_PER_PAGE,
+  eraseUser,
+  exportUser,
+} from "../../../../src/memory/users/user-data.ts";
 import { testDeps, type TestDeps } from "../../../support/memory-deps.ts";
-import { InMemoryEraseJournal, InMemoryFactStore, InMemorySessionStore, InMemoryUserStore } from "../../../support/memory-fakes.ts";
+import { type InMemoryEraseJournal, InMemoryFactStore, InMemorySessionStore, InMemoryUserStore } from "../../../support/memory-fakes.ts";
 
 let counter: TokenCounter;
 beforeAll(async () => {
@@ -71,16 +77,29 @@ describe("erase", () => {
     expect(sessions.calls.eraseUserSessions).toBe(ERASE_CALLS_PER_REQUEST);
     const second = await eraseUser(deps, "u1");
     // One erase, one receipt: the counts cover both requests, `deleted` this one (7 sessions, 7 messages).
-    expect(second).toMatchObject({ done: true, receiptId: first.receiptId, deleted: 14, removed: { sessions: perRequest + 7, messages: perRequest + 7 } });
+    expect(second).toMatchObject({
+      done: true,
+      receiptId: first.receiptId,
+      deleted: 14,
+      removed: { sessions: perRequest + 7, messages: perRequest + 7 },
+    });
     expect(sessions.indexed("acme", "u1")).toEqual([]);
     await deps.settle();
     const audit = await deps.audit.list("acme", { since: 0, limit: 10 });
     expect(audit.filter((e) => e.action === "user.erase")).toEqual([
-      expect.objectContaining({ target: { userId: "u1" }, details: expect.objectContaining({ receiptId: first.receiptId, sessions: perRequest + 7 }) }),
+      expect.objectContaining({
+        target: { userId: "u1" },
+        details: expect.objectContaining({ receiptId: first.receiptId, sessions: perRequest + 7 }),
+      }),
     ]);
     // Erasing again finds nothing: it answers the finished erase's receipt (a retry whose answer was lost), no new audit entry.
     const again = await eraseUser(deps, "u1");
-    expect(again).toMatchObject({ done: true, deleted: 0, receiptId: first.receiptId, removed: { sessions: perRequest + 7, messages: perRequest + 7 } });
+    expect(again).toMatchObject({
+      done: true,
+      deleted: 0,
+      receiptId: first.receiptId,
+      removed: { sessions: perRequest + 7, messages: perRequest + 7 },
+    });
     await deps.settle();
     expect((await deps.audit.list("acme", { since: 0, limit: 10 })).filter((e) => e.action === "user.erase")).toHaveLength(1);
     // Once the user has data again, an erase is a new one with its own receipt.
@@ -92,7 +111,10 @@ describe("erase", () => {
 
   it("a fault between steps loses no count: the retry's receipt has the true totals, recorded once", async () => {
     await sessionsOf("u1", 2);
-    await facts.upsert(scope, [createFact("f1", { text: "likes tea", type: "preference", importance: 0.5 }, clock), createFact("f2", { text: "has a cat", type: "fact", importance: 0.5 }, clock)]);
+    await facts.upsert(scope, [
+      createFact("f1", { text: "likes tea", type: "preference", importance: 0.5 }, clock),
+      createFact("f2", { text: "has a cat", type: "fact", importance: 0.5 }, clock),
+    ]);
     const journal = deps.eraseJournal as InMemoryEraseJournal;
     // The facts are gone, then Redis fails before the step that counts them.
     journal.failNext("settle");
@@ -147,7 +169,10 @@ describe("work scheduled before an erase", () => {
         return new HeuristicFactExtractor().extract(request);
       },
     };
-    const report = await learnFromMessages({ ...deps, extractor: erasing }, { scope, sessionId: "s", messages: [msg("m1", "记住，我对花生过敏")], scheduledAt });
+    const report = await learnFromMessages(
+      { ...deps, extractor: erasing },
+      { scope, sessionId: "s", messages: [msg("m1", "记住，我对花生过敏")], scheduledAt },
+    );
     expect(report).toBeNull();
     expect(facts.all(scope)).toEqual([]);
   });

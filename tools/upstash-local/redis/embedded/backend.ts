@@ -64,9 +64,7 @@ export async function createEmbeddedBackend(options: EmbeddedBackendOptions = {}
       for (const args of commands) {
         const error = engine.check(args);
         if (error !== undefined) {
-          return new ReplyError(
-            `EXECABORT Transaction discarded because of previous errors. First error: ${error.message}`,
-          );
+          return new ReplyError(`EXECABORT Transaction discarded because of previous errors. First error: ${error.message}`);
         }
       }
       return commands.map((args) => engine.run(args));

@@ -17,10 +17,7 @@ function readBytes(ctx: EngineContext, key: string): Buffer | undefined {
 /** Stores text when the bytes are valid UTF-8 (what every other command expects), else bytes. */
 function writeBytes(ctx: EngineContext, key: string, bytes: Buffer): void {
   const text = bytes.toString("utf8");
-  ctx.data.set(
-    key,
-    Buffer.byteLength(text, "utf8") === bytes.length && Buffer.from(text, "utf8").equals(bytes) ? text : bytes,
-  );
+  ctx.data.set(key, Buffer.byteLength(text, "utf8") === bytes.length && Buffer.from(text, "utf8").equals(bytes) ? text : bytes);
 }
 
 export const strlen: CommandHandler = (ctx, args) => readBytes(ctx, args[1] ?? "")?.length ?? 0;
@@ -91,9 +88,7 @@ export const getset: CommandHandler = (ctx, args) => {
 export const hstrlen: CommandHandler = (ctx, args) => {
   const hash = readHash(ctx, args[1] ?? "");
   const field = args[2] ?? "";
-  return hash !== undefined && Object.prototype.hasOwnProperty.call(hash, field)
-    ? Buffer.byteLength(hash[field] ?? "", "utf8")
-    : 0;
+  return hash !== undefined && Object.hasOwn(hash, field) ? Buffer.byteLength(hash[field] ?? "", "utf8") : 0;
 };
 
 /** GETEX key [EX s | PX ms | EXAT s | PXAT ms | PERSIST], options in any case. */

@@ -74,12 +74,7 @@ export function createEngine(options: EngineOptions): Engine {
     options.onSave();
     return "OK";
   };
-  const handlers = new Map<string, CommandHandler>([
-    ...OVERRIDES,
-    ...scriptCommands(runScript),
-    ["save", save],
-    ["bgsave", save],
-  ]);
+  const handlers = new Map<string, CommandHandler>([...OVERRIDES, ...scriptCommands(runScript), ["save", save], ["bgsave", save]]);
   for (const name of COMMANDS.keys()) {
     if (!handlers.has(name) && store.has(name)) handlers.set(name, mockHandler(store, name));
   }

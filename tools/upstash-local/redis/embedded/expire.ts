@@ -15,15 +15,13 @@ function expireCommand(unit: Unit): CommandHandler {
     const flags = new Set<string>();
     for (const raw of args.slice(3)) {
       const flag = raw.toUpperCase();
-      if (flag !== "NX" && flag !== "XX" && flag !== "GT" && flag !== "LT")
-        throw new ReplyError(`ERR Unsupported option ${raw}`);
+      if (flag !== "NX" && flag !== "XX" && flag !== "GT" && flag !== "LT") throw new ReplyError(`ERR Unsupported option ${raw}`);
       flags.add(flag);
     }
     if (flags.has("NX") && flags.size > 1) {
       throw new ReplyError("ERR NX and XX, GT or LT options at the same time are not compatible");
     }
-    if (flags.has("GT") && flags.has("LT"))
-      throw new ReplyError("ERR GT and LT options at the same time are not compatible");
+    if (flags.has("GT") && flags.has("LT")) throw new ReplyError("ERR GT and LT options at the same time are not compatible");
     const at = (unit.absolute ? 0 : Date.now()) + amount * unit.ms;
     if (!Number.isSafeInteger(at)) throw new ReplyError(`ERR invalid expire time in '${name}' command`);
     if (!ctx.data.has(key)) return 0;

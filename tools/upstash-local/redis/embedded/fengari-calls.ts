@@ -44,7 +44,12 @@ type Precall = (L: State, off: number, nresults: number) => boolean;
 type Poscall = (L: State, ci: CallInfo, firstResult: number, nres: number) => boolean;
 
 const load = createRequire(import.meta.url);
-const ldo = load("fengari/src/ldo.js") as { adjust_top(L: State, top: number): void; luaD_precall: Precall; luaD_poscall: Poscall; luaD_checkstack(L: State, n: number): void };
+const ldo = load("fengari/src/ldo.js") as {
+  adjust_top(L: State, top: number): void;
+  luaD_precall: Precall;
+  luaD_poscall: Poscall;
+  luaD_checkstack(L: State, n: number): void;
+};
 const lstate = load("fengari/src/lstate.js") as { luaE_extendCI(L: State): CallInfo; CIST_LUA: number };
 const lobject = load("fengari/src/lobject.js") as { TValue: new (type: number, value: unknown) => TValue };
 const defs = load("fengari/src/defs.js") as {

@@ -3,10 +3,7 @@ import type { KeyType } from "./types.ts";
 // ioredis-mock checks types in only some commands (HSET on a string key "works"), so every
 // command of a type family checks its keys first, as Redis does.
 const FAMILIES: [KeyType, string][] = [
-  [
-    "hash",
-    "hdel hexists hget hgetall hincrby hincrbyfloat hkeys hlen hmget hmset hrandfield hscan hset hsetnx hstrlen hvals",
-  ],
+  ["hash", "hdel hexists hget hgetall hincrby hincrbyfloat hkeys hlen hmget hmset hrandfield hscan hset hsetnx hstrlen hvals"],
   ["list", "lindex linsert llen lmove lpop lpos lpush lpushx lrange lrem lset ltrim rpop rpoplpush rpush rpushx"],
   [
     "set",
@@ -16,14 +13,9 @@ const FAMILIES: [KeyType, string][] = [
     "zset",
     "zadd zcard zcount zincrby zmscore zpopmax zpopmin zrange zrangebylex zrangebyscore zrank zrem zremrangebyrank zremrangebyscore zrevrange zrevrangebylex zrevrangebyscore zrevrank zscan zscore",
   ],
-  [
-    "string",
-    "append decr decrby get getbit getdel getex getrange getset incr incrby incrbyfloat setbit setrange strlen substr",
-  ],
+  ["string", "append decr decrby get getbit getdel getex getrange getset incr incrby incrbyfloat setbit setrange strlen substr"],
 ];
-export const FAMILY = new Map<string, KeyType>(
-  FAMILIES.flatMap(([type, names]) => names.split(" ").map((n) => [n, type] as const)),
-);
+export const FAMILY = new Map<string, KeyType>(FAMILIES.flatMap(([type, names]) => names.split(" ").map((n) => [n, type] as const)));
 
 /** The destination of these is overwritten whatever its type. */
 export const DESTINATION_FIRST = new Set(["sdiffstore", "sinterstore", "sunionstore"]);
@@ -45,9 +37,6 @@ export const INTEGER_ARGS: ReadonlyMap<string, number[]> = new Map([
 ]);
 /** ... and these only once the key turned out to exist with the right type. */
 export const INTEGER_ARGS_OF_EXISTING: ReadonlyMap<string, number[]> = new Map(at(["lindex"], [2]));
-export const FLOAT_ARGS: ReadonlyMap<string, number[]> = new Map([
-  ...at(["zincrby"], [2]),
-  ...at(["hincrbyfloat"], [3]),
-]);
+export const FLOAT_ARGS: ReadonlyMap<string, number[]> = new Map([...at(["zincrby"], [2]), ...at(["hincrbyfloat"], [3])]);
 /** Only the source's type matters while the source is empty. */
 export const SOURCE_FIRST = new Set(["lmove", "rpoplpush", "smove"]);

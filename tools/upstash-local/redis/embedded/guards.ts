@@ -25,13 +25,7 @@ export function wrongArity(name: string): ReplyError {
  * existence, limits. `selfChecked` commands (the engine's own implementations) check key types
  * themselves, in Redis' order relative to their argument errors.
  */
-export function checkCommand(
-  ctx: EngineContext,
-  name: string,
-  spec: CommandSpec,
-  args: string[],
-  selfChecked: boolean,
-): void {
+export function checkCommand(ctx: EngineContext, name: string, spec: CommandSpec, args: string[], selfChecked: boolean): void {
   if (spec.arity > 0 ? args.length !== spec.arity : args.length < -spec.arity) throw wrongArity(name);
   const pairsFrom = PAIRS_FROM.get(name);
   if (pairsFrom !== undefined && (args.length - pairsFrom) % 2 !== 0) throw wrongArity(name);

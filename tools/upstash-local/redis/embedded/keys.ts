@@ -9,7 +9,7 @@ export function globToRegExp(text: string): RegExp {
     const c = pattern[i] ?? "";
     if (c === "*") out += "[\\s\\S]*";
     else if (c === "?") out += "[\\s\\S]";
-    else if (c === "\\" && i + 1 < pattern.length) out += escape(pattern[++i] ?? "");
+    else if (c === "\\" && i + 1 < pattern.length) out += escapeRegex(pattern[++i] ?? "");
     else if (c === "[") {
       const close = pattern.indexOf("]", i + 2);
       if (close < 0) {
@@ -21,22 +21,22 @@ export function globToRegExp(text: string): RegExp {
       if (negate) body = body.slice(1);
       out += `[${negate ? "^" : ""}${charClass(body)}]`;
       i = close;
-    } else out += escape(c);
+    } else out += escapeRegex(c);
   }
   try {
     return new RegExp(`^${out}$`, "u");
   } catch {
-    return new RegExp(`^${escape(text)}$`, "u");
+    return new RegExp(`^${escapeRegex(text)}$`, "u");
   }
 }
 
-function escape(text: string): string {
+function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
 /** The inside of a [...] class: ranges like a-z stay, `\x` is a literal x. */
 function charClass(text: string): string {
-  const literal = (c: string) => (/[\\\]\[^-]/.test(c) ? `\\${c}` : c);
+  const literal = (c: string) => (/[\\\][^-]/.test(c) ? `\\${c}` : c);
   const body = Array.from(text);
   let out = "";
   for (let j = 0; j < body.length; j++) {
@@ -76,8 +76,7 @@ export const scan: CommandHandler = (ctx, args) => {
   const page = all.slice(cursor, cursor + count);
   const next = cursor + count >= all.length ? 0 : cursor + count;
   const found = page.filter(
-    (key) =>
-      (match === undefined || match.test(key)) && (type === undefined || typeOfValue(ctx.data.get(key)) === type),
+    (key) => (match === undefined || match.test(key)) && (type === undefined || typeOfValue(ctx.data.get(key)) === type),
   );
   return [String(next), found];
 };

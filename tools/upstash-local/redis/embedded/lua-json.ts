@@ -44,8 +44,7 @@ function readJson(L: LuaState, idx: number, depth: number): unknown {
   }
   // Like cjson: a table whose keys are exactly 1..n is an array; an empty table is an object.
   const isArray =
-    entries.length > 0 &&
-    entries.every(([k]) => typeof k === "number" && Number.isInteger(k) && k >= 1 && k <= entries.length);
+    entries.length > 0 && entries.every(([k]) => typeof k === "number" && Number.isInteger(k) && k >= 1 && k <= entries.length);
   if (isArray) {
     const out: unknown[] = new Array(entries.length);
     for (const [k, v] of entries) out[(k as number) - 1] = v;
@@ -67,10 +66,7 @@ export function installCjson(L: LuaState): void {
     try {
       value = JSON.parse(readText(state, 1));
     } catch (err) {
-      return lauxlib.luaL_error(
-        state,
-        to_luastring(`cjson.decode: ${err instanceof Error ? err.message : "invalid JSON"}`),
-      );
+      return lauxlib.luaL_error(state, to_luastring(`cjson.decode: ${err instanceof Error ? err.message : "invalid JSON"}`));
     }
     pushJson(state, value, 0);
     return 1;

@@ -169,7 +169,8 @@ export function installFastMatch(L: LuaState): void {
     L,
     (state) => {
       const top = lua.lua_gettop(state);
-      if (top < 2 || top > 3 || lua.lua_type(state, 1) !== lua.LUA_TSTRING || lua.lua_type(state, 2) !== lua.LUA_TSTRING) return original(state, top);
+      if (top < 2 || top > 3 || lua.lua_type(state, 1) !== lua.LUA_TSTRING || lua.lua_type(state, 2) !== lua.LUA_TSTRING)
+        return original(state, top);
       if (top === 3 && !lua.lua_isinteger(state, 3)) return original(state, top);
       const subject = lua.lua_tostring(state, 1);
       const patternBytes = lua.lua_tostring(state, 2);

@@ -78,13 +78,9 @@ function redisCall(current: () => LuaRun, raise: boolean) {
     }
     let reply: Reply;
     try {
-      reply =
-        count === 0
-          ? new ReplyError("ERR Please specify at least one argument for this redis lib call")
-          : run.call(args);
+      reply = count === 0 ? new ReplyError("ERR Please specify at least one argument for this redis lib call") : run.call(args);
     } catch (err) {
-      reply =
-        err instanceof ReplyError ? err : new ReplyError(`ERR ${err instanceof Error ? err.message : String(err)}`);
+      reply = err instanceof ReplyError ? err : new ReplyError(`ERR ${err instanceof Error ? err.message : String(err)}`);
     }
     if (reply instanceof ReplyError && raise) {
       pushErrorTable(L, reply.message);

@@ -132,7 +132,9 @@ export class Persister {
         if (this.dirtyKeys.size === 0) return;
         const keys = [...this.dirtyKeys];
         this.dirtyKeys.clear();
-        const lines = keys.map((key) => `${JSON.stringify(this.options.entry(key) ?? ({ key, deleted: true } satisfies DeletedKey))}\n`).join("");
+        const lines = keys
+          .map((key) => `${JSON.stringify(this.options.entry(key) ?? ({ key, deleted: true } satisfies DeletedKey))}\n`)
+          .join("");
         try {
           await mkdir(this.options.dataDir, { recursive: true });
           await appendFile(this.log, lines, "utf8");

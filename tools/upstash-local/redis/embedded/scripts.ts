@@ -51,9 +51,7 @@ export function scriptCommands(run: ScriptRunner): Map<string, CommandHandler> {
       cache.clear();
       return "OK";
     }
-    throw new ReplyError(
-      `ERR unknown subcommand or wrong number of arguments for '${args[1] ?? ""}'. Try SCRIPT HELP.`,
-    );
+    throw new ReplyError(`ERR unknown subcommand or wrong number of arguments for '${args[1] ?? ""}'. Try SCRIPT HELP.`);
   };
 
   return new Map<string, CommandHandler>([

@@ -30,12 +30,10 @@ export function entryOf(ctx: EngineContext, key: string): SnapshotEntry | null {
   if (type === "list" && Array.isArray(value)) return { ...base, type, value: value.map(asText) };
   if (type === "set" && value instanceof Set) return { ...base, type, value: [...value].map(asText) };
   if (type === "zset" && value instanceof Map) {
-    const members = [...(value as Map<string, ZEntry>).values()].map(
-      ({ value: member, score }): [string, number | "inf" | "-inf"] => [
-        member,
-        score === Infinity ? "inf" : score === -Infinity ? "-inf" : score,
-      ],
-    );
+    const members = [...(value as Map<string, ZEntry>).values()].map(({ value: member, score }): [string, number | "inf" | "-inf"] => [
+      member,
+      score === Infinity ? "inf" : score === -Infinity ? "-inf" : score,
+    ]);
     return { ...base, type, value: members };
   }
   if (type === "hash" && typeof value === "object" && value !== null) {

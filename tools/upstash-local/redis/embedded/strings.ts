@@ -29,11 +29,7 @@ export const set: CommandHandler = (ctx, args) => {
     if ((option === "NX" || option === "XX") && mode === undefined) mode = option;
     else if (option === "GET" && !get) get = true;
     else if (option === "KEEPTTL" && !keepTtl && expireAt === undefined) keepTtl = true;
-    else if (
-      (option === "EX" || option === "PX" || option === "EXAT" || option === "PXAT") &&
-      !keepTtl &&
-      expireAt === undefined
-    ) {
+    else if ((option === "EX" || option === "PX" || option === "EXAT" || option === "PXAT") && !keepTtl && expireAt === undefined) {
       const amount = parseInteger(args[++i]);
       if (amount <= 0) throw new ReplyError("ERR invalid expire time in 'set' command");
       const ms = option === "EX" || option === "EXAT" ? amount * 1000 : amount;
@@ -95,7 +91,7 @@ function hashUpdate(ctx: EngineContext, args: string[], compute: (current: strin
   const key = args[1] ?? "";
   const field = args[2] ?? "";
   const hash = readHash(ctx, key) ?? {};
-  const current = Object.prototype.hasOwnProperty.call(hash, field) ? hash[field] : undefined;
+  const current = Object.hasOwn(hash, field) ? hash[field] : undefined;
   const next = compute(current);
   hash[field] = next;
   ctx.data.set(key, hash);
@@ -104,9 +100,7 @@ function hashUpdate(ctx: EngineContext, args: string[], compute: (current: strin
 
 export const hincrby: CommandHandler = (ctx, args) => {
   const delta = parseInt64(args[3]);
-  const next = hashUpdate(ctx, args, (current) =>
-    addInteger(current, delta, "ERR hash value is not an integer").toString(),
-  );
+  const next = hashUpdate(ctx, args, (current) => addInteger(current, delta, "ERR hash value is not an integer").toString());
   return integerReply(BigInt(next));
 };
 

@@ -31,8 +31,7 @@ export function parseLexBound(text: string | undefined): LexBound {
   const raw = text ?? "";
   if (raw === "-") return { value: "", exclusive: false, infinite: -1 };
   if (raw === "+") return { value: "", exclusive: false, infinite: 1 };
-  if (raw.startsWith("(") || raw.startsWith("["))
-    return { value: raw.slice(1), exclusive: raw.startsWith("("), infinite: 0 };
+  if (raw.startsWith("(") || raw.startsWith("[")) return { value: raw.slice(1), exclusive: raw.startsWith("("), infinite: 0 };
   throw new ReplyError("ERR min or max not valid string range item");
 }
 
@@ -44,10 +43,8 @@ export function inScoreRange(score: number, min: ScoreBound, max: ScoreBound): b
 }
 
 export function inLexRange(member: string, min: LexBound, max: LexBound): boolean {
-  const okMin =
-    min.infinite === -1 || (min.infinite === 0 && (min.exclusive ? member > min.value : member >= min.value));
-  const okMax =
-    max.infinite === 1 || (max.infinite === 0 && (max.exclusive ? member < max.value : member <= max.value));
+  const okMin = min.infinite === -1 || (min.infinite === 0 && (min.exclusive ? member > min.value : member >= min.value));
+  const okMax = max.infinite === 1 || (max.infinite === 0 && (max.exclusive ? member < max.value : member <= max.value));
   return okMin && okMax;
 }
 

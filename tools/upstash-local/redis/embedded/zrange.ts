@@ -1,13 +1,5 @@
 import { ReplyError, type Reply } from "../reply.ts";
-import {
-  formatDouble,
-  parseInteger,
-  readZset,
-  SYNTAX_ERROR,
-  type CommandHandler,
-  type EngineContext,
-  type ZEntry,
-} from "./types.ts";
+import { formatDouble, parseInteger, readZset, SYNTAX_ERROR, type CommandHandler, type EngineContext, type ZEntry } from "./types.ts";
 import { inLexRange, inScoreRange, parseLexBound, parseScoreBound, sortedEntries } from "./zbounds.ts";
 
 interface RangeQuery {
@@ -41,11 +33,7 @@ function range(ctx: EngineContext, args: string[], query: RangeQuery): Reply {
   return query.withScores ? entries.flatMap((e) => [e.value, formatDouble(e.score)]) : entries.map((e) => e.value);
 }
 
-function filterFor(
-  by: RangeQuery["by"],
-  lowText: string | undefined,
-  highText: string | undefined,
-): (e: ZEntry) => boolean {
+function filterFor(by: RangeQuery["by"], lowText: string | undefined, highText: string | undefined): (e: ZEntry) => boolean {
   if (by === "score") {
     const min = parseScoreBound(lowText);
     const max = parseScoreBound(highText);

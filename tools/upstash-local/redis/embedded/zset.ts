@@ -1,14 +1,6 @@
 import { ReplyError, type Reply } from "../reply.ts";
 import { inScoreRange, parseScoreBound } from "./zbounds.ts";
-import {
-  formatDouble,
-  parseDouble,
-  readZset,
-  SYNTAX_ERROR,
-  type CommandHandler,
-  type EngineContext,
-  type ZEntry,
-} from "./types.ts";
+import { formatDouble, parseDouble, readZset, SYNTAX_ERROR, type CommandHandler, type EngineContext, type ZEntry } from "./types.ts";
 
 interface AddFlags {
   nx: boolean;
@@ -20,12 +12,7 @@ interface AddFlags {
 }
 
 /** Adds or updates members; returns [added, changed, last score or null when skipped]. */
-function addMembers(
-  ctx: EngineContext,
-  key: string,
-  pairs: [number, string][],
-  flags: AddFlags,
-): [number, number, number | null] {
+function addMembers(ctx: EngineContext, key: string, pairs: [number, string][], flags: AddFlags): [number, number, number | null] {
   const zset = readZset(ctx, key) ?? new Map<string, ZEntry>();
   let added = 0;
   let changed = 0;

@@ -112,8 +112,7 @@ export class RespConnection {
   private handshake(socket: Socket): void {
     const { username, password, db } = this.target;
     const commands: Args[] = [];
-    if (password !== undefined)
-      commands.push(username !== undefined ? ["AUTH", username, password] : ["AUTH", password]);
+    if (password !== undefined) commands.push(username !== undefined ? ["AUTH", username, password] : ["AUTH", password]);
     if (db !== 0) commands.push(["SELECT", String(db)]);
     for (const args of commands) {
       this.waiters.push({

@@ -93,8 +93,7 @@ export class RespParser {
           this.needed = bodyEnd + 2 - pos;
           return undefined;
         }
-        if (buf[bodyEnd] !== 0x0d || buf[bodyEnd + 1] !== 0x0a)
-          throw new RespProtocolError("bulk string not terminated by CRLF");
+        if (buf[bodyEnd] !== 0x0d || buf[bodyEnd + 1] !== 0x0a) throw new RespProtocolError("bulk string not terminated by CRLF");
         // Copy, so a small value does not keep the whole socket buffer alive.
         return { kind: "value", value: Buffer.from(buf.subarray(end, bodyEnd)), end: bodyEnd + 2 };
       }

@@ -1,10 +1,7 @@
 /** AST of a parsed metadata filter. */
 
 /** One step of a field path: `a`, `[0]` or `[#-1]` (`fromEnd: 1` means the last element). */
-export type PathSegment =
-  | { type: "key"; key: string }
-  | { type: "index"; index: number }
-  | { type: "fromEnd"; offset: number };
+export type PathSegment = { type: "key"; key: string } | { type: "index"; index: number } | { type: "fromEnd"; offset: number };
 
 export interface FieldPath {
   /** The path as written, e.g. `geography.continent` or `tags[#-1]`. */
