@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { CONFIG_VARS } from "../src/worker/config-table.ts";
+import { CONFIG_VARS } from "../src/worker/config/table.ts";
 import { startUpstashLocal, type UpstashLocal } from "../tools/upstash-local/index.ts";
 import { DEV_DENSE_MODEL, parseDenseModel, type DenseModel } from "../tools/upstash-local/vector/config.ts";
 import { applyDevDefaults } from "./dev-defaults.ts";

@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { CONFIG_VARS } from "../src/worker/config-table.ts";
+import { CONFIG_VARS } from "../src/worker/config/table.ts";
 
 /**
  * The configuration table of docs/configuration.md, generated from the one table of variables the
- * Worker parses (`src/worker/config-table.ts`). `npm run docs:config` rewrites it; a test fails when
+ * Worker parses (`src/worker/config/table.ts`). `npm run docs:config` rewrites it; a test fails when
  * it is stale.
  */
 export const CONFIG_DOC_PATH = fileURLToPath(new URL("../docs/configuration.md", import.meta.url));

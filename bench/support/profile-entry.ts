@@ -14,8 +14,9 @@ import worker from "../../src/index.ts";
 import { assembleContext } from "../../src/memory/context/assemble.ts";
 import type { SessionSnapshot } from "../../src/memory/model.ts";
 import { decodeReply, parseSnapshot, parseTotals } from "../../src/stores/script-replies.ts";
-import { loadConfig, parseConfig } from "../../src/worker/config.ts";
-import { adaptersFor, createRuntime } from "../../src/worker/runtime.ts";
+import { loadConfig, parseConfig } from "../../src/worker/config/parse.ts";
+import { createRuntime } from "../../src/worker/request-runtime.ts";
+import { adaptersFor } from "../../src/worker/wiring.ts";
 
 interface Recorded {
   /** The request asked for base64 strings (`Upstash-Encoding: base64`). */

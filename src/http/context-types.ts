@@ -2,7 +2,7 @@ import type { AccessTarget, Principal } from "../memory/access/index.ts";
 import type { TenantMemory } from "../memory/tenant-memory.ts";
 import type { RateDecision } from "./middleware/rate-limit.ts";
 import type { Bindings } from "../worker/env.ts";
-import type { Runtime } from "../worker/runtime.ts";
+import type { Runtime } from "../worker/request-runtime.ts";
 import type { DefinedRoute } from "./route-def.ts";
 
 /** Builds a request's runtime from the Worker's bindings and execution context. */

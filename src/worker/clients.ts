@@ -1,6 +1,7 @@
+/** @module The Upstash Redis and Vector clients, with a Worker's timeouts and retries. */
 import { Redis } from "@upstash/redis/cloudflare";
 import { Index } from "@upstash/vector/cloudflare";
-import type { RestEndpoint } from "./config.ts";
+import type { RestEndpoint } from "./config/parse.ts";
 
 /**
  * Official Upstash clients with limits that suit a Worker: every request times out (a hung upstream

@@ -1,10 +1,11 @@
+/** @module The cron: one bounded cleanup, re-seal and backup run, each resuming from a cursor kept in Redis. */
+import type { Redis } from "@upstash/redis/cloudflare";
 import { runCleanup, type CleanupCursor, type CleanupReport } from "../memory/maintenance/index.ts";
-import { loadConfig } from "./config.ts";
+import { loadConfig, type Config } from "./config/parse.ts";
 import { jsonLogger } from "./log.ts";
-import { adaptersFor, backupsFor, type Adapters } from "./runtime.ts";
+import { adaptersFor, backupsFor, type Adapters } from "./wiring.ts";
 import { runBackups } from "../memory/facts/index.ts";
 import { EMPTY_RESEAL_CURSOR, runReseal, type ResealCursor } from "../stores/sealed/reseal.ts";
-import type { Config } from "./config.ts";
 
 /** Where the cleanup resumes; `_system` cannot collide with a tenant (ids start alphanumeric). */
 export const CLEANUP_CURSOR_KEY = "am:_system:cleanup";
@@ -12,6 +13,30 @@ export const CLEANUP_CURSOR_KEY = "am:_system:cleanup";
 export const BACKUP_CURSOR_KEY = "am:_system:backup";
 /** Where the re-seal after a key rotation resumes. */
 export const RESEAL_CURSOR_KEY = "am:_system:reseal";
+
+/** Where a run resumes: loaded before it, saved after it. */
+interface StoredCursor<T> {
+  load(): Promise<T>;
+  save(cursor: T): Promise<void>;
+}
+
+/**
+ * A cursor kept as JSON under one Redis key. `read` turns what is stored (null when nothing is)
+ * into the cursor, falling back when it is not the expected shape; `stored` is what is written.
+ */
+function storedCursor<T>(
+  redis: Redis,
+  key: string,
+  read: (saved: unknown) => T,
+  stored: (cursor: T) => unknown = (cursor) => cursor,
+): StoredCursor<T> {
+  return {
+    load: async () => read(await redis.get<unknown>(key)),
+    save: async (cursor) => {
+      await redis.set(key, JSON.stringify(stored(cursor)));
+    },
+  };
+}
 
 /**
  * The cron entry point: one bounded cleanup run (session indexes, queued facts, recall counts,
@@ -26,6 +51,9 @@ export async function runScheduled(env: object, scheduledTime: number): Promise<
     return null;
   }
   const started = Date.now();
+  const cursor = storedCursor<CleanupCursor | null>(redis, CLEANUP_CURSOR_KEY, (saved) =>
+    saved && typeof saved === "object" ? (saved as CleanupCursor) : null,
+  );
   let report: CleanupReport;
   try {
     report = await runCleanup({
@@ -33,13 +61,8 @@ export async function runScheduled(env: object, scheduledTime: number): Promise<
       users: adapters.users,
       facts: adapters.facts,
       tenants: tenantsOf(config),
-      loadCursor: async () => {
-        const raw = await redis.get<CleanupCursor>(CLEANUP_CURSOR_KEY);
-        return raw && typeof raw === "object" ? raw : null;
-      },
-      saveCursor: async (cursor) => {
-        await redis.set(CLEANUP_CURSOR_KEY, JSON.stringify(cursor));
-      },
+      loadCursor: cursor.load,
+      saveCursor: cursor.save,
       options: config.memory,
       batch: config.cleanupBatch,
       now: scheduledTime,
@@ -62,19 +85,23 @@ async function backupRun(env: object, config: Config, adapters: Adapters, schedu
   const { redis, facts } = adapters;
   if (!backups || !redis || !facts) return;
   const started = Date.now();
+  const cursor = storedCursor(
+    redis,
+    BACKUP_CURSOR_KEY,
+    (saved) => {
+      const after = (saved as { after?: unknown } | null)?.after;
+      return typeof after === "string" ? after : "";
+    },
+    (after) => ({ after }),
+  );
   try {
     const report = await runBackups({
       facts,
       users: adapters.users,
       backups,
       tenants: tenantsOf(config),
-      loadCursor: async () => {
-        const saved = await redis.get<{ after?: unknown }>(BACKUP_CURSOR_KEY);
-        return typeof saved?.after === "string" ? saved.after : "";
-      },
-      saveCursor: async (cursor) => {
-        await redis.set(BACKUP_CURSOR_KEY, JSON.stringify({ after: cursor }));
-      },
+      loadCursor: cursor.load,
+      saveCursor: cursor.save,
       takenAt: scheduledTime,
       intervalMs: config.backups.intervalSeconds * 1000,
       now: Date.now,
@@ -91,14 +118,16 @@ async function resealRun(config: Config, adapters: Adapters): Promise<void> {
   const redis = adapters.redis;
   if (!redis) return;
   const started = Date.now();
+  const cursor = storedCursor(redis, RESEAL_CURSOR_KEY, (saved) => {
+    const s = saved as ResealCursor | null;
+    return s && typeof s === "object" && typeof s.redis === "object" ? s : EMPTY_RESEAL_CURSOR;
+  });
   try {
-    const saved = await redis.get<ResealCursor>(RESEAL_CURSOR_KEY);
-    const cursor = saved && typeof saved === "object" && typeof saved.redis === "object" ? saved : EMPTY_RESEAL_CURSOR;
     const run = await runReseal(
       { redis, vector: adapters.vector, cipher: adapters.cipher, tenants: tenantsOf(config), batch: config.cleanupBatch },
-      cursor,
+      await cursor.load(),
     );
-    await redis.set(RESEAL_CURSOR_KEY, JSON.stringify(run.cursor));
+    await cursor.save(run.cursor);
     jsonLogger.info("reseal run", { ms: Date.now() - started, kid: adapters.cipher.currentKid, ...run.report });
   } catch (err) {
     jsonLogger.error("reseal run failed", { ms: Date.now() - started, error: String(err) });

@@ -1,4 +1,5 @@
-import type { ConfigVarName } from "./config-table.ts";
+/** @module The Worker's bindings: the generated `Env`, secrets and the optional configuration variables. */
+import type { ConfigVarName } from "./config/table.ts";
 
 /**
  * Worker bindings: the generated `Env` (wrangler.toml vars) plus secrets and optional vars. The

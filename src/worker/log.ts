@@ -1,3 +1,4 @@
+/** @module The structured logger: one JSON line per event. */
 import type { MemoryLogger } from "../memory/ports/index.ts";
 
 /** Structured logs: one JSON line per event, never message contents. */

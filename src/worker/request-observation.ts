@@ -1,3 +1,4 @@
+/** @module One request's observation: its id, trace, metrics and log context, written behind the response. */
 import { RequestMetrics, isEmptyBatch, TurnTrace, type Trace, type TraceKind } from "../memory/observe/index.ts";
 import type { MemoryLogger, MetricsStore, TraceStore } from "../memory/ports/index.ts";
 

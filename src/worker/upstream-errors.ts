@@ -1,3 +1,4 @@
+/** @module Upstream failures mapped to the domain's errors: a rejection is the client's, anything else an outage. */
 import { LlmError, MemoryError, StoredDataUnreadable, UpstreamUnavailable, type UpstreamName } from "../memory/errors.ts";
 
 /**

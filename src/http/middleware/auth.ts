@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { Principal } from "../../memory/access/index.ts";
 import { auditActor } from "../../memory/observe/index.ts";
-import type { ApiKeyEntry } from "../../worker/config-table.ts";
+import type { ApiKeyEntry } from "../../worker/config/formats.ts";
 import type { AppEnv } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
 import { checkToken, looksLikeToken } from "../tokens.ts";

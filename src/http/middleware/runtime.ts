@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { ConfigError } from "../../worker/config.ts";
+import { ConfigError } from "../../worker/config/parse.ts";
 import type { AppEnv, RuntimeFactory } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
 

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
-import type { ApiKeyEntry } from "../../worker/config-table.ts";
+import type { ApiKeyEntry } from "../../worker/config/formats.ts";
 import type { AppEnv } from "../context-types.ts";
 import type { DefinedRoute } from "../route-def.ts";
 import { PARAMETER_DOCS } from "./docs-examples.ts";

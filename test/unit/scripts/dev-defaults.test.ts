@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CONFIG_VARS } from "../../../src/worker/config-table.ts";
+import { CONFIG_VARS } from "../../../src/worker/config/table.ts";
 import { DEV_TOKEN_SECRET, applyDevDefaults } from "../../../scripts/dev-defaults.ts";
 
 describe("npm run dev defaults", () => {

@@ -10,7 +10,7 @@ import {
   type Principal,
 } from "../../../../src/memory/access/rules.ts";
 import { isValidId } from "../../../../src/memory/ids.ts";
-import { ConfigError, parseConfig } from "../../../../src/worker/config.ts";
+import { ConfigError, parseConfig } from "../../../../src/worker/config/parse.ts";
 
 const full: Principal = { kind: "key", tenant: "acme", keyId: "k_1", role: "full" };
 const reader: Principal = { kind: "key", tenant: "acme", keyId: "k_2", role: "read" };

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MEMORY_OPTIONS, OPTION_BOUNDS } from "../../../src/memory/options.ts";
-import { ConfigError, parseConfig } from "../../../src/worker/config.ts";
-import { CONFIG_VARS } from "../../../src/worker/config-table.ts";
-import { README_PATH, withConfigTable } from "../../../scripts/docs-config.ts";
+import { DEFAULT_MEMORY_OPTIONS, OPTION_BOUNDS } from "../../../../src/memory/options.ts";
+import { ConfigError, parseConfig } from "../../../../src/worker/config/parse.ts";
+import { CONFIG_VARS } from "../../../../src/worker/config/table.ts";
+import { README_PATH, withConfigTable } from "../../../../scripts/docs-config.ts";
 
 describe("the configuration table", () => {
   it("is what the README shows (npm run docs:config regenerates it)", () => {

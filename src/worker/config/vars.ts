@@ -1,3 +1,4 @@
+/** @module One configuration variable: how it is described, defaulted and parsed (int, number, enum, string, custom). */
 /**
  * How one configuration variable is read: its name, what the README says about it, its default
  * and its parser. Parsers collect problems instead of throwing, so one bad deployment lists every

@@ -1,8 +1,10 @@
-import { bundledEncoding } from "../llm/tokenizer.ts";
-import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../memory/options.ts";
-import type { SealingKey } from "../stores/sealed/cipher.ts";
-import { CONFIG_VARS, type ApiKeyEntry, type ConfigValues, type ConfigVarName, type RateLimitSetting } from "./config-table.ts";
-import { rawValue } from "./config-vars.ts";
+/** @module The Worker's configuration: its shape, and its parsing from the bindings (cached per bindings object). */
+import { bundledEncoding } from "../../llm/tokenizer.ts";
+import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../memory/options.ts";
+import type { SealingKey } from "../../stores/sealed/cipher.ts";
+import type { ApiKeyEntry, RateLimitSetting } from "./formats.ts";
+import { CONFIG_VARS, type ConfigValues, type ConfigVarName } from "./table.ts";
+import { rawValue } from "./vars.ts";
 
 /** Where an Upstash REST service lives. */
 export interface RestEndpoint {
