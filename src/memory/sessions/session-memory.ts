@@ -1,38 +1,22 @@
 import type { FactFilter } from "../facts/filter.ts";
-import { UpstreamUnavailable } from "../errors.ts";
-import { planCompression } from "../compression/plan.ts";
-import { assembleContext } from "../context/assemble.ts";
+import { compressionDueFor, runCompressionPass } from "../compression/pass.ts";
+import { assembleFromReads } from "./context-read.ts";
 import type { TenantDeps } from "../tenant-deps.ts";
 import { candidateDepth, emptyRecall, isFollowUp, recallFrom, turnRecallQuery, type RecallOutcome } from "../facts/recall.ts";
 import { deliverPendingFacts, learnFromMessages } from "../facts/learning.ts";
-import type { AddResult, CompressResult, ContextRequest, ContextResult, Degraded } from "./requests.ts";
+import type { AddResult, CompressResult, ContextRequest, ContextResult } from "./requests.ts";
 import { checkMessages, type MessageSource } from "./message-rules.ts";
 import { resolveSessionOptions } from "../options.ts";
 import { factsToPersist } from "../facts/persisted-messages.ts";
 import { planBudget } from "../context/budget.ts";
-import type { AppendOptions, AppendResult, HeadLimits, WindowBound } from "../ports/sessions.ts";
+import type { AppendOptions, AppendResult, WindowBound } from "../ports/sessions.ts";
 import type { FactScope } from "../ports/facts.ts";
-import { produceSummary } from "../compression/rolling-summary.ts";
 import { isFiller } from "../facts/salience.ts";
 import { sessionTitle } from "./session-list.ts";
-import type { FactType, IncomingMessage, RecalledFact, SessionRef, SessionSnapshot, SessionTotals, StoredMessage } from "../model.ts";
+import type { FactType, IncomingMessage, RecalledFact, SessionRef, SessionSnapshot, StoredMessage } from "../model.ts";
 import { NO_METRICS, type MetricsRecorder } from "../observe/metrics.ts";
 import { NO_TRACE, timed, type TraceRecorder } from "../observe/trace.ts";
-import { toStoredMessage, totalsStats, windowStats } from "../context/window.ts";
-/**
- * What one compression pass reads and folds at most, so a pass costs the same whatever the
- * window's length; a window still over its threshold after it gets the next pass (`more`).
- */
-export const COMPRESSION_PASS: HeadLimits = { maxTokens: 16_000, maxMessages: 1000 };
-
-/**
- * Due when the window is over its threshold and holds something to fold: a compression cuts
- * before the `keep` newest messages, or, when that leaves nothing, after the oldest unit.
- */
-function compressionDueFor(totals: SessionTotals, options: { maxTokens: number }): boolean {
-  return totals.windowTokens > options.maxTokens && totals.windowCount > 1;
-}
-
+import { toStoredMessage, totalsStats } from "../context/window.ts";
 /**
  * The assistant message right before `first` (the first new user message), for the learner's
  * context: from the batch, else from the window the append returned (a chat turn's). Undefined when
@@ -54,8 +38,6 @@ function assistantBefore(
   };
   return before(batch) ?? (snapshot ? before(snapshot.window) : undefined);
 }
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Options of one append. */
 export interface AddOptions {
@@ -277,52 +259,18 @@ export class SessionMemory {
     const [session, recalled, counter] = await Promise.allSettled([roundTrip, recalling, this.#d.counter()]);
     if (session.status === "rejected") throw session.reason;
     if (counter.status === "rejected") throw counter.reason;
-    const degraded: Degraded[] = [];
-    // A store that does not fit the deployment is not an outage to answer around: say what to fix.
-    if (recalled.status === "rejected" && recalled.reason instanceof UpstreamUnavailable && recalled.reason.reason === "not_configured")
-      throw recalled.reason;
-    if (recalled.status === "rejected") {
-      degraded.push("facts");
-      this.#d.logger.warn("fact recall failed; answering without facts", {
-        session: this.#ref.sessionId,
-        error: errorText(recalled.reason),
-      });
-    }
-    const snapshot = snapshotOf(session.value);
-    const resolved = resolveSessionOptions(options, snapshot.settings);
-    const context = assembleContext({
-      system: snapshot.system,
-      summary: snapshot.summary,
-      facts: recalled.status === "fulfilled" ? recalled.value.facts : [],
-      sessionId: this.#ref.sessionId,
-      window: snapshot.window,
-      options: resolved,
-      budget: request.budget,
+    const context = assembleFromReads(this.#d, {
+      ref: this.#ref,
+      snapshot: snapshotOf(session.value),
+      recalled,
       counter: counter.value,
+      request,
+      wanted,
+      userId: this.#userId,
+      trace: this.#trace,
+      metrics: this.#metrics,
     });
-    // a bounded read left the older messages in Redis: they are omitted as well
-    const unread = (snapshot.windowCount ?? snapshot.window.length) - snapshot.window.length;
-    const omitted = { ...context.omitted, window: context.omitted.window + unread };
-    if (request.countRecalls !== false) this.#countRecalls(context.facts, this.#userId ?? snapshot.meta?.userId);
-    this.#trace.context({ ...context, omitted }, degraded);
-    this.#metrics.count("contextReads");
-    if (wanted) this.#metrics.count("recallQueries");
-    if (context.facts.length > 0) this.#metrics.count("recallHits");
-    const recall = recalled.status === "fulfilled" ? recalled.value : emptyRecall(options);
-    return [session.value, { ...context, omitted, stats: windowStats(snapshot, resolved), degraded, recall }];
-  }
-
-  /** Recalls that reached a context are counted in Redis (merged into Vector by the cron). */
-  #countRecalls(recalled: readonly RecalledFact[], userId: string | undefined): void {
-    const scope = this.#d.facts && userId ? { tenant: this.#d.tenant, userId } : null;
-    if (!scope || recalled.length === 0) return;
-    this.#d.background(
-      this.#d.users.recordRecalls(
-        scope,
-        recalled.map((r) => r.fact.id),
-        this.#d.now(),
-      ),
-    );
+    return [session.value, context];
   }
 
   /** Long-term search, relevance first (see `selectRecalled`). Empty without a user or a fact store. */
@@ -360,64 +308,6 @@ export class SessionMemory {
    * LLM cannot let the window grow without bound.
    */
   async maybeCompress(flags: { force?: boolean | undefined } = {}): Promise<CompressResult> {
-    const { sessions, options, logger } = this.#d;
-    const ref = this.#ref;
-    const snapshot = await sessions.readHead(ref, COMPRESSION_PASS);
-    if (!snapshot.meta) return { compressed: false, reason: "nothing_to_compress" };
-    const resolved = resolveSessionOptions(options, snapshot.settings);
-    const plan = planCompression(snapshot, resolved, flags);
-    if (!plan.due) return { compressed: false, reason: plan.reason };
-
-    const token = this.#d.newId();
-    if (!(await sessions.acquireLock(ref, token, options.lockTtlMs))) return { compressed: false, reason: "locked" };
-    try {
-      const limit = resolved.summaryFailureLimit;
-      const fallback = limit > 0 && snapshot.meta.summaryFailures >= limit;
-      const summary = await produceSummary({
-        summarizer: fallback ? this.#d.fallbackSummarizer : this.#d.summarizer,
-        counter: await this.#d.counter(),
-        previous: snapshot.summary,
-        prefix: plan.prefix,
-        maxTokens: resolved.summaryMaxTokens,
-        tokensBefore: plan.tokensBefore,
-        now: this.#d.now(),
-        onWarning: (message, data) => logger.warn(message, { session: ref.sessionId, ...data }),
-      });
-      if ("error" in summary) {
-        this.#metrics.count("summarizerFailures");
-        const failures = await sessions.recordSummaryFailure(ref);
-        logger.error("summarizer failed; session unchanged", { session: ref.sessionId, error: summary.error, failures });
-        return { compressed: false, reason: "summarizer_failed", error: summary.error };
-      }
-      const outcome = await sessions.commitCompression(ref, {
-        epoch: snapshot.meta.epoch,
-        expectedVersion: snapshot.summary?.version ?? 0,
-        prefixIds: plan.prefix.map((m) => m.id),
-        summary,
-        archiveLimit: options.archiveLimit,
-        ttlSeconds: resolved.sessionTtlSeconds,
-      });
-      if (!outcome.committed) {
-        logger.debug("compression not committed", { session: ref.sessionId, reason: outcome.reason });
-        return { compressed: false, reason: outcome.reason };
-      }
-      this.#metrics.compression(summary.lastRatio);
-      const left = plan.windowTokens - outcome.removedTokens;
-      return {
-        compressed: true,
-        reason: plan.reason,
-        more: flags.force ? left > 0 && plan.keepFrom < (snapshot.windowCount ?? 0) - resolved.keep : left > resolved.maxTokens,
-        removed: plan.prefix.length,
-        removedTokens: outcome.removedTokens,
-        summaryTokens: summary.tokens,
-        ratio: summary.lastRatio,
-        version: summary.version,
-        method: summary.method,
-      };
-    } finally {
-      await sessions.releaseLock(ref, token).catch((error: unknown) => {
-        logger.warn("lock release failed; it expires on its own", { session: ref.sessionId, error: errorText(error) });
-      });
-    }
+    return runCompressionPass(this.#d, this.#ref, this.#metrics, flags);
   }
 }
