@@ -1,7 +1,7 @@
 // Chinese statements about the user and their world rewritten as facts about 用户 ("我妹妹在深圳当老师" -> "用户的妹妹在深圳当老师。").
 import { resolveChineseDates } from "./dates.ts";
 import type { Clause } from "./english.ts";
-import { ZH_DATE } from "./relation-key.ts";
+import { ZH_DATE } from "./relation-key-chinese.ts";
 
 const OPENER =
   /^(?:(?:你好|您好|嗨|哈喽|hello|hi|对了|顺便说一下|顺便说一句|顺便提一下|另外|还有|其实|嗯+|哦+|啊+|哈+|好的|好吧|是的|对|没错|那个|就是|说起来|跟你说|告诉你)[\s，,！!。：:、~～]*)+/iu;

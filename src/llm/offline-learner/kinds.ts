@@ -1,6 +1,6 @@
 // Type and importance of a learned fact, from what its clause is about.
 import type { FactType } from "../../memory/model.ts";
-import type { RelationKey, RelationKind } from "./relation-key.ts";
+import type { RelationKey, RelationKind } from "./relation-vocabulary.ts";
 
 /**
  * The rule: a name, health, diet, home, origin, job, employer, age, study, relatives, pets and

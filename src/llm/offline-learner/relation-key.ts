@@ -1,168 +1,12 @@
 // Subject and relation of a canonical fact ("The user's sister Mia lives in Lisbon." -> user.sister:home): two facts with one key cannot both be true.
-
-/** What a fact is about and which of its properties it states; `single` relations hold one value at a time. */
-export interface RelationKey {
-  /** "user", or "user.<relative>" ("user.sister", "user.dog", "user.team"). */
-  subject: string;
-  /** "name", "home", "job", "likes:coffee", ... */
-  relation: string;
-  /** The relation's kind, which sets a fact's type and importance (see `kinds.ts`). */
-  kind: RelationKind;
-}
-
-export type RelationKind =
-  | "name"
-  | "health"
-  | "diet"
-  | "home"
-  | "origin"
-  | "job"
-  | "employer"
-  | "schedule"
-  | "age"
-  | "study"
-  | "likes"
-  | "uses"
-  | "plan"
-  | "relationship"
-  | "other";
-
-/** Relatives, pets and groups, English and Chinese, with the one name their key uses. */
-const RELATIVES: Record<string, string> = {
-  sister: "sister",
-  "younger sister": "sister",
-  "older sister": "sister",
-  "little sister": "sister",
-  "big sister": "sister",
-  妹妹: "sister",
-  姐姐: "elder-sister",
-  brother: "brother",
-  "younger brother": "brother",
-  "older brother": "brother",
-  "little brother": "brother",
-  "big brother": "brother",
-  弟弟: "brother",
-  哥哥: "elder-brother",
-  mother: "mother",
-  mom: "mother",
-  mum: "mother",
-  妈妈: "mother",
-  母亲: "mother",
-  father: "father",
-  dad: "father",
-  爸爸: "father",
-  父亲: "father",
-  husband: "husband",
-  老公: "husband",
-  丈夫: "husband",
-  先生: "husband",
-  wife: "wife",
-  老婆: "wife",
-  妻子: "wife",
-  太太: "wife",
-  partner: "partner",
-  boyfriend: "partner",
-  girlfriend: "partner",
-  fiance: "partner",
-  fiancee: "partner",
-  男朋友: "partner",
-  女朋友: "partner",
-  男友: "partner",
-  女友: "partner",
-  对象: "partner",
-  未婚夫: "partner",
-  未婚妻: "partner",
-  son: "son",
-  儿子: "son",
-  daughter: "daughter",
-  女儿: "daughter",
-  kid: "child",
-  kids: "children",
-  child: "child",
-  children: "children",
-  孩子: "child",
-  宝宝: "child",
-  friend: "friend",
-  "best friend": "best-friend",
-  朋友: "friend",
-  好朋友: "best-friend",
-  闺蜜: "best-friend",
-  colleague: "colleague",
-  coworker: "colleague",
-  "co-worker": "colleague",
-  同事: "colleague",
-  boss: "boss",
-  manager: "boss",
-  老板: "boss",
-  领导: "boss",
-  上司: "boss",
-  roommate: "roommate",
-  flatmate: "roommate",
-  室友: "roommate",
-  neighbor: "neighbor",
-  neighbour: "neighbor",
-  邻居: "neighbor",
-  grandmother: "grandmother",
-  grandma: "grandmother",
-  奶奶: "grandmother",
-  外婆: "grandmother",
-  姥姥: "grandmother",
-  grandfather: "grandfather",
-  grandpa: "grandfather",
-  爷爷: "grandfather",
-  外公: "grandfather",
-  姥爷: "grandfather",
-  dog: "dog",
-  puppy: "dog",
-  greyhound: "dog",
-  terrier: "dog",
-  retriever: "dog",
-  labrador: "dog",
-  poodle: "dog",
-  corgi: "dog",
-  beagle: "dog",
-  狗: "dog",
-  狗狗: "dog",
-  cat: "cat",
-  kitten: "cat",
-  猫: "cat",
-  猫咪: "cat",
-  pet: "pet",
-  宠物: "pet",
-  rabbit: "rabbit",
-  兔子: "rabbit",
-  team: "team",
-  团队: "team",
-  小组: "team",
-  部门: "team",
-  company: "company",
-  startup: "company",
-  公司: "company",
-  family: "family",
-  家人: "family",
-  家: "family",
-};
-const RELATIVE_WORDS = Object.keys(RELATIVES)
-  .filter((w) => /^[a-z]/u.test(w))
-  .sort((a, b) => b.length - a.length)
-  .join("|");
-const ZH_RELATIVE_WORDS = Object.keys(RELATIVES)
-  .filter((w) => !/^[a-z]/u.test(w))
-  .sort((a, b) => b.length - a.length)
-  .join("|");
+import { chineseKey } from "./relation-key-chinese.ts";
+import { DIET, FUTURE, HEALTH, RELATIVES, RELATIVE_WORDS, type RelationKey } from "./relation-vocabulary.ts";
 
 const NUMBER_WORDS =
   "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety";
 
 const OCCUPATION =
   /(?:er|or|ist|ian|ant|ent|ologist|ic|nurse|doctor|chef|cook|pilot|dentist|paramedic|architect|lawyer|teacher|student|engineer|designer|developer|programmer|accountant|pharmacist|vet|veterinarian|firefighter|officer|clerk|barista|cashier|plumber|electrician|carpenter|mechanic|farmer|nanny|tutor|professor|researcher|scientist|journalist|editor|writer|photographer|analyst|consultant|surgeon|midwife|therapist|coach|librarian|translator|freelancer|founder|intern|retiree|ceo|cto|cfo|pm)$/;
-const DIET =
-  /\b(?:vegetarian|vegan|pescatarian|gluten[- ]free|lactose|halal|kosher|doesn't eat (?:meat|pork|beef|fish|dairy)|does not eat|keeps kosher|is on a .* diet)\b|吃素|素食|不吃(?:肉|猪肉|牛肉|辣|海鲜)|清真|戒糖|减肥|节食|乳糖不耐/;
-const HEALTH =
-  /\b(?:allergic|allergy|intolerant|diabetic|diabetes|asthma|migraine|pregnant|injured|surgery|blood pressure)\b|过敏|糖尿病|哮喘|偏头痛|怀孕|高血压|受伤|手术/;
-const FUTURE =
-  /\b(?:will|is going to|are going to|plans? to|is planning|is flying|is moving|is visiting|is starting|is getting married|is travelling|is traveling|is taking|is having|is running|is attending|intends to|hopes to)\b|要去|打算|准备|计划|将要|会去|要搬|要结婚|要出差|要参加|要带|下(?:个)?(?:月|周)/;
-
 /** The object of a like, reduced to a comparable key ("dark roast coffee anymore" -> "dark roast coffee"). */
 function objectKey(object: string): string {
   return object
@@ -186,7 +30,6 @@ const NAMED_RELATIVE = new RegExp(
   `^[a-z][a-zà-ÿ'-]*(?: [a-z][a-zà-ÿ'-]*)? is the user's (?:(?:younger|older|little|big|best) )?(${RELATIVE_WORDS})$`,
 );
 const POSSESSED_RELATIVE = new RegExp(`^the user's (?:[a-z-]+ ){0,2}?(${RELATIVE_WORDS})\\b(.*)$`);
-const ZH_POSSESSED_RELATIVE = new RegExp(`^用户(?:的|家的|家)(?:[^，。]{0,4}?)(${ZH_RELATIVE_WORDS})(.*)$`);
 const AGE = new RegExp(`^(?:is|turned|turns|will be|will turn) (?:\\d{1,3}|${NUMBER_WORDS})(?: years old)?\\b`);
 
 function englishKey(text: string): RelationKey | null {
@@ -292,63 +135,6 @@ function englishKey(text: string): RelationKey | null {
         text.slice(text.length - rest.length - 1),
       );
     return { subject, relation: place?.[1] ? `plan:${place[1].toLowerCase()}` : "plan", kind: "plan" };
-  }
-  return null;
-}
-
-/** A date as the Chinese date rules write it. */
-export const ZH_DATE = /^\d{4}年(?:\d{1,2}月)?(?:\d{1,2}日)?(?:（周.）)?(?:那个周末|那一周)?[，,]?/u;
-
-function chineseKey(text: string): RelationKey | null {
-  const t = text.replace(/[。！!]+$/u, "");
-  const possessed = ZH_POSSESSED_RELATIVE.exec(t);
-  let subject = "user";
-  let rest: string;
-  if (possessed?.[1] !== undefined) {
-    subject = `user.${RELATIVES[possessed[1]] ?? possessed[1]}`;
-    rest = possessed[2] ?? "";
-  } else if (t.startsWith("用户")) rest = t.slice(2);
-  else return null;
-  // A resolved date right after the subject ("用户2026年12月2日要去北京出差") says when, not what.
-  const dated = ZH_DATE.exec(rest);
-  if (dated) rest = rest.slice(dated[0].length);
-  rest = rest.replace(/^(?:也|还|现在|目前|已经|刚|刚刚|最近|以前|之前|过去|一直|从小就?|平时|每天|每周|如今)+/u, "");
-  if (/^(?:叫|名字(?:是|叫)|的名字(?:是|叫))/u.test(rest) || /^养了?(?:一[只条个])?.{0,4}?(?:猫|狗|兔子)，?(?:叫|名叫)/u.test(rest)) {
-    return { subject, relation: "name", kind: subject === "user" ? "name" : "relationship" };
-  }
-  if (HEALTH.test(rest)) {
-    const allergen = /对(.+?)过敏/u.exec(rest);
-    return { subject, relation: allergen?.[1] ? `allergy:${allergen[1]}` : "health", kind: "health" };
-  }
-  if (DIET.test(rest)) return { subject, relation: "diet", kind: "diet" };
-  if (/^(?:住在|住|搬到|搬去|搬家到|定居|在.{1,10}住)/u.test(rest)) {
-    return /^(?:要|打算|准备|计划)/u.test(rest) || FUTURE.test(rest.slice(0, 4))
-      ? { subject, relation: "plan:home", kind: "plan" }
-      : { subject, relation: "home", kind: "home" };
-  }
-  if (/^(?:要|打算|准备|计划|下个月|明年).{0,6}(?:搬到|搬去|搬家)/u.test(rest)) return { subject, relation: "plan:home", kind: "plan" };
-  if (/^(?:来自|老家在|出生在|出生于|在.{1,6}长大)/u.test(rest)) return { subject, relation: "origin", kind: "origin" };
-  if (
-    /(?:当|做|是做|是一名|是个|是一个|职业是|工作是|从事|转行做|升职为|成为了?)|^是.{0,8}(?:师|员|生|家|医|警|工|手|长|经理|老板|总监|博士|护士|司机|会计|律师|厨师|记者)/u.test(
-      rest,
-    )
-  ) {
-    return { subject, relation: "job", kind: "job" };
-  }
-  if (/^在.{1,12}(?:工作|上班|实习|任职)|^(?:入职|加入|跳槽到|去了).{1,12}/u.test(rest))
-    return { subject, relation: "employer", kind: "employer" };
-  if (/^[\d一二两三四五六七八九十]{1,3}岁|^今年[\d一二两三四五六七八九十]{1,3}岁/u.test(rest))
-    return { subject, relation: "age", kind: "age" };
-  const likes = /^(?:最|特别|非常|很|比较|超)?(?:喜欢|爱|讨厌|不喜欢|不爱|迷上了|爱上了|偏爱|偏好|受不了)(?:吃|喝|看|听|玩|用)?(.+)$/u.exec(
-    rest,
-  );
-  if (likes?.[1]) return { subject, relation: `likes:${likes[1].split(/[，,。]/u)[0]?.replace(/[了的啊呀]+$/u, "")}`, kind: "likes" };
-  const uses =
-    /(?:把)(.{1,8}?)(?:从.+?)?(?:换成|改成|迁移到|切换到|换到)/u.exec(rest) ?? /^(?:用|使用)(?:.+?)(?:做|写|来做|当)(.{1,8})$/u.exec(rest);
-  if (uses?.[1]) return { subject, relation: `uses:${uses[1]}`, kind: "uses" };
-  if (FUTURE.test(rest) || /^\d{4}年/u.test(rest)) {
-    const place = /(?:去|到)(.{2,4}?)(?:旅游|旅行|玩|出差|度假|参加|看|$|，)/u.exec(rest);
-    return { subject, relation: place?.[1] ? `plan:${place[1]}` : "plan", kind: "plan" };
   }
   return null;
 }
