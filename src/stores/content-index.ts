@@ -2,6 +2,7 @@ import type {
   ContentMatch,
   ContentRef,
   FactAccess,
+  FactMatches,
   FactPage,
   FactQuery,
   FactRefresh,
@@ -9,7 +10,6 @@ import type {
   FactStore,
   KnownFact,
 } from "../memory/ports/index.ts";
-import type { RecallCandidate } from "../memory/model.ts";
 import type { Fact } from "../memory/model.ts";
 import { InvalidStoreInput } from "./errors.ts";
 import { assertId, contentIndexKey } from "./keys.ts";
@@ -229,7 +229,7 @@ export class ContentIndexedFactStore implements FactStore {
     return deleted;
   }
 
-  query(scope: FactScope, query: FactQuery): Promise<RecallCandidate[]> {
+  query(scope: FactScope, query: FactQuery): Promise<FactMatches> {
     return this.#facts.query(scope, query);
   }
 

@@ -3,6 +3,7 @@ import type {
   ContentMatch,
   ContentRef,
   FactAccess,
+  FactMatches,
   FactPage,
   FactQuery,
   FactRefresh,
@@ -10,7 +11,7 @@ import type {
   FactStore,
 } from "../memory/ports/index.ts";
 import type { FusionMode, RetrievalMode } from "../memory/options.ts";
-import type { RecallCandidate } from "../memory/model.ts";
+import type { RecallCandidate, RelevanceScale } from "../memory/model.ts";
 import { FACT_TYPES, type Fact } from "../memory/model.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";
 import { CURRENT_FACTS_FILTER, allOf, contentIdFilter, scopeFilter, typeFilter } from "./fact-filter.ts";
@@ -113,7 +114,8 @@ export class VectorFactStore implements FactStore {
     }
   }
 
-  async query(scope: FactScope, query: FactQuery): Promise<RecallCandidate[]> {
+  /** Candidates with the scale of the scores the index was asked for (see `FactMatches.scale`). */
+  async query(scope: FactScope, query: FactQuery): Promise<FactMatches> {
     const namespace = scopeToNamespace(scope);
     if (!Number.isSafeInteger(query.topK) || query.topK <= 0) throw new InvalidStoreInput("topK must be a positive integer");
     const filter = allOf([typeFilter(query.types), scopeFilter(query.filter), CURRENT_FACTS_FILTER]);
@@ -130,11 +132,15 @@ export class VectorFactStore implements FactStore {
           ),
         [],
       );
-      return bestOf(results.map((r) => candidatesOf(r, "dense")));
+      return { scale: "dense", candidates: bestOf(results.map((r) => candidatesOf(r, "dense"))) };
     }
-    if (this.#retrieval === "hybrid" && this.#fusion === "worker") return this.#queryParts(namespace, texts, common);
-    const fusion =
-      this.#retrieval === "hybrid" ? { fusionAlgorithm: this.#fusion === "dbsf" ? FusionAlgorithm.DBSF : FusionAlgorithm.RRF } : {};
+    if (this.#retrieval === "hybrid" && this.#fusion === "worker") {
+      return { scale: "hybrid", candidates: await this.#queryParts(namespace, texts, common) };
+    }
+    const mode = this.#retrieval;
+    // A hybrid index fuses its parts itself, so the scores are on its fusion's scale.
+    const scale: RelevanceScale = mode !== "hybrid" ? mode : this.#fusion === "dbsf" ? "dbsf" : "rrf";
+    const fusion = mode === "hybrid" ? { fusionAlgorithm: scale === "dbsf" ? FusionAlgorithm.DBSF : FusionAlgorithm.RRF } : {};
     const results = await orEmpty(
       () =>
         this.#queryEach(
@@ -143,8 +149,8 @@ export class VectorFactStore implements FactStore {
         ),
       [],
     );
-    const part = this.#retrieval === "hybrid" ? null : this.#retrieval;
-    return bestOf(results.map((r) => candidatesOf(r, part)));
+    const part = mode === "hybrid" ? null : mode;
+    return { scale, candidates: bestOf(results.map((r) => candidatesOf(r, part))) };
   }
 
   /** Queries in one request: a single query, or a batch (answered with one result list per query). */

@@ -2,19 +2,10 @@
 import { factValue, lastTouched, shouldRetain } from "./lifecycle.ts";
 import type { MemoryOptions } from "../options.ts";
 import type { FactScope, FactStore } from "../ports/facts.ts";
-import type { Fact, FactType, RecalledFact, RecallCandidate } from "../model.ts";
+import type { Fact, FactType, RecalledFact, RecallCandidate, RelevanceScale } from "../model.ts";
 import { isEmptyFilter, type FactFilter } from "./filter.ts";
 import { recallQueryTexts } from "./recall-query.ts";
-import {
-  clamp01,
-  DEFAULT_RECALL_GATES,
-  GATE_FLOOR_RATIO,
-  hybridGate,
-  queryCjkShare,
-  relevanceOf,
-  relevanceScale,
-  type RelevanceScale,
-} from "./relevance.ts";
+import { clamp01, DEFAULT_RECALL_GATES, GATE_FLOOR_RATIO, hybridGate, queryCjkShare, relevanceOf, relevanceScale } from "./relevance.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -145,11 +136,11 @@ export function rankRecalled(candidates: readonly RecallCandidate[], rank: RankO
 export const candidateDepth = (k: number): number => Math.min(100, Math.max(k * 3, k + 5));
 
 /** What {@link recallFrom} needs of the options. */
-export type RecallOptions = ScoreOptions & Pick<MemoryOptions, "recallMargin" | "retrieval" | "fusion" | "minRecallScore">;
+export type RecallOptions = ScoreOptions & Pick<MemoryOptions, "recallMargin" | "minRecallScore">;
 
 /**
  * One recall: a single store query (deep enough for the ranking to reorder) and
- * {@link selectRecalled} on the mode's scale. Both the context and the search route use it.
+ * {@link selectRecalled} on the scale the store says its scores are on. Both the context and the search route use it.
  */
 export async function recallFrom(
   store: FactStore,
@@ -167,7 +158,7 @@ export async function recallFrom(
   const { k, options } = request;
   const filter = request.filter && !isEmptyFilter(request.filter) ? { filter: request.filter } : {};
   const [text, ...also] = recallQueryTexts(query);
-  const found = await store.query(scope, {
+  const { scale, candidates: found } = await store.query(scope, {
     text,
     ...(also.length > 0 ? { also } : {}),
     topK: candidateDepth(k),
@@ -179,7 +170,7 @@ export async function recallFrom(
   const outcome = selectRecalled(candidates, {
     k,
     minScore: request.minScore ?? options.minRecallScore,
-    scale: relevanceScale(options.retrieval, options.fusion),
+    scale,
     types: request.types,
     cjkShare: queryCjkShare(text),
     now: request.now,

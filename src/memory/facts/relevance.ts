@@ -1,9 +1,6 @@
 /** How relevant a candidate is, per scale and query script, and the calibrated gate of each scale. */
 import type { FusionMode, RetrievalMode } from "../options.ts";
-import type { RecallCandidate } from "../model.ts";
-
-/** Which scale a candidate's relevance is on; each has its own calibrated gate. */
-export type RelevanceScale = "dense" | "sparse" | "hybrid" | "rrf" | "dbsf";
+import type { RecallCandidate, RelevanceScale } from "../model.ts";
 
 /**
  * Default gate (minimum relevance) per scale, calibrated with `bench/recall-calibrate.ts` on the
@@ -115,7 +112,10 @@ export function relevanceOf(candidate: RecallCandidate, scale: RelevanceScale, c
   }
 }
 
-/** The scale of a store searching in `mode` with `fusion`. */
+/**
+ * The scale of a store searching in `mode` with `fusion`: what a recall that never asked the store
+ * reports (a store's answer says its own scale, see `FactMatches.scale`).
+ */
 export function relevanceScale(mode: RetrievalMode, fusion: FusionMode): RelevanceScale {
   if (mode !== "hybrid") return mode;
   return fusion === "worker" ? "hybrid" : fusion;
