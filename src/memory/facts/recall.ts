@@ -140,7 +140,8 @@ export type RecallOptions = ScoreOptions & Pick<MemoryOptions, "recallMargin" | 
 
 /**
  * One recall: a single store query (deep enough for the ranking to reorder) and
- * {@link selectRecalled} on the scale the store says its scores are on. Both the context and the search route use it.
+ * {@link selectRecalled} on the scale the store says its scores are on. Both the context and the
+ * search route use it.
  */
 export async function recallFrom(
   store: FactStore,
