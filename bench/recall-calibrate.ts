@@ -7,7 +7,7 @@
  *
  *   npx tsx bench/recall-calibrate.ts [--dense-model USE_LITE|HASHING_WEIGHTED|HASHING] [--top 15]
  *
- * Prints figures only; the chosen values go into src/memory/facts/recall.ts by hand (docs/recall.md).
+ * Prints figures only; the chosen values go into src/memory/facts/relevance.ts by hand (docs/recall.md).
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -20,7 +20,7 @@ import {
   HYBRID_SCRIPT_GATES,
   hybridRelevance,
   SPARSE_SCALE,
-} from "../src/memory/facts/recall.ts";
+} from "../src/memory/facts/relevance.ts";
 import { startVectorEmulator } from "../tools/upstash-local/vector/standalone.ts";
 import { parseDenseModel } from "../tools/upstash-local/vector/config.ts";
 import type { Dataset } from "./data/recall/schema.ts";

@@ -42,7 +42,7 @@ import { parseArgs } from "node:util";
 import { Redis } from "@upstash/redis";
 import { Index, type InfoResult } from "@upstash/vector";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
-import { DEFAULT_RECALL_GATES } from "../src/memory/facts/recall.ts";
+import { DEFAULT_RECALL_GATES } from "../src/memory/facts/relevance.ts";
 import { loadTokenCounter } from "../src/llm/tokenizer.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import type { Dataset } from "./data/recall/schema.ts";

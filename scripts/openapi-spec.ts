@@ -1,6 +1,6 @@
 import { buildApp } from "../src/http/app.ts";
 import type { RuntimeFactory } from "../src/http/context-types.ts";
-import { openApiDocument, type OpenAPIDocument } from "../src/http/routes/docs.ts";
+import { openApiDocument, type OpenAPIDocument } from "../src/http/docs/openapi-document.ts";
 
 // The routes register their schemas when the app is built; no request is served, so no runtime is needed.
 const noRuntime: RuntimeFactory = () => {

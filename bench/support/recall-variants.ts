@@ -1,14 +1,8 @@
 import { QueryMode, WeightingStrategy, type Index, type QueryResult } from "@upstash/vector";
 import { createFact, factId } from "../../src/memory/facts/identity.ts";
-import {
-  candidateDepth,
-  GATE_FLOOR_RATIO,
-  HYBRID_SCRIPT_GATES,
-  hybridRelevance,
-  queryCjkShare,
-  recallQueryText,
-  recallQueryTexts,
-} from "../../src/memory/facts/recall.ts";
+import { candidateDepth } from "../../src/memory/facts/recall.ts";
+import { recallQueryText, recallQueryTexts } from "../../src/memory/facts/recall-query.ts";
+import { GATE_FLOOR_RATIO, HYBRID_SCRIPT_GATES, hybridRelevance, queryCjkShare } from "../../src/memory/facts/relevance.ts";
 import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
 import { VectorFactStore } from "../../src/stores/facts-vector.ts";
 import { DEFAULT_BM25, idfWeight, textTerms } from "../../tools/upstash-local/vector/index.ts";

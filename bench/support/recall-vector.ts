@@ -4,8 +4,7 @@ import { createFact, factId } from "../../src/memory/facts/identity.ts";
 import { SessionMemory } from "../../src/memory/sessions/session-memory.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
 import type { FusionMode } from "../../src/memory/options.ts";
-import type { RecallCandidate } from "../../src/memory/model.ts";
-import type { FactQuery, FactScope } from "../../src/memory/ports/facts.ts";
+import type { FactMatches, FactQuery, FactScope } from "../../src/memory/ports/facts.ts";
 import { intentQueryText } from "../../src/memory/facts/query-intents.ts";
 import type { RecalledFact } from "../../src/memory/model.ts";
 import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
@@ -36,7 +35,7 @@ const datasetIds = (recalled: readonly RecalledFact[], toDataset: Map<string, st
 
 /** The product's store, minus the wording a relation intent adds to a query (the baseline of `query-intents.ts`). */
 class StoreWithoutIntents extends VectorFactStore {
-  override query(scope: FactScope, query: FactQuery): Promise<RecallCandidate[]> {
+  override query(scope: FactScope, query: FactQuery): Promise<FactMatches> {
     const intent = intentQueryText(query.text);
     const also = (query.also ?? []).filter((t) => t !== intent);
     return super.query(scope, { ...query, also });

@@ -21,7 +21,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
 import { messageRoutes } from "./routes/messages.ts";
 import { modelRoutes } from "./routes/models.ts";
-import { observeRoutes } from "./routes/observe.ts";
+import { traceAndStatsRoutes } from "./routes/traces-stats.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { userSessionRoutes } from "./routes/user-sessions.ts";
@@ -55,7 +55,7 @@ export function buildApp(factory: RuntimeFactory, logger?: MemoryLogger): OpenAP
   app.route("/", chatRoutes());
   app.route("/", completionRoutes());
   app.route("/", modelRoutes());
-  app.route("/", observeRoutes());
+  app.route("/", traceAndStatsRoutes());
   app.route("/", tokenRoutes());
   app.route("/", auditRoutes());
   const allowed = allowedMethods(app);

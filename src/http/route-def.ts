@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { OperationClass } from "../memory/access/index.ts";
-import type { OperationDoc } from "./routes/docs-operations.ts";
+import type { OperationDoc } from "./docs/operations.ts";
 
 type RouteConfig = Parameters<typeof createRoute>[0];
 

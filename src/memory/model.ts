@@ -189,6 +189,9 @@ export interface TurnOutcome {
 /** A JSON object as an upstream sends or takes it. */
 export type JsonObject = Record<string, unknown>;
 
+/** Which scale a candidate's relevance is on; each has its own calibrated gate (see `relevanceOf`). */
+export type RelevanceScale = "dense" | "sparse" | "hybrid" | "rrf" | "dbsf";
+
 /** A candidate as the fact store returns it: the index's score and, when known, each part's own. */
 export interface RecallCandidate {
   fact: Fact;

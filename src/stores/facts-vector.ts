@@ -1,8 +1,10 @@
+/** The fact store on Upstash Vector: one namespace per user, every fact field in metadata, recall in the index's mode. */
 import { FusionAlgorithm, QueryMode, type QueryResult, type RangeResult } from "@upstash/vector";
 import type {
   ContentMatch,
   ContentRef,
   FactAccess,
+  FactMatches,
   FactPage,
   FactQuery,
   FactRefresh,
@@ -10,11 +12,12 @@ import type {
   FactStore,
 } from "../memory/ports/index.ts";
 import type { FusionMode, RetrievalMode } from "../memory/options.ts";
-import type { RecallCandidate } from "../memory/model.ts";
+import type { RecallCandidate, RelevanceScale } from "../memory/model.ts";
 import { FACT_TYPES, type Fact } from "../memory/model.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";
 import { CURRENT_FACTS_FILTER, allOf, contentIdFilter, scopeFilter, typeFilter } from "./fact-filter.ts";
 import { orEmpty, UPSERT_BATCH, type EmbedFunction, type VectorIndex } from "./fact-index.ts";
+import { bestOf, candidatesOf, mergeParts } from "./fact-candidates.ts";
 import { factFromMetadata, factToMetadata } from "./fact-metadata.ts";
 import { assertId } from "./keys.ts";
 import { namespaceToScope, scopeToNamespace } from "./fact-namespace.ts";
@@ -42,35 +45,6 @@ export interface VectorFactStoreOptions {
 function assertFact(fact: Fact): void {
   if (typeof fact.id !== "string" || fact.id === "") throw new InvalidStoreInput("fact id is required");
   if (!(FACT_TYPES as readonly string[]).includes(fact.type)) throw new InvalidStoreInput("unknown fact type");
-}
-
-/** Query results as candidates; `part` names which score the index's score is. */
-function candidatesOf(results: readonly QueryResult[], part: "dense" | "sparse" | null): RecallCandidate[] {
-  return results.flatMap((r) => {
-    const fact = factFromMetadata(r.id, r.metadata);
-    if (!fact) return [];
-    const candidate: RecallCandidate = { fact, similarity: r.score };
-    if (part) candidate[part] = r.score;
-    return [candidate];
-  });
-}
-
-/** Each fact once, with its best score over the wordings of a query (per part for a hybrid index). */
-function bestOf(lists: readonly RecallCandidate[][]): RecallCandidate[] {
-  const merged = new Map<string, RecallCandidate>();
-  for (const list of lists) {
-    for (const c of list) {
-      const found = merged.get(c.fact.id);
-      if (!found) {
-        merged.set(c.fact.id, { ...c });
-        continue;
-      }
-      found.similarity = Math.max(found.similarity, c.similarity);
-      if (c.dense !== undefined) found.dense = Math.max(found.dense ?? c.dense, c.dense);
-      if (c.sparse !== undefined) found.sparse = Math.max(found.sparse ?? c.sparse, c.sparse);
-    }
-  }
-  return [...merged.values()];
 }
 
 /** One query of a batch, as the client takes it. */
@@ -113,7 +87,8 @@ export class VectorFactStore implements FactStore {
     }
   }
 
-  async query(scope: FactScope, query: FactQuery): Promise<RecallCandidate[]> {
+  /** Candidates with the scale of the scores the index was asked for (see `FactMatches.scale`). */
+  async query(scope: FactScope, query: FactQuery): Promise<FactMatches> {
     const namespace = scopeToNamespace(scope);
     if (!Number.isSafeInteger(query.topK) || query.topK <= 0) throw new InvalidStoreInput("topK must be a positive integer");
     const filter = allOf([typeFilter(query.types), scopeFilter(query.filter), CURRENT_FACTS_FILTER]);
@@ -130,11 +105,15 @@ export class VectorFactStore implements FactStore {
           ),
         [],
       );
-      return bestOf(results.map((r) => candidatesOf(r, "dense")));
+      return { scale: "dense", candidates: bestOf(results.map((r) => candidatesOf(r, "dense"))) };
     }
-    if (this.#retrieval === "hybrid" && this.#fusion === "worker") return this.#queryParts(namespace, texts, common);
-    const fusion =
-      this.#retrieval === "hybrid" ? { fusionAlgorithm: this.#fusion === "dbsf" ? FusionAlgorithm.DBSF : FusionAlgorithm.RRF } : {};
+    if (this.#retrieval === "hybrid" && this.#fusion === "worker") {
+      return { scale: "hybrid", candidates: await this.#queryParts(namespace, texts, common) };
+    }
+    const mode = this.#retrieval;
+    // A hybrid index fuses its parts itself, so the scores are on its fusion's scale.
+    const scale: RelevanceScale = mode !== "hybrid" ? mode : this.#fusion === "dbsf" ? "dbsf" : "rrf";
+    const fusion = mode === "hybrid" ? { fusionAlgorithm: scale === "dbsf" ? FusionAlgorithm.DBSF : FusionAlgorithm.RRF } : {};
     const results = await orEmpty(
       () =>
         this.#queryEach(
@@ -143,8 +122,8 @@ export class VectorFactStore implements FactStore {
         ),
       [],
     );
-    const part = this.#retrieval === "hybrid" ? null : this.#retrieval;
-    return bestOf(results.map((r) => candidatesOf(r, part)));
+    const part = mode === "hybrid" ? null : mode;
+    return { scale, candidates: bestOf(results.map((r) => candidatesOf(r, part))) };
   }
 
   /** Queries in one request: a single query, or a batch (answered with one result list per query). */
@@ -170,14 +149,7 @@ export class VectorFactStore implements FactStore {
     const results = await orEmpty(() => this.#index.queryMany(batch, { namespace }), []);
     const dense = bestOf(results.filter((_, i) => i % 2 === 0).map((r) => candidatesOf(r, "dense")));
     const sparse = bestOf(results.filter((_, i) => i % 2 === 1).map((r) => candidatesOf(r, "sparse")));
-    const merged = new Map<string, RecallCandidate>();
-    for (const c of dense) merged.set(c.fact.id, c);
-    for (const c of sparse) {
-      const found = merged.get(c.fact.id);
-      if (found) found.sparse = c.sparse;
-      else merged.set(c.fact.id, { ...c, similarity: 0 });
-    }
-    return [...merged.values()];
+    return mergeParts(dense, sparse);
   }
 
   async get(scope: FactScope, ids: string[]): Promise<(Fact | null)[]> {

@@ -45,7 +45,8 @@ describe("VectorFactStore (index embeds the text)", () => {
     expect(local.vector.log).toHaveLength(1);
     expect(local.vector.log[0]?.path).toBe(`/upsert-data/${scopeToNamespace(scope("u1"))}`);
 
-    const hits = await store.query(scope("u1"), { text: "black coffee every morning", topK: 2 });
+    const { scale, candidates: hits } = await store.query(scope("u1"), { text: "black coffee every morning", topK: 2 });
+    expect(scale).toBe("dense");
     expect(hits[0]?.fact).toEqual(full);
     expect(hits[0]?.similarity).toBeGreaterThan(0);
     expect(hits[0]?.similarity).toBeLessThanOrEqual(1);
@@ -57,15 +58,15 @@ describe("VectorFactStore (index embeds the text)", () => {
       fact("f-own", "I grew up in Galway"),
     ]);
     local.vector.resetLog();
-    const both = await store.query(scope("u-voices"), {
+    const { candidates: both } = await store.query(scope("u-voices"), {
       text: "where does my sister live",
       also: ["where does the user's sister live"],
       topK: 5,
     });
     expect(local.vector.log).toHaveLength(1);
     expect(new Set(both.map((c) => c.fact.id)).size).toBe(both.length);
-    const first = await store.query(scope("u-voices"), { text: "where does my sister live", topK: 5 });
-    const third = await store.query(scope("u-voices"), { text: "where does the user's sister live", topK: 5 });
+    const { candidates: first } = await store.query(scope("u-voices"), { text: "where does my sister live", topK: 5 });
+    const { candidates: third } = await store.query(scope("u-voices"), { text: "where does the user's sister live", topK: 5 });
     const score = (list: typeof both, id: string) => list.find((c) => c.fact.id === id)?.similarity ?? 0;
     expect(score(both, "f-sister")).toBeCloseTo(Math.max(score(first, "f-sister"), score(third, "f-sister")), 6);
   });
@@ -82,14 +83,19 @@ describe("VectorFactStore (index embeds the text)", () => {
     const s = scope("u-superseded");
     const paris = fact("f-paris", "The user lives in Paris", "fact", { supersededAt: 2000, supersededBy: "f-berlin" });
     await store.upsert(s, [paris, fact("f-berlin", "The user lives in Berlin")]);
-    expect((await store.query(s, { text: "The user lives in Paris", topK: 10 })).map((h) => h.fact.id)).toEqual(["f-berlin"]);
-    expect((await store.query(s, { text: "lives in Paris", topK: 10, types: ["fact"] })).map((h) => h.fact.id)).toEqual(["f-berlin"]);
+    expect((await store.query(s, { text: "The user lives in Paris", topK: 10 })).candidates.map((h) => h.fact.id)).toEqual(["f-berlin"]);
+    expect((await store.query(s, { text: "lives in Paris", topK: 10, types: ["fact"] })).candidates.map((h) => h.fact.id)).toEqual([
+      "f-berlin",
+    ]);
     expect(await store.get(s, ["f-paris"])).toEqual([paris]);
     expect((await store.list(s, "", 10)).facts.find((f) => f.id === "f-paris")).toEqual(paris);
     expect(await store.refresh(s, [{ id: "f-paris", version: 2, updatedAt: 3000 }])).toEqual([]);
     const [current] = await store.get(s, ["f-paris"]);
     expect(current).toEqual({ ...fact("f-paris", "The user lives in Paris"), version: 2, updatedAt: 3000 });
-    expect((await store.query(s, { text: "lives in Paris", topK: 10 })).map((h) => h.fact.id).sort()).toEqual(["f-berlin", "f-paris"]);
+    expect((await store.query(s, { text: "lives in Paris", topK: 10 })).candidates.map((h) => h.fact.id).sort()).toEqual([
+      "f-berlin",
+      "f-paris",
+    ]);
   });
 
   it("filters by type", async () => {
@@ -99,9 +105,9 @@ describe("VectorFactStore (index embeds the text)", () => {
       fact("f1", "works as a nurse"),
       fact("c1", "is planning a trip", "context"),
     ]);
-    const prefs = await store.query(s, { text: "seats", topK: 10, types: ["preference"] });
+    const { candidates: prefs } = await store.query(s, { text: "seats", topK: 10, types: ["preference"] });
     expect(prefs.map((h) => h.fact.id)).toEqual(["p1"]);
-    const two = await store.query(s, { text: "anything", topK: 10, types: ["fact", "context", "fact"] });
+    const { candidates: two } = await store.query(s, { text: "anything", topK: 10, types: ["fact", "context", "fact"] });
     expect(two.map((h) => h.fact.id).sort()).toEqual(["c1", "f1"]);
     expect(typeFilter(["fact", "context", "fact"])).toBe("type IN ('fact', 'context')");
   });
@@ -142,7 +148,7 @@ describe("VectorFactStore (index embeds the text)", () => {
 
   it("keeps users apart", async () => {
     await store.upsert(scope("ua"), [fact("secret", "the vault code is 1234")]);
-    expect(await store.query(scope("ub"), { text: "vault code", topK: 5 })).toEqual([]);
+    expect((await store.query(scope("ub"), { text: "vault code", topK: 5 })).candidates).toEqual([]);
     expect(await store.get(scope("ub"), ["secret"])).toEqual([null]);
   });
 
@@ -156,7 +162,7 @@ describe("VectorFactStore (index embeds the text)", () => {
     await store.patch(s, [{ ...g1!, accessCount: 5, lastAccessedAt: 2000, importance: 0.8 }]);
     const [patched] = await store.get(s, ["g1"]);
     expect(patched).toEqual({ ...g1!, accessCount: 5, lastAccessedAt: 2000, importance: 0.8 });
-    expect((await store.query(s, { text: "speaks French", topK: 1 }))[0]?.fact.id).toBe("g1");
+    expect((await store.query(s, { text: "speaks French", topK: 1 })).candidates[0]?.fact.id).toBe("g1");
 
     expect(await store.delete(s, ["g1", "nope"])).toBe(1);
     expect(await store.get(s, ["g1", "g2"])).toEqual([null, expect.objectContaining({ id: "g2" })]);
@@ -207,7 +213,7 @@ describe("VectorFactStore (index embeds the text)", () => {
     expect(await store.deleteAll(s)).toBe(3);
     expect(await store.scopes()).not.toContainEqual(s);
     expect(await store.list(s, "", 10)).toEqual({ facts: [], nextCursor: "" });
-    expect(await store.query(s, { text: "one", topK: 3 })).toEqual([]);
+    expect((await store.query(s, { text: "one", topK: 3 })).candidates).toEqual([]);
     expect(await store.deleteAll(scope("never-written"))).toBe(0);
   });
 });
@@ -226,7 +232,8 @@ describe("VectorFactStore with an injected embedder", () => {
     const s = scope("emb");
     local.vector.resetLog();
     await vstore.upsert(s, [fact("e1", "red bicycle"), fact("e2", "green apple")]);
-    const hits = await vstore.query(s, { text: "apple green", topK: 1 });
+    const { scale, candidates: hits } = await vstore.query(s, { text: "apple green", topK: 1 });
+    expect(scale).toBe("dense");
     expect(hits[0]?.fact.id).toBe("e2");
     expect(local.vector.log.map((e) => e.path)).toEqual([`/upsert/${scopeToNamespace(s)}`, `/query/${scopeToNamespace(s)}`]);
   });

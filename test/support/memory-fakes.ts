@@ -16,6 +16,7 @@ import type {
   ContentMatch,
   ContentRef,
   FactAccess,
+  FactMatches,
   FactRefresh,
   FactPage,
   FactQuery,
@@ -638,22 +639,22 @@ export class InMemoryFactStore implements FactStore {
     for (const f of facts) this.#scope(scope).set(f.id, clone(f));
   }
 
-  async query(scope: FactScope, query: FactQuery): Promise<{ fact: Fact; similarity: number }[]> {
+  /** Scores like a dense index's normalized cosine, so the candidates are on the dense scale. */
+  async query(scope: FactScope, query: FactQuery): Promise<FactMatches> {
     this.#enter("query");
-    return (
-      [...this.#scope(scope).values()]
-        .filter((f) => !query.types || query.types.length === 0 || query.types.includes(f.type))
-        // Like the Vector store's filter: a superseded fact is never a candidate.
-        .filter((f) => f.supersededAt === undefined)
-        .filter((f) => matchesFilter(f, query.filter))
-        // Like the Vector store: a fact's best score over every wording of the query.
-        .map((f) => ({
-          fact: clone(f),
-          similarity: Math.max(...[query.text, ...(query.also ?? [])].map((t) => this.similarity(t, f.text))),
-        }))
-        .sort((a, b) => b.similarity - a.similarity)
-        .slice(0, query.topK)
-    );
+    const candidates = [...this.#scope(scope).values()]
+      .filter((f) => !query.types || query.types.length === 0 || query.types.includes(f.type))
+      // Like the Vector store's filter: a superseded fact is never a candidate.
+      .filter((f) => f.supersededAt === undefined)
+      .filter((f) => matchesFilter(f, query.filter))
+      // Like the Vector store: a fact's best score over every wording of the query.
+      .map((f) => ({
+        fact: clone(f),
+        similarity: Math.max(...[query.text, ...(query.also ?? [])].map((t) => this.similarity(t, f.text))),
+      }))
+      .sort((a, b) => b.similarity - a.similarity)
+      .slice(0, query.topK);
+    return { scale: "dense", candidates };
   }
 
   async get(scope: FactScope, ids: string[]): Promise<(Fact | null)[]> {

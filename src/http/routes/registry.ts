@@ -6,7 +6,7 @@ import { factRouteDefs } from "./facts.ts";
 import { healthRouteDefs } from "./health.ts";
 import { messageRouteDefs } from "./messages.ts";
 import { modelRouteDefs } from "./models.ts";
-import { observeRouteDefs } from "./observe.ts";
+import { traceAndStatsRouteDefs } from "./traces-stats.ts";
 import { sessionRouteDefs } from "./sessions.ts";
 import { tokenRouteDefs } from "./tokens.ts";
 import { userSessionRouteDefs } from "./user-sessions.ts";
@@ -29,7 +29,7 @@ export const ROUTES: readonly DefinedRoute[] = [
   ...chatRouteDefs,
   ...completionRouteDefs,
   ...modelRouteDefs,
-  ...observeRouteDefs,
+  ...traceAndStatsRouteDefs,
   ...tokenRouteDefs,
   ...auditRouteDefs,
 ];

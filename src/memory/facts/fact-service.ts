@@ -221,7 +221,7 @@ export class FactService {
       .join("\n");
     if (userText.trim() === "") return report;
     const similar = await facts.query(scope, { text: userText.slice(0, 2000), topK: LEARN_SIMILAR });
-    const existing = similar.map((s) => s.fact).filter((f) => f.supersededAt === undefined);
+    const existing = similar.candidates.map((s) => s.fact).filter((f) => f.supersededAt === undefined);
     const operations = await extractor.extract({ messages, existing });
     const lastUser = [...messages].reverse().find((m) => m.role === "user");
     const metadata = extractor.version === undefined ? undefined : { learnedBy: extractor.version };

@@ -1,129 +1,13 @@
+/** Ranking and selection of recalled facts: the gate, the bounded tie-break, and one recall from the fact store. */
 import { factValue, lastTouched, shouldRetain } from "./lifecycle.ts";
-import type { FusionMode, MemoryOptions, RetrievalMode } from "../options.ts";
+import type { MemoryOptions } from "../options.ts";
 import type { FactScope, FactStore } from "../ports/facts.ts";
-import type { Fact, FactType, RecalledFact, RecallCandidate } from "../model.ts";
+import type { Fact, FactType, RecalledFact, RecallCandidate, RelevanceScale } from "../model.ts";
 import { isEmptyFilter, type FactFilter } from "./filter.ts";
-import { intentQueryText } from "./query-intents.ts";
+import { recallQueryTexts } from "./recall-query.ts";
+import { clamp01, DEFAULT_RECALL_GATES, GATE_FLOOR_RATIO, hybridGate, queryCjkShare, relevanceOf, relevanceScale } from "./relevance.ts";
 
 const DAY_MS = 86_400_000;
-
-/** Which scale a candidate's relevance is on; each has its own calibrated gate. */
-export type RelevanceScale = "dense" | "sparse" | "hybrid" | "rrf" | "dbsf";
-
-/**
- * Default gate (minimum relevance) per scale, calibrated with `bench/recall-calibrate.ts` on the
- * committed dataset with the dev stack's dense model (a sentence model for English, hashing for
- * CJK): the lowest value that keeps abstention on unrelated queries at or above 90% while cutting
- * as few true hits as possible. Index-fused scores (`rrf`, `dbsf`) carry ranks, not relatedness,
- * so no value separates related from unrelated: their gate only drops empty matches. Another
- * embedding model (Upstash's BGE-M3, OpenAI) scores differently: calibrate the same way
- * (docs/recall.md) and set `RECALL_MIN_SCORE`.
- */
-export const DEFAULT_RECALL_GATES: Readonly<Record<RelevanceScale, number>> = Object.freeze({
-  dense: 0.1562,
-  sparse: 0.1738,
-  hybrid: 0.1698,
-  rrf: 0,
-  dbsf: 0,
-});
-
-/**
- * Worker-fused hybrid gates by the query's script ({@link queryCjkShare} interpolates between
- * them): each is the lowest value abstaining on 90% of that script's unrelated queries, since the
- * two scripts' relevances are weighted differently ({@link HYBRID_DENSE_WEIGHTS}) and so sit on
- * different scales. `DEFAULT_RECALL_GATES.hybrid` is the Latin-script gate. A `minScore` set by
- * the caller (`RECALL_MIN_SCORE`) applies to every script as it is.
- */
-export const HYBRID_SCRIPT_GATES: Readonly<{ latin: number; cjk: number }> = Object.freeze({ latin: 0.1698, cjk: 0.1898 });
-
-/**
- * Two-level gate: the best candidate must reach `minScore` (does memory know anything about the
- * query at all?); once it does, the others need `minScore x this` (how far below the best a fact
- * may be and still be shown). Measured with the bench (hybrid): floors of 0 to 0.3 recall the same,
- * 0.5 cuts true hits that are worded differently.
- */
-export const GATE_FLOOR_RATIO = 0.1;
-
-/**
- * Cosine at which a dense match counts as unrelated (relevance 0): sentence models put unrelated
- * texts around cosine 0.1-0.3, not 0. Calibrated with the gates (0 / 0.1 / 0.2 / 0.3 measured).
- */
-export const DENSE_ZERO_COSINE = 0.2;
-
-/** Sparse (BM25 inner product) scores map to 0..1 as 1 - exp(-score / this): 4 -> 0.39, 8 -> 0.63. */
-export const SPARSE_SCALE = 8;
-
-/**
- * Share of the dense part in a Worker-fused hybrid relevance (the sparse part has the rest), by the
- * query's script. On the dev stack the dense part of a Latin-script query is a sentence model
- * (English recall from it alone: .85) and that of a CJK query is character hashing (Chinese: .10,
- * against BM25's .75), so each script trusts the part that reads it. A mixed query interpolates
- * by its CJK share. Calibrated with the gates (bench/recall-calibrate.ts, docs/recall.md).
- */
-export const HYBRID_DENSE_WEIGHTS: Readonly<{ latin: number; cjk: number }> = Object.freeze({ latin: 0.7, cjk: 0.2 });
-
-const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
-const WORD = /[\p{L}\p{N}]+/gu;
-/** A CJK character counts as this share of a word (as the emulator's dense model splits a text). */
-const CJK_CHAR_WORDS = 0.6;
-
-/** Share of a text's words written in CJK (Han, Kana, Hangul), 0..1; 0 for a text without words. */
-export function queryCjkShare(text: string): number {
-  const normalized = text.normalize("NFKC");
-  const cjk = (normalized.match(CJK_RUN) ?? []).reduce((n, run) => n + Array.from(run).length, 0) * CJK_CHAR_WORDS;
-  const latin = normalized.replace(CJK_RUN, " ").match(WORD)?.length ?? 0;
-  return cjk + latin > 0 ? cjk / (cjk + latin) : 0;
-}
-
-const byScript = (values: { latin: number; cjk: number }, cjkShare: number): number => {
-  const share = clamp01(cjkShare);
-  return (1 - share) * values.latin + share * values.cjk;
-};
-
-/** The Worker-fused hybrid gate of a query with this CJK share. */
-export const hybridGate = (cjkShare: number): number => byScript(HYBRID_SCRIPT_GATES, cjkShare);
-
-const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
-/** Upstash's normalized cosine (1 + cos) / 2 -> 0..1 with 0 = cosine {@link DENSE_ZERO_COSINE} or less, 1 = identical. */
-export const denseRelevance = (score: number) => clamp01((2 * score - 1 - DENSE_ZERO_COSINE) / (1 - DENSE_ZERO_COSINE));
-const sparseRelevance = (score: number) => (Number.isFinite(score) && score > 0 ? 1 - Math.exp(-score / SPARSE_SCALE) : 0);
-
-/**
- * Worker-fused hybrid relevance of a dense and a sparse score (a part that did not find the fact
- * counts 0), weighted for a query with this CJK share ({@link HYBRID_DENSE_WEIGHTS}).
- */
-export function hybridRelevance(dense: number | undefined, sparse: number | undefined, cjkShare = 0): number {
-  const w = byScript(HYBRID_DENSE_WEIGHTS, cjkShare);
-  return w * denseRelevance(dense ?? 0.5) + (1 - w) * sparseRelevance(sparse ?? 0);
-}
-
-/**
- * Relevance of a candidate in 0..1, 0 = unrelated, on `scale`. Dense and sparse are mapped from
- * their native scales; hybrid is their weighted sum (a part that did not match counts 0); `rrf` /
- * `dbsf` are the index's fused score divided by its largest possible value (ranks, not relatedness).
- */
-export function relevanceOf(candidate: RecallCandidate, scale: RelevanceScale, cjkShare = 0): number {
-  switch (scale) {
-    case "dense":
-      return denseRelevance(candidate.dense ?? candidate.similarity);
-    case "sparse":
-      return sparseRelevance(candidate.sparse ?? candidate.similarity);
-    case "hybrid":
-      return hybridRelevance(candidate.dense, candidate.sparse, cjkShare);
-    case "rrf":
-      // two lists, each at most 1 / 60 (rank 0): the best possible fused score maps to 1
-      return clamp01(candidate.similarity * 30);
-    case "dbsf":
-      // two lists, each mapped into about 0..1
-      return clamp01(candidate.similarity / 2);
-  }
-}
-
-/** The scale of a store searching in `mode` with `fusion`. */
-export function relevanceScale(mode: RetrievalMode, fusion: FusionMode): RelevanceScale {
-  if (mode !== "hybrid") return mode;
-  return fusion === "worker" ? "hybrid" : fusion;
-}
 
 type ScoreOptions = Pick<MemoryOptions, "factPolicies" | "decayFloor" | "recencyHalfLifeDays" | "lowImportance">;
 
@@ -248,63 +132,16 @@ export function rankRecalled(candidates: readonly RecallCandidate[], rank: RankO
   return selectRecalled(candidates, rank).facts;
 }
 
-/** Third-person references to the user, and the first-person words facts are stored in. */
-const USER_REFERENCES: readonly (readonly [RegExp, string])[] = [
-  [/用户的|使用者的/gu, "我的"],
-  [/用户|使用者/gu, "我"],
-  [/\bthe user's\b/giu, "my"],
-  [/\bthe user\b/giu, "I"],
-  [/\buser's\b/giu, "my"],
-];
-
-/**
- * The text recall searches for: facts are stored in the user's own first-person words ("我叫小明",
- * "I live in Berlin"), while the model or the client often asks about "the user" ("用户叫什么名字?").
- * Those references become first person, so the words the user would have used are matched.
- */
-export function recallQueryText(query: string): string {
-  let text = query;
-  for (const [pattern, replacement] of USER_REFERENCES) text = text.replace(pattern, replacement);
-  return text;
-}
-
-/** First person as learned facts name the user ("my sister" is "the user's sister", "我妹妹" is "用户的妹妹"). */
-const SELF_REFERENCES: readonly (readonly [RegExp, string])[] = [
-  [/我们的|我的/gu, "用户的"],
-  [/我(?=妹|姐|哥|弟|妈|爸|老公|老婆|丈夫|妻子|男朋友|女朋友|对象|儿子|女儿|孩子|朋友|同事|室友|老板)/gu, "用户的"],
-  [/我们|我/gu, "用户"],
-  [/\b(?:my|our)\b/giu, "the user's"],
-  [/\b(?:i|me|we|us)\b/giu, "the user"],
-  [/\bam\b/giu, "is"],
-];
-
-/**
- * The wordings recall searches: {@link recallQueryText} (the user's own first-person words, how
- * persisted messages are stored) and, when it reads differently, the same words about "the user"
- * (how learned facts are stored: "The user's sister Mia lives in Lisbon."). Searched as separate
- * wordings of one request, so neither dilutes the other. A question that asks for a relation facts
- * are keyed by ("What do I do for a living?") adds a third wording with that relation's fact words
- * ({@link intentQueryText}), for facts worded too differently from the question to meet it.
- */
-export function recallQueryTexts(query: string): [string, ...string[]] {
-  const first = recallQueryText(query);
-  let third = first;
-  for (const [pattern, replacement] of SELF_REFERENCES) third = third.replace(pattern, replacement);
-  const texts: [string, ...string[]] = third === first ? [first] : [first, third];
-  const intent = intentQueryText(first);
-  if (intent !== null) texts.push(intent);
-  return texts;
-}
-
 /** How many candidates a recall of `k` facts asks the store for: deep enough for the ranking to reorder. */
 export const candidateDepth = (k: number): number => Math.min(100, Math.max(k * 3, k + 5));
 
 /** What {@link recallFrom} needs of the options. */
-export type RecallOptions = ScoreOptions & Pick<MemoryOptions, "recallMargin" | "retrieval" | "fusion" | "minRecallScore">;
+export type RecallOptions = ScoreOptions & Pick<MemoryOptions, "recallMargin" | "minRecallScore">;
 
 /**
  * One recall: a single store query (deep enough for the ranking to reorder) and
- * {@link selectRecalled} on the mode's scale. Both the context and the search route use it.
+ * {@link selectRecalled} on the scale the store says its scores are on. Both the context and the
+ * search route use it.
  */
 export async function recallFrom(
   store: FactStore,
@@ -322,7 +159,7 @@ export async function recallFrom(
   const { k, options } = request;
   const filter = request.filter && !isEmptyFilter(request.filter) ? { filter: request.filter } : {};
   const [text, ...also] = recallQueryTexts(query);
-  const found = await store.query(scope, {
+  const { scale, candidates: found } = await store.query(scope, {
     text,
     ...(also.length > 0 ? { also } : {}),
     topK: candidateDepth(k),
@@ -334,7 +171,7 @@ export async function recallFrom(
   const outcome = selectRecalled(candidates, {
     k,
     minScore: request.minScore ?? options.minRecallScore,
-    scale: relevanceScale(options.retrieval, options.fusion),
+    scale,
     types: request.types,
     cjkShare: queryCjkShare(text),
     now: request.now,
@@ -351,39 +188,4 @@ export function emptyRecall(options: Pick<MemoryOptions, "recallMargin" | "retri
     dropped: [],
     gate: { minScore: options.minRecallScore ?? DEFAULT_RECALL_GATES[scale], scale, margin: options.recallMargin },
   };
-}
-
-/** Longest message, in characters, that may be a follow-up leaning on the conversation before it. */
-const FOLLOW_UP_MAX_CHARS = 60;
-/** Opens or refers back the way a follow-up does: "and her birthday?", "what about him", "那她的生日呢". */
-const FOLLOW_UP_CUE =
-  /^\s*(?:and|also|what about|how about|and what about|so)\b|\b(?:she|her|hers|he|him|his|they|them|their|it|its|that|those|there)\b|^\s*(?:那|还有|那么|另外|然后)|[她他它]|那个|那里|这个/iu;
-
-/** Whether `text` is a short follow-up that needs the earlier turns to be understood. */
-export function isFollowUp(text: string): boolean {
-  const t = text.trim();
-  return t.length > 0 && t.length <= FOLLOW_UP_MAX_CHARS && FOLLOW_UP_CUE.test(t);
-}
-
-/** How much earlier conversation a follow-up's recall query takes: messages and characters. */
-export const FOLLOW_UP_CONTEXT = { messages: 2, chars: 400 } as const;
-
-/**
- * The recall query of a chat turn: the user's message, and for a short follow-up ("and her
- * birthday?") the last {@link FOLLOW_UP_CONTEXT} user/assistant messages before it too, so the
- * person or thing it refers to is searched for as well. `earlier` is oldest first.
- */
-export function turnRecallQuery(latest: string, earlier: readonly { role: string; content: string }[]): string {
-  if (!isFollowUp(latest)) return latest;
-  const picked: string[] = [];
-  let chars = 0;
-  for (let i = earlier.length - 1; i >= 0 && picked.length < FOLLOW_UP_CONTEXT.messages; i--) {
-    const m = earlier[i]!;
-    if ((m.role !== "user" && m.role !== "assistant") || m.content.trim() === "") continue;
-    const text = m.content.trim().slice(0, FOLLOW_UP_CONTEXT.chars - chars);
-    if (text === "") break;
-    picked.unshift(text);
-    chars += text.length;
-  }
-  return [...picked, latest].join("\n");
 }

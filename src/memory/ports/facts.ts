@@ -2,7 +2,7 @@
  * @module What the domain needs from the long-term stores: a user's facts (Vector), the per-user counters beside them, and fact snapshots.
  */
 import type { FactFilter } from "../facts/filter.ts";
-import type { Fact, FactType, RecallCandidate } from "../model.ts";
+import type { Fact, FactType, RecallCandidate, RelevanceScale } from "../model.ts";
 
 /** The facts of one user of one tenant. */
 export interface FactScope {
@@ -58,6 +58,15 @@ export interface FactQuery {
   /** Agent, time and metadata; the store applies it in its query (see `FactFilter`). */
   filter?: FactFilter | undefined;
 }
+/** What a {@link FactStore.query} found, and the scale of the candidates' scores. */
+export interface FactMatches {
+  /**
+   * The scale the candidates' scores are on, as the store asked the index (its mode, its fusion,
+   * or dense for vectors embedded in the Worker): recall judges relevance on this scale.
+   */
+  scale: RelevanceScale;
+  candidates: RecallCandidate[];
+}
 /** A text and its content id (see `factId`). */
 export interface ContentRef {
   contentId: string;
@@ -98,7 +107,7 @@ export interface FactStore {
    */
   ready?(): Promise<void>;
   upsert(scope: FactScope, facts: Fact[]): Promise<void>;
-  query(scope: FactScope, query: FactQuery): Promise<RecallCandidate[]>;
+  query(scope: FactScope, query: FactQuery): Promise<FactMatches>;
   get(scope: FactScope, ids: string[]): Promise<(Fact | null)[]>;
   /**
    * Per content id, in order: the fact whose current text has it (edited or not) and whether a

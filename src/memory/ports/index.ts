@@ -6,6 +6,7 @@ export type {
   ContentMatch,
   ContentRef,
   FactAccess,
+  FactMatches,
   FactPage,
   FactQuery,
   FactRefresh,

@@ -5,7 +5,7 @@ import { SessionMemory } from "./session-memory.ts";
 import type { ContextResult } from "./requests.ts";
 import type { ChatModel, ChatUsage, ModelReply, PassThroughChunk, PassThroughRequest } from "../ports/llm.ts";
 import type { JsonObject } from "../model.ts";
-import { turnRecallQuery } from "../facts/recall.ts";
+import { turnRecallQuery } from "../facts/recall-query.ts";
 import { assignTurnIds, replyIdFor, toolCallMessageId, turnKey } from "./turn-ids.ts";
 import { NO_TRACE, timed, type TraceRecorder } from "../observe/trace.ts";
 import type { IncomingMessage, TurnOutcome } from "../model.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildSpec } from "../../../../scripts/openapi-spec.ts";
-import { PARAMETER_DOCS } from "../../../../src/http/routes/docs-examples.ts";
+import { PARAMETER_DOCS } from "../../../../src/http/docs/parameters.ts";
 import { ROUTES, routeKey } from "../../../../src/http/routes/registry.ts";
 
 // Every answer of /openapi.json is typed: the spec is walked operation by operation, so a route that
@@ -99,7 +99,7 @@ describe("the responses of /openapi.json", () => {
     const undescribed = operations.flatMap((op) =>
       (op.parameters ?? []).filter((p) => !p.description).map((p) => `${op.key} ${p.in}:${p.name}`),
     );
-    expect(undescribed, "add a row to PARAMETER_DOCS in src/http/routes/docs-examples.ts").toEqual([]);
+    expect(undescribed, "add a row to PARAMETER_DOCS in src/http/docs/parameters.ts").toEqual([]);
   });
 
   it("has no example or parameter row that matches nothing", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { intentQueryText, queryIntents, QUERY_INTENTS } from "../../../../src/memory/facts/query-intents.ts";
-import { recallQueryTexts } from "../../../../src/memory/facts/recall.ts";
+import { recallQueryTexts } from "../../../../src/memory/facts/recall-query.ts";
 
 const relations = (query: string): string[] => queryIntents(query).map((i) => i.relation);
 

@@ -10,13 +10,10 @@ import {
   HYBRID_DENSE_WEIGHTS,
   HYBRID_SCRIPT_GATES,
   queryCjkShare,
-  isFollowUp,
   SPARSE_SCALE,
-  recallQueryText,
-  recallQueryTexts,
   relevanceOf,
-  turnRecallQuery,
-} from "../../../../src/memory/facts/recall.ts";
+} from "../../../../src/memory/facts/relevance.ts";
+import { isFollowUp, recallQueryText, recallQueryTexts, turnRecallQuery } from "../../../../src/memory/facts/recall-query.ts";
 import { FactService } from "../../../../src/memory/facts/fact-service.ts";
 import { factsToPersist } from "../../../../src/memory/facts/persisted-messages.ts";
 import type { FactExtractor } from "../../../../src/memory/ports/llm.ts";

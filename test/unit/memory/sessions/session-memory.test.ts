@@ -5,7 +5,7 @@ import { factId } from "../../../../src/memory/facts/identity.ts";
 import { deliverPendingFacts } from "../../../../src/memory/facts/learning.ts";
 import { SessionMemory } from "../../../../src/memory/sessions/session-memory.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../../../src/memory/options.ts";
-import { DENSE_ZERO_COSINE } from "../../../../src/memory/facts/recall.ts";
+import { DENSE_ZERO_COSINE } from "../../../../src/memory/facts/relevance.ts";
 import type { MemoryLogger } from "../../../../src/memory/ports/operations.ts";
 import type { Summarizer, TokenCounter } from "../../../../src/memory/ports/llm.ts";
 import type { SessionRef } from "../../../../src/memory/model.ts";

@@ -1,3 +1,4 @@
+/** Routes of what memory did: per-turn traces (one by id, a session's latest) and the tenant's stats. */
 import { z } from "@hono/zod-openapi";
 import { RECENT_TRACES_KEPT } from "../../memory/observe/index.ts";
 import { tenantRead } from "../access-table.ts";
@@ -68,7 +69,8 @@ const statsRoute = defineRoute(
   },
 );
 
-export function observeRoutes() {
+/** The Observability routes: one trace, a session's latest traces, the tenant's stats. */
+export function traceAndStatsRoutes() {
   const app = createRouter();
   app.openapi(traceRoute.route, async (c) => c.json(await c.get("memory").trace(c.req.valid("param").traceId), 200));
   app.openapi(sessionTracesRoute.route, async (c) => {
@@ -81,4 +83,4 @@ export function observeRoutes() {
 }
 
 /** The routes this module mounts, for the route registry. */
-export const observeRouteDefs: readonly DefinedRoute[] = [traceRoute, sessionTracesRoute, statsRoute];
+export const traceAndStatsRouteDefs: readonly DefinedRoute[] = [traceRoute, sessionTracesRoute, statsRoute];
