@@ -25,7 +25,8 @@ import { startVectorEmulator } from "../tools/upstash-local/vector/standalone.ts
 import { parseDenseModel } from "../tools/upstash-local/vector/config.ts";
 import type { Dataset } from "./data/recall/schema.ts";
 import { BENCH_DENSE_MODEL } from "./support/recall-modes.ts";
-import { collectStudy, formatStudy, PRODUCT_GATES, runStudy, type StudyCandidate, type Variant } from "./support/recall-variants.ts";
+import { collectStudy, PRODUCT_GATES, type StudyCandidate, type Variant } from "./support/recall-variants.ts";
+import { formatStudy, runStudy } from "./support/recall-study.ts";
 
 const { values: flags } = parseArgs({ options: { "dense-model": { type: "string" }, top: { type: "string", default: "15" } } });
 const denseModel = parseDenseModel(flags["dense-model"] ?? BENCH_DENSE_MODEL, "--dense-model");

@@ -55,7 +55,8 @@ import { personaFacts, runRetrievers } from "./support/recall-run.ts";
 import { queryIntents } from "../src/memory/facts/query-intents.ts";
 import type { Retriever } from "./support/recall-retriever.ts";
 import { ReadOnceSessionStore } from "./support/recall-sessions.ts";
-import { collectStudy, formatStudy, runStudy, type StudyResult } from "./support/recall-variants.ts";
+import { collectStudy } from "./support/recall-variants.ts";
+import { formatStudy, runStudy, type StudyResult } from "./support/recall-study.ts";
 import { cosineRawRetriever, productRetriever } from "./support/recall-vector.ts";
 
 /** What is measured; a factory returning null for the index mode is left out of that run. */

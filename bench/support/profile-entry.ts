@@ -18,13 +18,7 @@ import { loadConfig, parseConfig } from "../../src/worker/config/parse.ts";
 import { createRuntime } from "../../src/worker/request-runtime.ts";
 import { adaptersFor } from "../../src/worker/wiring.ts";
 
-interface Recorded {
-  /** The request asked for base64 strings (`Upstash-Encoding: base64`). */
-  base64: boolean;
-  status: number;
-  headers: [string, string][];
-  body: string;
-}
+import { type Recorded, upstream } from "./profile-tape.ts";
 
 interface Scenario {
   name: string;
@@ -44,58 +38,9 @@ interface Context {
   passThroughOnException(): void;
 }
 
-const realFetch = globalThis.fetch.bind(globalThis);
-let mode: "live" | "record" | "replay" = "live";
-let tape = new Map<string, Recorded>();
-/** Calls in replay mode whose reply was not recorded (the profile says so: a figure would be wrong). */
-let misses = 0;
-/** Set by the `until LLM` phase: the LLM call fails at once, so the request ends where the LLM would start. */
-let failLlm = false;
 const scenarios = new Map<string, Scenario>();
 const envsSeen = new WeakSet<object>();
 let distinctEnvs = 0;
-
-/** The command and script of each command in a Redis REST body (one command, or a pipeline of them). */
-function commandsOf(body: string): string[] {
-  const heads = body.startsWith("[[")
-    ? body.matchAll(/(?:^\[|\],)\["([A-Za-z]+)"(?:,"([0-9a-f]{40})")?/g)
-    : body.matchAll(/^\["([A-Za-z]+)"(?:,"([0-9a-f]{40})")?/g);
-  return [...heads].map((m) => `${(m[1] ?? "").toLowerCase()}${m[2] && /^evalsha$/i.test(m[1] ?? "") ? ` ${m[2]}` : ""}`);
-}
-
-/** What identifies an upstream call across repeats: the endpoint and, for Redis, the commands and scripts. */
-function tapeKey(url: string, body: string): string {
-  const u = new URL(url);
-  return body.startsWith("[") ? `${u.host}${u.pathname} ${commandsOf(body).join(",")}` : `${u.host}${u.pathname}`;
-}
-
-globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-  if (mode === "live") return realFetch(input, init);
-  const request = new Request(input, init);
-  const body = typeof init?.body === "string" ? init.body : await request.clone().text();
-  const key = tapeKey(request.url, body);
-  if (mode === "record") {
-    const res = await realFetch(request);
-    const text = await res.text();
-    const headers: [string, string][] = [];
-    res.headers.forEach((value, name) => {
-      if (name !== "content-length" && name !== "content-encoding") headers.push([name, value]);
-    });
-    // the first reply of a kind is kept: a repeat replays what the request saw first
-    if (!tape.has(key))
-      tape.set(key, { base64: request.headers.get("upstash-encoding") === "base64", status: res.status, headers, body: text });
-    return new Response(text, { status: res.status, headers });
-  }
-  // a 400 is not retried: the request ends at once where the LLM call would have started
-  if (failLlm && new URL(request.url).pathname.endsWith("/chat/completions"))
-    return Response.json({ error: { message: "profile: LLM call cut", type: "invalid_request_error" } }, { status: 400 });
-  const hit = tape.get(key);
-  if (!hit) {
-    misses++;
-    return new Response(JSON.stringify({ error: `not recorded: ${key}` }), { status: 500 });
-  }
-  return new Response(hit.body, { status: hit.status, headers: hit.headers });
-};
 
 const app = buildApp(createRuntime);
 
@@ -199,11 +144,11 @@ const PHASES: Record<string, Phase> = {
   },
   /** The request up to its LLM call, which then fails at once (the error answer is counted too). */
   "until LLM": async (s, env, n) => {
-    failLlm = true;
+    upstream.failLlm = true;
     try {
       for (let i = 0; i < n; i++) await runRequest(s, env, true);
     } finally {
-      failLlm = false;
+      upstream.failLlm = false;
     }
   },
   routing: async (s, _env, n) => {
@@ -299,12 +244,12 @@ async function handleProfile(request: Request, env: object): Promise<Response> {
   if (url.pathname === "/__profile/record") {
     const spec = (await request.json()) as Omit<Scenario, "tape" | "response">;
     const scenario: Scenario = { ...spec, tape: new Map(), response: "" };
-    tape = scenario.tape;
-    mode = "record";
+    upstream.tape = scenario.tape;
+    upstream.mode = "record";
     try {
       scenario.response = await runRequest(scenario, env, true);
     } finally {
-      mode = "live";
+      upstream.mode = "live";
     }
     scenarios.set(scenario.name, scenario);
     return Response.json({
@@ -318,15 +263,15 @@ async function handleProfile(request: Request, env: object): Promise<Response> {
     const scenario = scenarios.get(name);
     const run = PHASES[phase];
     if (!scenario || !run) return Response.json({ error: "unknown scenario or phase" }, { status: 400 });
-    tape = scenario.tape;
-    mode = "replay";
-    misses = 0;
+    upstream.tape = scenario.tape;
+    upstream.mode = "replay";
+    upstream.misses = 0;
     try {
       await run(scenario, env, n);
     } finally {
-      mode = "live";
+      upstream.mode = "live";
     }
-    return Response.json({ misses, distinctEnvs });
+    return Response.json({ misses: upstream.misses, distinctEnvs });
   }
   if (url.pathname === "/__profile/phases") return Response.json(Object.keys(PHASES));
   return Response.json({ error: "no such profile route" }, { status: 404 });

@@ -1,7 +1,5 @@
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createFact, factId, mergeFact, MAX_FACT_HISTORY, refreshOf, normalizeFactText } from "../../../../src/memory/facts/identity.ts";
-import { isSalient } from "../../../../src/memory/facts/salience.ts";
+import { createFact } from "../../../../src/memory/facts/identity.ts";
 import { rankRecalled, scoreRecall, selectRecalled } from "../../../../src/memory/facts/recall.ts";
 import {
   DEFAULT_RECALL_GATES,
@@ -14,157 +12,16 @@ import {
   relevanceOf,
 } from "../../../../src/memory/facts/relevance.ts";
 import { isFollowUp, recallQueryText, recallQueryTexts, turnRecallQuery } from "../../../../src/memory/facts/recall-query.ts";
-import { FactService } from "../../../../src/memory/facts/fact-service.ts";
-import { factsToPersist } from "../../../../src/memory/facts/persisted-messages.ts";
-import type { FactExtractor } from "../../../../src/memory/ports/llm.ts";
-import { isFiller } from "../../../../src/memory/facts/salience.ts";
-import { InMemoryFactStore } from "../../../support/memory-fakes.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../../../src/memory/options.ts";
 import type { Fact } from "../../../../src/memory/model.ts";
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 1);
-const scope = { tenant: "acme", userId: "u1" };
 const options = DEFAULT_MEMORY_OPTIONS;
 
 function fact(overrides: Partial<Fact> = {}): Fact {
   return { ...createFact("f1", { text: "likes blue", type: "preference", importance: 0.5 }, NOW), ...overrides };
 }
-
-describe("normalizeFactText", () => {
-  it("folds width, case, whitespace and trailing punctuation", () => {
-    expect(normalizeFactText("  I   like\tBLUE!! ")).toBe("i like blue");
-    expect(normalizeFactText("ＭＹ ｎａｍｅ ｉｓ Ｍｉｎｇ１２３")).toBe("my name is ming123");
-    expect(normalizeFactText("我喜欢蓝色。")).toBe("我喜欢蓝色");
-    expect(normalizeFactText("我喜欢蓝色！？")).toBe("我喜欢蓝色");
-    expect(normalizeFactText("我喜欢蓝色……")).toBe("我喜欢蓝色");
-    expect(normalizeFactText("v1.2 is the version")).toBe("v1.2 is the version");
-  });
-});
-
-describe("factId", () => {
-  it("is f + 24 hex digits of SHA-256(tenant \\0 user \\0 normalized), stable across processes", async () => {
-    const expected = `f${createHash("sha256").update("acme\u0000u1\u0000i like blue").digest("hex").slice(0, 24)}`;
-    expect(await factId(scope, "I like blue.")).toBe(expected);
-    expect(await factId(scope, "I like blue.")).toMatch(/^f[0-9a-f]{24}$/);
-  });
-
-  it("deduplicates texts that normalize alike and separates users and tenants", async () => {
-    const id = await factId(scope, "我叫小明。");
-    expect(await factId(scope, " 我叫小明 ")).toBe(id);
-    expect(await factId(scope, "我叫小明！")).toBe(id);
-    expect(await factId({ tenant: "acme", userId: "u2" }, "我叫小明。")).not.toBe(id);
-    expect(await factId({ tenant: "globex", userId: "u1" }, "我叫小明。")).not.toBe(id);
-    expect(await factId(scope, "我叫小红。")).not.toBe(id);
-  });
-});
-
-describe("mergeFact", () => {
-  it("refreshes a restated fact: newer updatedAt, next version, the higher importance", () => {
-    const existing = fact({ importance: 0.7, accessCount: 4 });
-    const merged = mergeFact(existing, { text: "Likes blue.", type: "preference", importance: 0.4 }, NOW + DAY);
-    expect(merged).toMatchObject({ text: "likes blue", importance: 0.7, updatedAt: NOW + DAY, version: 2, accessCount: 4, createdAt: NOW });
-    expect(merged.history).toBeUndefined();
-  });
-
-  it("lets the latest statement win and keeps the previous text in history", () => {
-    const existing = fact();
-    const merged = mergeFact(existing, { text: "likes green now", type: "preference", importance: 0.9, sourceMessage: "m9" }, NOW + DAY);
-    expect(merged).toMatchObject({ id: "f1", text: "likes green now", importance: 0.9, version: 2, sourceMessage: "m9" });
-    expect(merged.history).toEqual([{ text: "likes blue", updatedAt: NOW }]);
-  });
-
-  it("caps the history", () => {
-    let current = fact();
-    for (let i = 0; i < MAX_FACT_HISTORY + 5; i++)
-      current = mergeFact(current, { text: `version ${i}`, type: "fact", importance: 0.5 }, NOW + i);
-    expect(current.history).toHaveLength(MAX_FACT_HISTORY);
-    expect(current.history?.at(-1)?.text).toBe(`version ${MAX_FACT_HISTORY + 3}`);
-  });
-});
-
-describe("refreshOf (a restatement the store knows unread)", () => {
-  const known = { id: "f1", version: 3, importance: 0.7, createdAt: NOW, updatedAt: NOW + DAY };
-  const restated = (over: Partial<Fact> = {}): Fact => ({
-    ...createFact("f1", { text: "likes blue", type: "preference", importance: 0.5 }, NOW + 2 * DAY),
-    ...over,
-  });
-
-  it("is what mergeFact changes when the statement adds nothing: next version, newer updatedAt", () => {
-    const holder = { ...fact({ importance: 0.7, version: 3, updatedAt: NOW + DAY }) };
-    const merged = mergeFact(holder, restated(), NOW + 2 * DAY);
-    expect(refreshOf(known, restated())).toEqual({ id: "f1", version: merged.version, updatedAt: merged.updatedAt });
-    // a queued statement older than the fact's last write does not move updatedAt back
-    expect(refreshOf(known, restated({ createdAt: NOW, updatedAt: NOW }))?.updatedAt).toBe(NOW + DAY);
-  });
-
-  it("is null when the statement adds something: a higher importance, metadata, or an earlier date", () => {
-    expect(refreshOf(known, restated({ importance: 0.9 }))).toBeNull();
-    expect(refreshOf(known, restated({ metadata: { source: "import" } }))).toBeNull();
-    expect(refreshOf(known, restated({ createdAt: NOW - DAY, updatedAt: NOW - DAY }))).toBeNull();
-  });
-});
-
-describe("filler", () => {
-  it("is never salient: acknowledgements, greetings and bare emphasis", () => {
-    for (const text of ["Remember that.", "ok", "OK!", "Hello", "thanks!", "你好", "好的，谢谢", "记住这个", "Always."]) {
-      expect(isFiller(text), text).toBe(true);
-      expect(isSalient(text).salient, text).toBe(false);
-    }
-  });
-
-  it("leaves statements with content alone", () => {
-    for (const text of ["Remember that I am vegetarian", "remember: I like jazz", "我叫小明，喜欢蓝色", "我对花生过敏", "I'm Bo"]) {
-      expect(isFiller(text), text).toBe(false);
-      expect(isSalient(text).salient, text).toBe(true);
-    }
-  });
-
-  it("is skipped whatever the extractor proposes; an explicit persist still stores it", async () => {
-    const store = new InMemoryFactStore();
-    const service = new FactService({ facts: store, scope: { tenant: "t", userId: "u" }, options: DEFAULT_MEMORY_OPTIONS, now: () => NOW });
-    const extractor: FactExtractor = { extract: async () => [{ op: "add", text: "Remember that.", type: "fact", importance: 0.8 }] };
-    const message = { id: "m1", role: "user" as const, content: "Remember that.", tokens: 3, importance: 0.5, ts: NOW };
-    expect(await service.learn(extractor, [message], "s1")).toEqual({ added: [], updated: [], superseded: [], skipped: 1 });
-    const persisted = await factsToPersist({
-      incoming: [{ role: "user", content: "Remember that.", persist: true }],
-      stored: [message],
-      persistAll: false,
-      scope: { tenant: "t", userId: "u" },
-      sessionId: "s1",
-      now: NOW,
-    });
-    expect(persisted.map((f) => f.text)).toEqual(["Remember that."]);
-  });
-});
-
-describe("isSalient", () => {
-  it.each([
-    ["我叫小明，喜欢蓝色", "preference", true],
-    ["我叫小明", "fact", true],
-    ["请记住：我对花生过敏", "fact", true],
-    ["My name is Ada Lovelace", "fact", true],
-    ["I prefer tea over coffee", "preference", true],
-    ["I’m allergic to peanuts", "fact", true],
-    ["I always fly economy", "fact", true],
-    ["我今天有点累", "context", true],
-    ["今天天气不错", "context", false],
-    ["你记得我叫什么吗？", "context", false],
-    ["Do you remember my name?", "context", false],
-    ["what is the weather like", "context", false],
-    ["好的，谢谢", "context", false],
-  ] as const)("%s -> %s", (text, type, salient) => {
-    const result = isSalient(text);
-    expect(result.salient).toBe(salient);
-    expect(result.type).toBe(type);
-  });
-
-  it("rates health and emphasised statements above small talk", () => {
-    expect(isSalient("I'm allergic to peanuts").importance).toBeGreaterThanOrEqual(0.9);
-    expect(isSalient("remember: I like jazz").importance).toBeGreaterThan(isSalient("I like jazz").importance);
-    expect(isSalient("我今天有点累").importance).toBeLessThan(0.5);
-  });
-});
 
 describe("scoreRecall and the tie-break margin", () => {
   it("is relevance plus at most the margin", () => {
