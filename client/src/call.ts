@@ -1,3 +1,4 @@
+/** @module Shared call helpers of the client: unwrap a generated call's answer or throw, and turn query inputs into text parameters. */
 import { MemoryApiError } from "./errors.ts";
 import type { QueryInput } from "./types.ts";
 

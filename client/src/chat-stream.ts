@@ -1,3 +1,4 @@
+/** @module Reads a streamed chat turn's server-sent events (delta, done, error) into typed events for the client. */
 import type { Client } from "openapi-fetch";
 import { MemoryApiError, isErrorBody } from "./errors.ts";
 import type { paths } from "./schema.ts";

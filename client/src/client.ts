@@ -1,3 +1,4 @@
+/** @module The MemoryClient class: the typed API client plus methods for the common flows (append, context, chat, facts). */
 import createClient, { type Client } from "openapi-fetch";
 import { toQuery, unwrap } from "./call.ts";
 import { streamChat, type ChatStreamEvent } from "./chat-stream.ts";

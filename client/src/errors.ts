@@ -1,3 +1,4 @@
+/** @module MemoryApiError, the client's error for a non-2xx answer or stream error, built from the service's error body. */
 import type { ErrorBody } from "./types.ts";
 
 /** A non-2xx answer of the API (or an `event: error` of a stream), with the service's error code. */

@@ -1,3 +1,4 @@
+/** @module FactsClient: one user's long-term facts through the API (add, recall, list, get, update, delete). */
 import type { Client } from "openapi-fetch";
 import { toQuery, unwrap } from "./call.ts";
 import { MemoryApiError } from "./errors.ts";

@@ -1,3 +1,4 @@
+/** @module Request and response types of the client, derived from the generated schema by operationId. */
 import type { components, operations } from "./schema.ts";
 
 /**

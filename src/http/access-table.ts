@@ -1,3 +1,4 @@
+/** @module The operation classes routes and MCP tools declare (session/user read or write, chat, tenant-only) for access checks. */
 import type { OperationClass } from "../memory/access/index.ts";
 
 /** Reads and writes of the session the request names (path or `X-Memory-Session`). */

@@ -1,3 +1,4 @@
+/** @module Decides which user a request acts for, refusing a token that names another user (403). */
 import type { Context } from "hono";
 import { actingUserOf } from "../memory/access/index.ts";
 import type { AppEnv } from "./context-types.ts";

@@ -1,3 +1,4 @@
+/** @module Builds the Hono HTTP app: middleware order, every route module, and the 404/405 answers. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { TrieRouter } from "hono/router/trie-router";
 import type { MemoryLogger } from "../memory/ports/index.ts";

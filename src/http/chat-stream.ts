@@ -1,3 +1,4 @@
+/** @module Streams a chat turn as server-sent events; the turn runs on in the background so the reply is stored on disconnect. */
 import type { Context } from "hono";
 import type { ChatTurn, TurnMemory } from "../memory/sessions/index.ts";
 import { LlmError } from "../memory/errors.ts";

@@ -1,3 +1,4 @@
+/** @module Types of the Hono context: the per-request variables middleware sets and the runtime factory signature. */
 import type { AccessTarget, Principal } from "../memory/access/index.ts";
 import type { TenantMemory } from "../memory/tenant-memory.ts";
 import type { RateDecision } from "./middleware/rate-limit.ts";

@@ -1,3 +1,4 @@
+/** @module ApiError and the error codes the HTTP layer answers with, plus the 503 helper for an unavailable upstream. */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /** Machine-readable error codes the API answers with. */

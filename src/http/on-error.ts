@@ -1,3 +1,4 @@
+/** @module Renders every failure as the API's JSON error (or OpenAI's error shape on proxy paths) and logs 5xx answers. */
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { LlmError, MemoryError, StoredDataUnreadable, UpstreamUnavailable } from "../memory/errors.ts";

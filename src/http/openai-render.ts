@@ -1,3 +1,4 @@
+/** @module Renders a recorded reply in OpenAI's shape, as a chat.completion or its stream of chunks, for replayed requests. */
 import type { JsonObject } from "../memory/model.ts";
 import type { TurnOutcome } from "../memory/model.ts";
 import type { ChatCompletion } from "./schemas/chat-responses.ts";

@@ -1,3 +1,4 @@
+/** @module The OpenAI chat-completions request schema the proxy accepts, and its conversion into the domain's proxied request. */
 import { z } from "@hono/zod-openapi";
 import type { ProxiedRequest } from "../memory/sessions/index.ts";
 import { ProxyMessageSchema, toIncoming } from "./schemas/messages.ts";

@@ -1,3 +1,4 @@
+/** @module Response helpers shared by routes: round scores and ratios to 4 decimals in stats, summaries and recalled facts. */
 import type { CompressResult } from "../memory/sessions/index.ts";
 import type { RecalledFact, Summary } from "../memory/model.ts";
 import type { WindowStats } from "../memory/context/index.ts";

@@ -1,3 +1,4 @@
+/** @module defineRoute and RouteFacts: a route's OpenAPI config together with its access class, reference docs and example. */
 import { createRoute } from "@hono/zod-openapi";
 import type { OperationClass } from "../memory/access/index.ts";
 import type { OperationDoc } from "./docs/operations.ts";

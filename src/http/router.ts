@@ -1,3 +1,4 @@
+/** @module Creates route groups whose zod schemas validate input, with one 400 message per failure and unknown query params refused. */
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "./context-types.ts";
 import { ApiError } from "./errors.ts";

@@ -1,3 +1,4 @@
+/** @module Signs and verifies the HS256 user tokens, telling an expired token's tenant apart from a forged one. */
 import { sign, verify } from "hono/jwt";
 import { tokenPrincipal, type Principal, type TokenClaims } from "../memory/access/index.ts";
 import { isValidId } from "../memory/ids.ts";

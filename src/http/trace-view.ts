@@ -1,3 +1,4 @@
+/** @module The ?trace=true flag: starts a request's trace and returns it inline, without fact texts for tokens lacking read scope. */
 import type { Context } from "hono";
 import type { Trace, TraceKind } from "../memory/observe/index.ts";
 import type { AppEnv } from "./context-types.ts";

@@ -1,3 +1,4 @@
+/** @module Reads the assistant reply out of OpenAI-shaped answers, from a whole completion or from a streamed one's chunks. */
 import { isValidToolCallId } from "../memory/ids.ts";
 import type { ModelReply } from "../memory/ports/index.ts";
 import type { JsonObject } from "../memory/model.ts";

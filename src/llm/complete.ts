@@ -1,3 +1,4 @@
+/** @module One non-streaming chat completion that must return non-empty text, with every failure turned into an LlmError. */
 import type OpenAI from "openai";
 import type { ChatUsage } from "../memory/ports/index.ts";
 import { toLlmError } from "./errors.ts";

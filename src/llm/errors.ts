@@ -1,3 +1,4 @@
+/** @module Maps whatever the OpenAI SDK throws (timeout, abort, connection, API error) to the domain's LlmError. */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { LlmError } from "../memory/errors.ts";
 

@@ -1,3 +1,4 @@
+/** @module The fact-learning prompt: instructions, JSON schema and messages for one LLM call that extracts and reconciles facts. */
 import type { ChatMessage } from "../memory/ports/index.ts";
 import type { Fact, StoredMessage } from "../memory/model.ts";
 

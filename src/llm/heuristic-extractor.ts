@@ -1,3 +1,4 @@
+/** @module The fact extractor without an LLM (heuristic mode and fallback), backed by the rules in offline-learner/. */
 import type { FactExtractor, FactOperation } from "../memory/ports/index.ts";
 import type { Fact, StoredMessage } from "../memory/model.ts";
 import { learnOperations } from "./offline-learner/learner.ts";

@@ -1,3 +1,4 @@
+/** @module Converts the domain chat messages to the OpenAI SDK message params, and the SDK usage block to the domain usage. */
 import type OpenAI from "openai";
 import type { ChatMessage, ChatUsage } from "../memory/ports/index.ts";
 

@@ -1,3 +1,4 @@
+/** @module The ChatModel adapter for OpenAI-compatible APIs: completions, streams, proxy pass-through and model listing. */
 import type OpenAI from "openai";
 import { APIError } from "openai";
 import type {

@@ -1,3 +1,4 @@
+/** @module Builds the OpenAI SDK client from explicit options (never process.env), with timeout and retry defaults for Workers. */
 import OpenAI from "openai";
 
 /** How to reach an OpenAI-compatible API. Nothing here is read from the environment. */

@@ -1,3 +1,4 @@
+/** @module Embeds texts through an OpenAI-compatible embeddings endpoint in batches, checking the vectors that come back. */
 import type OpenAI from "openai";
 import { toLlmError } from "./errors.ts";
 import { LlmError } from "../memory/errors.ts";

@@ -1,3 +1,4 @@
+/** @module The FactExtractor adapter that asks an OpenAI-compatible model for fact operations and validates its JSON answer. */
 import OpenAI from "openai";
 import { z } from "zod";
 import type { FactExtractor, FactOperation } from "../memory/ports/index.ts";

@@ -1,3 +1,4 @@
+/** @module The Summarizer adapter: folds evicted messages into the rolling session summary with an OpenAI-compatible model. */
 import type OpenAI from "openai";
 import { buildSummaryPrompt } from "../memory/compression/index.ts";
 import type { ChatMessage, Summarizer, SummaryRequest } from "../memory/ports/index.ts";

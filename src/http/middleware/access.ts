@@ -1,3 +1,4 @@
+/** @module The access guard: matches a /v1 request to its route, collects the ids it names and applies the domain's access rules. */
 import type { Context, MiddlewareHandler } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import { decideAccess, decideSessionOwner, type AccessTarget } from "../../memory/access/index.ts";

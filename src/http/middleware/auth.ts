@@ -1,3 +1,4 @@
+/** @module The bearer-token middleware: resolves a tenant key or a scoped token into the request's principal, tenant and use cases. */
 import type { MiddlewareHandler } from "hono";
 import type { Principal } from "../../memory/access/index.ts";
 import { auditActor } from "../../memory/observe/index.ts";

@@ -1,3 +1,4 @@
+/** @module Middleware that rejects request bodies over the configured size with 413 before parsing. */
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../context-types.ts";

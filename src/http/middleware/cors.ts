@@ -1,3 +1,4 @@
+/** @module CORS middleware for the configured origins, answering preflights before authentication. */
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { AppEnv } from "../context-types.ts";

@@ -1,3 +1,4 @@
+/** @module Rate-limit middleware: counts each request per credential and per named user, with RateLimit headers and 429. */
 import type { Context, MiddlewareHandler } from "hono";
 import type { Principal } from "../../memory/access/index.ts";
 import { isValidId } from "../../memory/ids.ts";

@@ -1,3 +1,4 @@
+/** @module Outermost middleware: assigns the request id, logs one line per request and hands off its trace and metrics. */
 import type { MiddlewareHandler } from "hono";
 import { isValidId } from "../../memory/ids.ts";
 import type { MemoryLogger } from "../../memory/ports/index.ts";

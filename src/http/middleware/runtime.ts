@@ -1,3 +1,4 @@
+/** @module Middleware that builds the request's runtime, turning a configuration error into a 500 config_invalid. */
 import type { MiddlewareHandler } from "hono";
 import { ConfigError } from "../../worker/config/parse.ts";
 import type { AppEnv, RuntimeFactory } from "../context-types.ts";

@@ -1,3 +1,4 @@
+/** @module The GET /v1/audit route: pages through the tenant's audit log; tenant keys only. */
 import { z } from "@hono/zod-openapi";
 import { MAX_AUDIT_PAGE } from "../../memory/observe/index.ts";
 import { tenantRead } from "../access-table.ts";

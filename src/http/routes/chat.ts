@@ -1,3 +1,4 @@
+/** @module The POST /v1/sessions/{sessionId}/chat route: one chat turn with memory, answered as JSON or a server-sent stream. */
 import { z } from "@hono/zod-openapi";
 import type { TurnOutcome } from "../../memory/model.ts";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";

@@ -1,3 +1,4 @@
+/** @module The OpenAI-compatible POST /v1/chat/completions proxy: adds memory to the request and stores the turn. */
 import { z } from "@hono/zod-openapi";
 import { proxiedTurn } from "../../memory/sessions/index.ts";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";

@@ -1,3 +1,4 @@
+/** @module The long-term fact routes under /v1/users/{userId}/facts: add, import, recall or list, get, update, delete. */
 import { z } from "@hono/zod-openapi";
 import { recalledView } from "../render.ts";
 import { userRead, userWrite } from "../access-table.ts";

@@ -1,3 +1,4 @@
+/** @module The GET /healthz route: checks Redis and Vector without an API key. */
 import { defineRoute, type DefinedRoute } from "../route-def.ts";
 import { createRouter } from "../router.ts";
 import { errors, jsonResponse } from "../schemas/common.ts";

@@ -1,3 +1,4 @@
+/** @module The session message routes: append messages, and get the assembled context within a token budget. */
 import { z } from "@hono/zod-openapi";
 import { actingUser } from "../acting-user.ts";
 import { round4, statsView } from "../render.ts";

@@ -1,3 +1,4 @@
+/** @module The OpenAI-compatible GET /v1/models route: passes the LLM's model list through for frontends. */
 import { LlmError } from "../../memory/errors.ts";
 import { ApiError } from "../errors.ts";
 import { defineRoute, type DefinedRoute } from "../route-def.ts";

@@ -1,3 +1,4 @@
+/** @module The registry of every route the app mounts with its facts, which the access guard, docs and rate limiter look up. */
 import type { DefinedRoute } from "../route-def.ts";
 import { auditRouteDefs } from "./audit.ts";
 import { chatRouteDefs } from "./chat.ts";

@@ -1,3 +1,4 @@
+/** @module The session routes: get state, change settings, reset, compress now, and read the summary history. */
 import { z } from "@hono/zod-openapi";
 import { OPTION_BOUNDS } from "../../memory/options.ts";
 import type { SessionState } from "../../memory/sessions/index.ts";

@@ -1,3 +1,4 @@
+/** @module The POST /v1/tokens route: mints a short-lived user (and session) token for a browser frontend. */
 import { z } from "@hono/zod-openapi";
 import { MAX_TOKEN_TTL_SECONDS, TOKEN_SCOPES, tokenClaims } from "../../memory/access/index.ts";
 import { ApiError } from "../errors.ts";

@@ -1,3 +1,4 @@
+/** @module The GET /v1/users/{userId}/sessions route: a user's sessions, newest activity first, page by page. */
 import { z } from "@hono/zod-openapi";
 import { MAX_SESSIONS_PER_PAGE } from "../../memory/sessions/index.ts";
 import { userRead } from "../access-table.ts";

@@ -1,3 +1,4 @@
+/** @module The user-level routes: export everything stored about a user, erase a user, restore facts from backup. */
 import { z } from "@hono/zod-openapi";
 import { summaryView } from "../render.ts";
 import { tenantRead, tenantWrite } from "../access-table.ts";

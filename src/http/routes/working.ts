@@ -1,3 +1,4 @@
+/** @module The working-memory routes: per-session key/value notes and a scratchpad, each with its own TTL. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { MAX_WORKING_VALUE_CHARS, NOTES_PAGE_LIMIT } from "../../memory/sessions/index.ts";
 import { sessionRead, sessionWrite } from "../access-table.ts";

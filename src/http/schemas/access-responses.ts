@@ -1,3 +1,4 @@
+/** @module Zod response schemas and examples of the access routes: a minted token and a page of the audit log. */
 import { z } from "@hono/zod-openapi";
 import { TOKEN_SCOPES } from "../../memory/access/index.ts";
 

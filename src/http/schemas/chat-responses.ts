@@ -1,3 +1,4 @@
+/** @module Zod response schemas and examples of the chat routes: the native turn, the OpenAI completion and the model list. */
 import { z } from "@hono/zod-openapi";
 import { InlineTrace } from "./observe-responses.ts";
 import { SectionTokensSchema } from "./message-responses.ts";

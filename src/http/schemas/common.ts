@@ -1,3 +1,4 @@
+/** @module Zod building blocks every route shares: ids, path params, query coercions, the error body and error responses. */
 import { z } from "@hono/zod-openapi";
 import { ID_PATTERN, ID_RULE } from "../../memory/ids.ts";
 

@@ -1,3 +1,4 @@
+/** @module Zod response schemas and examples of the fact routes: a fact, a write, a recall or list page, a delete, an import. */
 import { z } from "@hono/zod-openapi";
 import { FactTypeSchema } from "./facts.ts";
 

@@ -1,3 +1,4 @@
+/** @module Zod input schemas of the fact routes: fact types, createdAt and time queries, and metadata.<key> query filters. */
 import { z } from "@hono/zod-openapi";
 import { MAX_METADATA_FILTER_VALUE, MAX_METADATA_FILTERS, METADATA_FILTER_KEY } from "../../memory/facts/index.ts";
 import { FACT_TYPES, type FactType } from "../../memory/model.ts";

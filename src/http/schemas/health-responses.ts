@@ -1,3 +1,4 @@
+/** @module The zod schema and examples of the GET /healthz answer: the state of Redis, Vector, the LLM and backups. */
 import { z } from "@hono/zod-openapi";
 
 /** What `GET /healthz` answers, 200 when both stores answer, else 503 with the same report. */

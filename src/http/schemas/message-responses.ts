@@ -1,3 +1,4 @@
+/** @module Zod response schemas and examples of the append-messages and get-context routes. */
 import { z } from "@hono/zod-openapi";
 import { InlineTrace } from "./observe-responses.ts";
 import { FactTypeSchema } from "./facts.ts";

@@ -1,3 +1,4 @@
+/** @module The message input schemas shared by the native append API and the OpenAI proxy, and their conversion to the domain. */
 import { z } from "@hono/zod-openapi";
 import { TOOL_CALL_ID_PATTERN } from "../../memory/ids.ts";
 import { metadataProblem } from "../../memory/sessions/index.ts";

@@ -1,3 +1,4 @@
+/** @module Zod response schemas and examples of the observability routes (traces, stats) and the inline ?trace=true field. */
 import { z } from "@hono/zod-openapi";
 import { FactTypeSchema } from "./facts.ts";
 

@@ -1,3 +1,4 @@
+/** @module Zod response schemas and examples of the session routes: stored messages, summary, window stats, state, history. */
 import { z } from "@hono/zod-openapi";
 
 /**

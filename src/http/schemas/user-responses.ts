@@ -1,3 +1,4 @@
+/** @module Zod response schemas and examples of the user routes: export, erase, session list and restore. */
 import { z } from "@hono/zod-openapi";
 import { FACT_EXAMPLES, FactSchema } from "./fact-responses.ts";
 import { SESSION_EXAMPLES, StoredMessageSchema, SummarySchema, ToolCallView } from "./session-responses.ts";

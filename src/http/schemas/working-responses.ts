@@ -1,3 +1,4 @@
+/** @module Zod response schemas and examples of the working-memory routes: notes and the scratchpad. */
 import { z } from "@hono/zod-openapi";
 
 /** What the working-memory routes (notes, scratchpad) answer. */
