@@ -1,3 +1,4 @@
+/** @module Client schema generator: writes client/src/schema.ts from the OpenAPI document the routes describe. */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";

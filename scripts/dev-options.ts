@@ -1,3 +1,4 @@
+/** @module `npm run dev` options: parses ports and the data folder from flags, environment and defaults, plus the help text. */
 import { parseArgs } from "node:util";
 
 /** What `npm run dev` binds on 127.0.0.1 and where it keeps its files. */

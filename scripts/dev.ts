@@ -1,3 +1,4 @@
+/** @module `npm run dev` entry: starts upstash-local and `wrangler dev` on 127.0.0.1 and stops them together. */
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";

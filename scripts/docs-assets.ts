@@ -1,3 +1,4 @@
+/** @module Copies the API reference's browser script from node_modules into `public/` so `/docs` works offline. */
 import { copyFileSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";

@@ -1,3 +1,4 @@
+/** @module Generates the configuration table of docs/configuration.md from the Worker's table of variables. */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { CONFIG_VARS } from "../src/worker/config/table.ts";

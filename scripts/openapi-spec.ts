@@ -1,3 +1,4 @@
+/** @module Builds the `/openapi.json` document in Node, without Worker bindings or network. */
 import { buildApp } from "../src/http/app.ts";
 import type { RuntimeFactory } from "../src/http/context-types.ts";
 import { openApiDocument, type OpenAPIDocument } from "../src/http/docs/openapi-document.ts";

@@ -1,3 +1,4 @@
+/** @module Port checks for `npm run dev`: whether a port can be listened on and the one-line message when it cannot. */
 import { createServer } from "node:net";
 import type { PortSetting } from "./dev-options.ts";
 

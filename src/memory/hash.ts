@@ -1,3 +1,4 @@
+/** @module SHA-256 hex digest helper over Web Crypto. */
 const encoder = new TextEncoder();
 
 /** The first `bytes` bytes of the SHA-256 of `text` (UTF-8), as lowercase hex. Web Crypto only. */

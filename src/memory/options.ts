@@ -1,3 +1,4 @@
+/** @module Memory options: retrieval and fusion modes, budget shares, fact type policies, defaults and their bounds. */
 import type { FactType, SessionSettings } from "./model.ts";
 
 /** How the fact index is searched: its dense part, its sparse (BM25) part, or both. */

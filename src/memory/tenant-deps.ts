@@ -1,3 +1,4 @@
+/** @module TenantDeps: the ports, options, clock, ids, logger and scheduler the use cases of one tenant need. */
 import type { MetricsRecorder } from "./observe/metrics.ts";
 import type { TraceRecorder } from "./observe/trace.ts";
 import type { MemoryOptions } from "./options.ts";

@@ -1,3 +1,4 @@
+/** @module TenantMemory: the use cases of one tenant, one method per thing an HTTP client can ask for. */
 import type { AuditAction, AuditEntry, AuditTarget } from "./observe/audit.ts";
 import { recordAudit } from "./observe/audit-record.ts";
 import { restoreFacts } from "./facts/backup.ts";

@@ -1,3 +1,4 @@
+/** @module upstash-local: starts the Upstash Redis REST and Upstash Vector REST emulators on their own listeners. */
 import { startListener, type Listener } from "./listener.ts";
 import { createRedisService } from "./redis/index.ts";
 import { createVectorService, type VectorIndexConfig, type VectorIndexSettings } from "./vector/index.ts";

@@ -1,3 +1,4 @@
+/** @module HTTP listener shared by both emulators: body reading, delay, fault injection, request log, `/__control/*` endpoints. */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { FaultInjector } from "./faults.ts";

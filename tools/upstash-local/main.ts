@@ -1,3 +1,4 @@
+/** @module upstash-local command line: parses flags and environment, starts both emulators and stops them on a signal. */
 import { parseArgs } from "node:util";
 import { startUpstashLocal } from "./index.ts";
 import { DEV_DENSE_MODEL, parseDenseModel, parseIndexKind } from "./vector/config.ts";

@@ -1,3 +1,4 @@
+/** @module Serves one emulator service on its own listener, for tests and benchmarks. */
 import { startListener, type Listener, type RestHandler } from "./listener.ts";
 
 /** Where a single emulator listens. */

@@ -1,3 +1,4 @@
+/** @module Offline summarizer: builds the rolling summary from salient sentences of each message when no LLM is configured. */
 import type { Summarizer, SummaryRequest, TokenCounter } from "../ports/llm.ts";
 import { isSalient, splitSentences } from "../facts/salience.ts";
 import { fitTextHead } from "../context/text-fit.ts";

@@ -1,3 +1,4 @@
+/** @module Compression plan: decides when the window is due for summarizing and which prefix goes, keeping tool exchanges whole. */
 import type { SessionSnapshot, StoredMessage } from "../model.ts";
 import { groupUnits } from "../context/message-units.ts";
 import { sumTokens } from "../context/window.ts";

@@ -1,3 +1,4 @@
+/** @module Produces the next rolling summary from the old one plus evicted messages, condensed or cut to the token cap. */
 import { compressionRatio } from "./plan.ts";
 import type { Summarizer, TokenCounter } from "../ports/llm.ts";
 import { fitTextHead } from "../context/text-fit.ts";

@@ -1,3 +1,4 @@
+/** @module Summary prompt: renders evicted messages as a transcript and builds the LLM request that folds them into the summary. */
 import type { ChatMessage } from "../ports/llm.ts";
 import type { StoredMessage, Summary } from "../model.ts";
 

@@ -1,3 +1,4 @@
+/** @module Context assembly: builds one request's prompt messages (system, summary, facts, window) within its token budget. */
 import { BudgetLedger, planBudget, type BudgetReport } from "./budget.ts";
 import { factsSection, summarySection } from "./sections.ts";
 import type { MemoryOptions } from "../options.ts";

@@ -1,3 +1,4 @@
+/** @module Token budget: hands the context budget to pinned system messages, summary, facts and window in priority order. */
 import type { BudgetShares } from "../options.ts";
 
 /** Token caps of the context sections for one budget. */

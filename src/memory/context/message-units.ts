@@ -1,3 +1,4 @@
+/** @module Groups messages into units kept or dropped together: a tool-calling assistant message with its tool results. */
 import type { StoredMessage } from "../model.ts";
 
 /**

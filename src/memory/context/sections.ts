@@ -1,3 +1,4 @@
+/** @module Summary and facts sections of the context: the labelled system messages, cut or filled to their token allowance. */
 import type { TokenCounter } from "../ports/llm.ts";
 import { fitTextHead } from "./text-fit.ts";
 import { MESSAGE_OVERHEAD_TOKENS } from "./window.ts";

@@ -1,3 +1,4 @@
+/** @module Cuts text to the longest head that fits a token count, whole lines first, never splitting a surrogate pair. */
 import type { TokenCounter } from "../ports/llm.ts";
 
 export interface FittedText {

@@ -1,3 +1,4 @@
+/** @module Window selection: which recent messages the context shows, dropping old, orphaned and unimportant units first. */
 import type { StoredMessage } from "../model.ts";
 import { groupUnits, type MessageUnit } from "./message-units.ts";
 

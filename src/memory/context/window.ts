@@ -1,3 +1,4 @@
+/** @module Message token accounting: per-message token counts, stored-message form, importance defaults and window stats. */
 import type { TokenCounter } from "../ports/llm.ts";
 import type { IncomingMessage, SessionSnapshot, SessionTotals, StoredMessage, ToolCall } from "../model.ts";
 

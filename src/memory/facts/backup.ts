@@ -1,3 +1,4 @@
+/** @module Fact backups: cron snapshots of each user's facts and restoring the missing facts from the newest snapshot. */
 import type { TenantDeps } from "../tenant-deps.ts";
 import { MemoryError, UpstreamUnavailable } from "../errors.ts";
 import type { BackupStore, FactScope, FactStore, UserStore } from "../ports/facts.ts";

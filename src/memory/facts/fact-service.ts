@@ -1,3 +1,4 @@
+/** @module FactService: writing, editing, importing, recalling and learning one user's long-term facts. */
 import { MemoryError } from "../errors.ts";
 import { isEmptyFilter, matchesFilter, type FactFilter } from "./filter.ts";
 import { createFact, factId, freshFactId, mergeFact, normalizeFactText, reinstated, type FactDraft } from "./identity.ts";

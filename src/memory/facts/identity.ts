@@ -1,3 +1,4 @@
+/** @module Fact identity: text normalization, content ids, and creating or merging facts that state the same thing. */
 import { sha256Hex } from "../hash.ts";
 import type { FactRefresh, FactScope, KnownFact } from "../ports/facts.ts";
 import type { Fact, FactType } from "../model.ts";

@@ -1,3 +1,4 @@
+/** @module Background fact learning: delivers queued facts to long-term memory and applies the extractor's operations. */
 import type { TenantDeps } from "../tenant-deps.ts";
 import { LlmError } from "../errors.ts";
 import { FactService, type LearnReport } from "./fact-service.ts";

@@ -1,3 +1,4 @@
+/** @module Fact lifecycle: value decay, TTL expiry and the single rule for which facts are still alive. */
 import type { FactTypePolicy, MemoryOptions } from "../options.ts";
 import type { Fact } from "../model.ts";
 

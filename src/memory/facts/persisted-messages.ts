@@ -1,3 +1,4 @@
+/** @module Turns user messages flagged `persist` into facts with content ids, type and importance from salience cues. */
 import { createFact, factId, type FactDraft } from "./identity.ts";
 import type { FactScope } from "../ports/facts.ts";
 import { isSalient } from "./salience.ts";

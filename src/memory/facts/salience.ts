@@ -1,3 +1,4 @@
+/** @module Heuristic salience of user statements: cue words (English and Chinese) decide whether, and as what type, to remember. */
 import type { FactType } from "../model.ts";
 
 /** What a statement looks like as a memory: worth keeping, of which type, how important. */

@@ -1,3 +1,4 @@
+/** @module Cron cleanup run: prunes expired session index entries, delivers queued facts, merges recalls, sweeps dead facts. */
 import { deliverPendingFacts } from "../facts/learning.ts";
 import { recordAccess, shouldRetain } from "../facts/lifecycle.ts";
 import type { MemoryOptions } from "../options.ts";

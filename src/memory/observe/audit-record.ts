@@ -1,3 +1,4 @@
+/** @module Writes an audit entry in the background after the response, logging rather than failing on errors. */
 import { compactTarget, THROTTLED_ACTIONS, type AuditAction, type AuditEntry, type AuditTarget } from "./audit.ts";
 import type { TenantDeps } from "../tenant-deps.ts";
 

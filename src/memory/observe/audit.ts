@@ -1,3 +1,4 @@
+/** @module Audit log model: the recorded actions, actors, targets, page limit and failure throttling. */
 import type { Principal } from "../access/rules.ts";
 
 /** What the audit log records. Contents (messages, fact texts, notes) never enter it. */

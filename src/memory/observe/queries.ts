@@ -1,3 +1,4 @@
+/** @module Observability reads: stored traces, a session's recent traces and the tenant's stats. */
 import type { TenantDeps } from "../tenant-deps.ts";
 import { MemoryError, UpstreamUnavailable } from "../errors.ts";
 import { tenantStats, type TenantStats } from "./metrics.ts";

@@ -1,3 +1,4 @@
+/** @module Turn traces: what recall kept or dropped, context use per part against the budget, and round trips. */
 import type { AssembledContext } from "../context/assemble.ts";
 import type { DropReason, RecallOutcome } from "../facts/recall.ts";
 import type { FactType } from "../model.ts";

@@ -1,3 +1,4 @@
+/** @module Chat turn: stores new messages, builds context, calls the model, stores the reply; also OpenAI-style proxied requests. */
 import type { TenantDeps } from "../tenant-deps.ts";
 import { UpstreamUnavailable } from "../errors.ts";
 import { sha256Hex } from "../hash.ts";

@@ -1,3 +1,4 @@
+/** @module Message write limits: batch size, content length, metadata size and depth, tool result pairing. */
 import { MemoryError } from "../errors.ts";
 import type { MessageLimits } from "../tenant-deps.ts";
 import type { IncomingMessage } from "../model.ts";

@@ -1,3 +1,4 @@
+/** @module Request and result types of the session use cases (append, context, compress). */
 import type { FactFilter } from "../facts/filter.ts";
 import type { RecallOutcome } from "../facts/recall.ts";
 import type { AssembledContext } from "../context/assemble.ts";

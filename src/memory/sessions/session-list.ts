@@ -1,3 +1,4 @@
+/** @module A user's session list: session titles from the first user message and cursor-paged listing. */
 import type { TenantDeps } from "../tenant-deps.ts";
 import { MemoryError } from "../errors.ts";
 import type { SessionListEntry } from "../ports/sessions.ts";

@@ -1,3 +1,4 @@
+/** @module SessionMemory: one request's view of a session, appending messages and reading context, with background work queued. */
 import type { FactFilter } from "../facts/filter.ts";
 import { compressionDueFor, runCompressionPass } from "../compression/pass.ts";
 import { assembleFromReads } from "./context-read.ts";

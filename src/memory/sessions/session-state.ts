@@ -1,3 +1,4 @@
+/** @module Session inspection and control: read state, change settings, reset, compress now, read summary history. */
 import type { TenantDeps } from "../tenant-deps.ts";
 import { SessionMemory } from "./session-memory.ts";
 import type { CompressResult } from "./requests.ts";

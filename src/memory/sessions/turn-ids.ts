@@ -1,3 +1,4 @@
+/** @module Message ids of a chat turn derived from idempotency keys, message ids and tool call ids so retries store nothing twice. */
 import { sha256Hex } from "../hash.ts";
 import { ID_MAX_LENGTH } from "../ids.ts";
 import type { IncomingMessage, ToolCall } from "../model.ts";

@@ -1,3 +1,4 @@
+/** @module A session's working memory: key/value notes and an append-only scratchpad with their own limits and TTL. */
 import type { TenantDeps } from "../tenant-deps.ts";
 import { MemoryError } from "../errors.ts";
 import type { SessionRef } from "../model.ts";

@@ -1,3 +1,4 @@
+/** @module User data export (paged sessions then facts) and erasure across all stores. */
 import type { TenantDeps } from "../tenant-deps.ts";
 import { MemoryError } from "../errors.ts";
 import { recordAudit } from "../observe/audit-record.ts";

@@ -1,3 +1,4 @@
+/** @module RedisBackend interface: where the Redis emulator runs commands (a real Redis or the embedded engine). */
 import type { Args, Reply, ReplyError } from "./reply.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** @module Encodes Redis replies as Upstash REST JSON, with the optional base64 encoding. */
 import { ReplyError, type Reply } from "./reply.ts";
 
 /**

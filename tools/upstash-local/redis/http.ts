@@ -1,3 +1,4 @@
+/** @module Upstash Redis REST handler: auth, routing of single, path, pipeline and multi-exec requests, encoding. */
 import type { IncomingHttpHeaders } from "node:http";
 import type { RestHandler, RestRequest, RestResponse } from "../listener.ts";
 import type { RedisBackend } from "./backend.ts";

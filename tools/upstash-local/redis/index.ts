@@ -1,3 +1,4 @@
+/** @module Upstash Redis REST emulator service: the HTTP handler over a real Redis or the embedded engine. */
 import type { RestHandler } from "../listener.ts";
 import { createEmbeddedBackend } from "./embedded/backend.ts";
 import { createRedisHandler } from "./http.ts";

@@ -1,3 +1,4 @@
+/** @module Commands the Redis REST emulator refuses because they need a long-lived connection or change its state. */
 import { commandName, type Args } from "./reply.ts";
 
 // Commands that need a long-lived connection or change its state. A stateless REST request can't

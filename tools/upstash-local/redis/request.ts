@@ -1,3 +1,4 @@
+/** @module Parses Upstash Redis REST request bodies and paths into command argument lists. */
 import { JsonSyntaxError, parseRawJson, RawNumber, type RawJson } from "./json-args.ts";
 import type { Args } from "./reply.ts";
 

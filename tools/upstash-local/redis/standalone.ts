@@ -1,3 +1,4 @@
+/** @module Starts the Redis REST emulator alone on its own listener, for tests and benchmarks. */
 import { serveStandalone, type Standalone, type StandaloneAddress } from "../standalone.ts";
 import { createRedisService, type RedisService, type RedisServiceOptions } from "./index.ts";
 

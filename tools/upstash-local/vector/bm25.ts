@@ -1,3 +1,4 @@
+/** @module BM25 sparse vectors for documents and queries, as Upstash computes them for sparse and hybrid indexes. */
 import type { Bm25Options } from "./config.ts";
 import type { SparseVector } from "./sparse-vector.ts";
 import { termId, textTerms } from "./terms.ts";

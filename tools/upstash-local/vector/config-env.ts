@@ -1,3 +1,4 @@
+/** @module Reads the Vector emulator's index settings from UPSTASH_LOCAL_VECTOR_* environment variables. */
 import { checkDimension, parseDenseModel, parseIndexKind, parseSimilarity, type Bm25Options, type VectorIndexSettings } from "./config.ts";
 import { parseCjkTerms, parseWordTerms } from "./terms.ts";
 

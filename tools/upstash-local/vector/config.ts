@@ -1,3 +1,4 @@
+/** @module Vector index configuration: index kind, similarity, dense model, BM25 options and their parsing. */
 import { USE_LITE_MIN_DIMENSION } from "./dense-model.ts";
 import { DEFAULT_TERM_OPTIONS, resolveTermOptions, type TermOptions } from "./terms.ts";
 

@@ -1,3 +1,4 @@
+/** @module Vector emulator context shared by every endpoint, and embedding of stored texts and query text. */
 import { bm25Document, bm25Query } from "./bm25.ts";
 import { hasDense, hasSparse, type VectorIndexConfig } from "./config.ts";
 import { embedDense } from "./dense-model.ts";

@@ -1,3 +1,4 @@
+/** @module Upstash Vector REST handler: bearer-token check, routing to the endpoints, result and error envelopes. */
 import type { RestHandler, RestRequest, RestResponse } from "../listener.ts";
 import type { VectorContext } from "./context.ts";
 import { badRequest, VectorApiError } from "./errors.ts";

@@ -1,3 +1,4 @@
+/** @module Upstash Vector REST emulator service: store, persistence and HTTP handler, plus the vector module's exports. */
 import { join } from "node:path";
 import type { RestHandler } from "../listener.ts";
 import { resolveVectorConfig, type VectorIndexConfig, type VectorIndexSettings } from "./config.ts";

@@ -1,3 +1,4 @@
+/** @module Vector request limits and readers for metadata, data and upsert batches, with Upstash-style errors. */
 import { badRequest } from "./errors.ts";
 import { isObject, present, requireObject, type Json } from "./validate.ts";
 

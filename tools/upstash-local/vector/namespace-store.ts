@@ -1,3 +1,4 @@
+/** @module One Vector namespace: records, a dense vector matrix and sparse postings, searched by brute force. */
 import type { SimilarityFunction } from "./config.ts";
 import { makeScorer, squaredNormAt } from "./scoring.ts";
 import { SparsePostings } from "./sparse-postings.ts";

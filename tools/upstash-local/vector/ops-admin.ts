@@ -1,3 +1,4 @@
+/** @module Vector admin endpoints: `/info`, `/list-namespaces` and `/delete-namespace`. */
 import { DENSE_MODEL_NAMES, SPARSE_MODEL_NAME } from "./config.ts";
 import type { VectorContext } from "./context.ts";
 import { badRequest, notFound } from "./errors.ts";

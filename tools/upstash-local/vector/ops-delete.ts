@@ -1,3 +1,4 @@
+/** @module Vector delete endpoints: `/delete` by ids, prefix or filter, and `/reset`. */
 import type { VectorContext } from "./context.ts";
 import { badRequest } from "./errors.ts";
 import { filterFromRequest } from "./filter/index.ts";

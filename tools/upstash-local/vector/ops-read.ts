@@ -1,3 +1,4 @@
+/** @module Vector read endpoints: `/fetch` by ids or prefix and `/range` paging. */
 import type { VectorContext } from "./context.ts";
 import { badRequest } from "./errors.ts";
 import { renderRecord } from "./render.ts";

@@ -1,3 +1,4 @@
+/** @module Vector `/update` endpoint: changes vectors, data or metadata of an existing record. */
 import { embedRecords, type VectorContext } from "./context.ts";
 import { badRequest } from "./errors.ts";
 import { checkMetadataDepth, checkMetadataSize, readData } from "./limits.ts";

@@ -1,3 +1,4 @@
+/** @module Vector upsert endpoints: `/upsert` with vectors and `/upsert-data` with text the server embeds. */
 import { embedRecords, requireEmbedding, type VectorContext } from "./context.ts";
 import { badRequest } from "./errors.ts";
 import { readBatch, readData, readMetadata } from "./limits.ts";

@@ -1,3 +1,4 @@
+/** @module Reads the dense and sparse vector parts of records, queries and updates according to the index kind. */
 import type { Parts, VectorContext } from "./context.ts";
 import { badRequest, DENSE_NOT_SUPPORTED, SPARSE_NOT_SUPPORTED, unprocessable } from "./errors.ts";
 import { readSparseVector } from "./sparse-vector.ts";

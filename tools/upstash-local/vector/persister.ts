@@ -1,3 +1,4 @@
+/** @module Debounced, atomic saving of the Vector store to disk. */
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { DenseModel, VectorIndexKind } from "./config.ts";

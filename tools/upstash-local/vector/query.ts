@@ -1,3 +1,4 @@
+/** @module Vector query endpoints: parsing `/query` and `/query-data` requests and running them. */
 import { embedQuery, requireEmbedding, type VectorContext } from "./context.ts";
 import { badRequest, unprocessable } from "./errors.ts";
 import { filterFromRequest, type FilterPredicate } from "./filter/index.ts";

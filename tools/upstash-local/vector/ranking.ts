@@ -1,3 +1,4 @@
+/** @module Vector ranking: dense, sparse and fused hybrid rankings of a namespace for one query. */
 import type { VectorContext } from "./context.ts";
 import { float32Score } from "./float32.ts";
 import { fuse, type FusionAlgorithm } from "./fusion.ts";

@@ -1,3 +1,4 @@
+/** @module Renders stored and scored records as the Upstash Vector client expects them. */
 import type { VectorContext } from "./context.ts";
 import { hasDense, hasSparse } from "./config.ts";
 import type { NamespaceStore, ScoredRecord, StoredRecord } from "./store.ts";

@@ -1,3 +1,4 @@
+/** @module Resumable Vector queries: a ranking computed at start and returned page by page. */
 import { randomUUID } from "node:crypto";
 import type { VectorContext } from "./context.ts";
 import { badRequest, notFound } from "./errors.ts";

@@ -1,3 +1,4 @@
+/** @module Dense similarity scoring: dot products, norms and per-row scorers for COSINE, EUCLIDEAN and DOT_PRODUCT. */
 import type { SimilarityFunction } from "./config.ts";
 
 /**

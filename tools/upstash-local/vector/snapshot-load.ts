@@ -1,3 +1,4 @@
+/** @module Loads a saved Vector file into an empty store, re-embedding it when its index kind or dense model changed. */
 import { readFile } from "node:fs/promises";
 import { KIND_DEFAULTS, type VectorIndexConfig, type VectorIndexKind } from "./config.ts";
 import type { Parts } from "./context.ts";

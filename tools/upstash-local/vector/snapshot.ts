@@ -1,3 +1,4 @@
+/** @module On-disk format of the Vector emulator (`vector.json`) and its vector encoding. */
 import type { DenseModel, VectorIndexKind } from "./config.ts";
 import type { SparseVector } from "./sparse-vector.ts";
 import type { VectorStore } from "./store.ts";

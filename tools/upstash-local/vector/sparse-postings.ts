@@ -1,3 +1,4 @@
+/** @module Inverted index over one namespace's sparse vectors, and Upstash's IDF weight. */
 import type { SparseVector } from "./sparse-vector.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** @module Sparse vector type, its validation and its stored size. */
 import { badRequest } from "./errors.ts";
 import { isObject } from "./validate.ts";
 

@@ -1,3 +1,4 @@
+/** @module Starts the Vector emulator alone on its own listener, for tests and benchmarks. */
 import { serveStandalone, type Standalone, type StandaloneAddress } from "../standalone.ts";
 import { createVectorService, type VectorService, type VectorServiceOptions } from "./index.ts";
 

@@ -1,3 +1,4 @@
+/** @module VectorStore: all namespaces of the emulated index. */
 import { NamespaceStore } from "./namespace-store.ts";
 
 export { NamespaceStore, type RecordInput, type ScoredRecord, type StoredRecord } from "./namespace-store.ts";

@@ -1,3 +1,4 @@
+/** @module Text to BM25 terms: CJK bigrams or segmentation, word stemming and stop words, hashed to term ids. */
 import { stemmer } from "stemmer";
 import { hash32 } from "./hash.ts";
 import { lightStem } from "./light-stem.ts";

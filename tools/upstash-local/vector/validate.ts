@@ -1,3 +1,4 @@
+/** @module Readers for Vector request fields that narrow values or throw Upstash-style errors. */
 import { badRequest, unprocessable } from "./errors.ts";
 
 /** Readers for request fields: each returns the narrowed value or throws an Upstash-style error. */

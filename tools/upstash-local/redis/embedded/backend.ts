@@ -1,3 +1,4 @@
+/** @module Embedded Redis backend: runs commands in-process on the engine, with optional persistence to disk. */
 import type { RedisBackend } from "../backend.ts";
 import { BackendUnavailableError, ReplyError } from "../reply.ts";
 import { createEngine } from "./engine.ts";

@@ -1,3 +1,4 @@
+/** @module Byte-exact string commands (STRLEN, APPEND, GETRANGE, SETRANGE, GET...) where ioredis-mock counts characters. */
 import { ReplyError, type Reply } from "../reply.ts";
 import { parseInteger, readHash, readString, type CommandHandler, type EngineContext } from "./types.ts";
 

@@ -1,3 +1,4 @@
+/** @module Runs variadic commands with huge argument lists in slices so ioredis-mock's call stack does not overflow. */
 import type { Reply } from "../reply.ts";
 
 /**

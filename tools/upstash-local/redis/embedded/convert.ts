@@ -1,3 +1,4 @@
+/** @module Converts ioredis-mock return values and thrown errors into RESP2 replies. */
 import { ReplyError, type Reply } from "../reply.ts";
 import { formatDouble, WRONGTYPE } from "./types.ts";
 

@@ -1,3 +1,4 @@
+/** @module Embedded Redis engine: ioredis-mock's store and commands with Redis' argument checks, overrides and scripts. */
 import { ReplyError, type Args, type Reply } from "../reply.ts";
 import { toReplyError } from "./convert.ts";
 import { checkCommand, wrongArity } from "./guards.ts";

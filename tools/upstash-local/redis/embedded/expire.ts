@@ -1,3 +1,4 @@
+/** @module EXPIRE family and TTL/PTTL commands with Redis 7 NX/XX/GT/LT options for the embedded engine. */
 import { ReplyError } from "../reply.ts";
 import { parseInteger, type CommandHandler } from "./types.ts";
 

@@ -1,3 +1,4 @@
+/** @module Tables for the embedded engine's argument checks: type family per command, pairs, integer and float arguments. */
 import type { KeyType } from "./types.ts";
 
 // ioredis-mock checks types in only some commands (HSET on a string key "works"), so every

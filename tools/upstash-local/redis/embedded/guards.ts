@@ -1,3 +1,4 @@
+/** @module Redis' pre-execution checks for the embedded engine: arity, syntax, key types, existence and size limits. */
 import { ReplyError } from "../reply.ts";
 import { keyArgs, type CommandSpec } from "./table.ts";
 import {

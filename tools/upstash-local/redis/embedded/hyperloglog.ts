@@ -1,3 +1,4 @@
+/** @module PFADD, PFCOUNT and PFMERGE for the embedded engine, with exact member sets instead of estimates. */
 import { ReplyError, type Reply } from "../reply.ts";
 import { readString, type CommandHandler, type EngineContext } from "./types.ts";
 

@@ -1,3 +1,4 @@
+/** @module Keyspace commands for the embedded engine: KEYS, SCAN, INFO, RENAME, TYPE and Redis glob matching. */
 import { ReplyError, type Reply } from "../reply.ts";
 import { keyType, parseInteger, SYNTAX_ERROR, typeOfValue, type CommandHandler } from "./types.ts";
 

@@ -1,3 +1,4 @@
+/** @module LSET with Redis' range check for the embedded engine. */
 import { ReplyError } from "../reply.ts";
 import { parseInteger, WRONGTYPE, type CommandHandler } from "./types.ts";
 

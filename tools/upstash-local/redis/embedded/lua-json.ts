@@ -1,3 +1,4 @@
+/** @module The `cjson` Lua library for embedded scripts, backed by JavaScript's JSON. */
 import { lauxlib, lua, to_luastring, type LuaState } from "fengari";
 import { luaBytes, pushText, readText } from "./lua-strings.ts";
 import { pushNumber } from "./lua-values.ts";

@@ -1,3 +1,4 @@
+/** @module Converts values between Redis replies and Lua values the way Redis does for scripts. */
 import { lua, to_luastring, type LuaState } from "fengari";
 import { ReplyError, type Reply } from "../reply.ts";
 import { pushBytes, pushText, readText } from "./lua-strings.ts";

@@ -1,3 +1,4 @@
+/** @module Lua VM for the embedded engine's scripts: Redis' Lua API, sandbox and a compiled-script cache. */
 import { createHash } from "node:crypto";
 import { lauxlib, lua, lualib, to_luastring, type LuaState } from "fengari";
 import { ReplyError, type Reply } from "../reply.ts";

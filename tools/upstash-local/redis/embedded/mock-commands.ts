@@ -1,3 +1,4 @@
+/** @module Wraps ioredis-mock's own command implementations with small reply and TTL fixes. */
 import type { Reply } from "../reply.ts";
 import { runChunked } from "./chunking.ts";
 import { fromMock } from "./convert.ts";

@@ -1,3 +1,4 @@
+/** @module Creates a private ioredis-mock store with synchronous access to its raw command implementations. */
 import { randomUUID } from "node:crypto";
 import RedisMock, { type MockCommand, type MockExpiries, type MockKeyspace } from "ioredis-mock";
 import type { EngineContext } from "./types.ts";

@@ -1,3 +1,4 @@
+/** @module Table of commands the embedded engine implements itself because ioredis-mock gets them wrong. */
 import { append, get, getdel, getex, getrange, getset, hstrlen, setrange, strlen } from "./bytes.ts";
 import { expire, expireat, pexpire, pexpireat, pttl, ttl } from "./expire.ts";
 import { pfadd, pfcount, pfmerge } from "./hyperloglog.ts";

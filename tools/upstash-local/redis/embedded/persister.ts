@@ -1,3 +1,4 @@
+/** @module Embedded Redis persistence: an append-only log of changed keys, periodically folded into a full snapshot. */
 import { appendFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 

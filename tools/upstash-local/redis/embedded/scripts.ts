@@ -1,3 +1,4 @@
+/** @module EVAL, EVALSHA, their read-only forms and SCRIPT LOAD/EXISTS/FLUSH over one script cache. */
 import { createHash } from "node:crypto";
 import { ReplyError, type Reply } from "../reply.ts";
 import { parseInteger, type CommandHandler } from "./types.ts";

@@ -1,3 +1,4 @@
+/** @module Snapshot format of the embedded Redis (`redis.json`): taking one from the keyspace and restoring it. */
 import { typeOfValue, type EngineContext, type ZEntry } from "./types.ts";
 
 /** One key in `redis.json`. Expiry is an absolute epoch-ms time, so it survives restarts. */

@@ -1,3 +1,4 @@
+/** @module String and hash counter commands (SET, MGET, INCR family, INCRBYFLOAT, HINCRBY...) with Redis' checks. */
 import { ReplyError, type Reply } from "../reply.ts";
 import {
   integerReply,

@@ -1,3 +1,4 @@
+/** @module Shared types, error texts and key-type helpers of the embedded Redis engine's commands. */
 import type { MockExpiries, MockKeyspace } from "ioredis-mock";
 import { ReplyError, type Reply } from "../reply.ts";
 

@@ -1,3 +1,4 @@
+/** @module Score and lex range bounds of sorted-set commands and Redis' member order. */
 import { ReplyError } from "../reply.ts";
 import type { ZEntry } from "./types.ts";
 

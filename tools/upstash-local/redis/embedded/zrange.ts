@@ -1,3 +1,4 @@
+/** @module ZRANGE and its older forms (ZREVRANGE, ZRANGEBYSCORE, ZRANGEBYLEX...) for the embedded engine. */
 import { ReplyError, type Reply } from "../reply.ts";
 import { formatDouble, parseInteger, readZset, SYNTAX_ERROR, type CommandHandler, type EngineContext, type ZEntry } from "./types.ts";
 import { inLexRange, inScoreRange, parseLexBound, parseScoreBound, sortedEntries } from "./zbounds.ts";

@@ -1,3 +1,4 @@
+/** @module Sorted-set commands (ZADD, ZINCRBY, ZSCORE, ZCOUNT, ZREMRANGEBY...) with Redis' options and checks. */
 import { ReplyError, type Reply } from "../reply.ts";
 import { inScoreRange, parseScoreBound } from "./zbounds.ts";
 import { formatDouble, parseDouble, readZset, SYNTAX_ERROR, type CommandHandler, type EngineContext, type ZEntry } from "./types.ts";

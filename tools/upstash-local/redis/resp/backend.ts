@@ -1,3 +1,4 @@
+/** @module RESP backend: forwards the emulator's commands to a real Redis given by a `redis://` URL. */
 import type { RedisBackend } from "../backend.ts";
 import { ReplyError, type Args, type Reply } from "../reply.ts";
 import { RespConnection, type RedisTarget } from "./connection.ts";

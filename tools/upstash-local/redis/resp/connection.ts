@@ -1,3 +1,4 @@
+/** @module One pipelined RESP2 connection to a real Redis, replies matched to commands in order. */
 import { connect as netConnect, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import { BackendUnavailableError, ReplyError, type Args, type Reply } from "../reply.ts";

@@ -1,3 +1,4 @@
+/** @module Incremental RESP2 parser that turns socket chunks into replies. */
 import { ReplyError, type Reply } from "../reply.ts";
 
 /** The byte stream is not valid RESP2; the connection must be dropped. */

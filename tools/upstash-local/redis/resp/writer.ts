@@ -1,3 +1,4 @@
+/** @module Encodes a command as a RESP2 array of bulk strings. */
 import type { Args } from "../reply.ts";
 
 const CRLF = Buffer.from("\r\n");

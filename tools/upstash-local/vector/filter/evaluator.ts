@@ -1,3 +1,4 @@
+/** @module Evaluates a parsed metadata filter against a record's metadata. */
 import type { FieldPath, FilterNode, Literal } from "./ast.ts";
 import { compileGlob, type GlobMatcher } from "./glob.ts";
 

@@ -1,3 +1,4 @@
+/** @module Metadata filter entry point: re-exports the filter parts and compiles request filters with a cache. */
 import { badRequest } from "../errors.ts";
 import { compileFilter, type FilterPredicate } from "./evaluator.ts";
 import { FilterSyntaxError } from "./lexer.ts";

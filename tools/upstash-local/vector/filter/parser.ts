@@ -1,3 +1,4 @@
+/** @module Recursive-descent parser of Upstash's metadata filter grammar. */
 import { parseFieldPath, type CompareOp, type FieldPath, type FilterNode, type Literal } from "./ast.ts";
 import { FilterSyntaxError, tokenize, type Token } from "./lexer.ts";
 
