@@ -1,3 +1,4 @@
+/** @module RedisAuditLog: the tenant's audit log in two capped sorted sets (security, activity), with a per-credential throttle. */
 import type { Redis } from "@upstash/redis";
 import { type AuditEntry, AUDIT_FAILURES_PER_MINUTE, auditStream, throttleSubject } from "../memory/observe/index.ts";
 import type { AuditLog } from "../memory/ports/index.ts";

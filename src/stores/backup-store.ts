@@ -1,3 +1,4 @@
+/** @module R2BackupStore: snapshots of a user's facts as JSON objects in an R2 bucket, sealed when a key is set, kept to a retention. */
 import type { BackupStore, FactScope, FactSnapshot } from "../memory/ports/index.ts";
 import type { Fact } from "../memory/model.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";

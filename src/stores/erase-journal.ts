@@ -1,3 +1,4 @@
+/** @module RedisEraseJournal: the running erase of a user and the receipt of its last finished one, so an erase resumes or replays. */
 import type { EraseJob, EraseJournal, ErasedCounts, EraseOutcome, ErasePart, FactScope } from "../memory/ports/index.ts";
 import { UnexpectedReply } from "./errors.ts";
 import { eraseJobKey, eraseReceiptKey } from "./keys.ts";

@@ -1,3 +1,4 @@
+/** @module The errors the store adapters throw: owner mismatch, invalid id, input a store cannot keep, and a reply it cannot read. */
 import { MemoryError } from "../memory/errors.ts";
 
 /** A write named a different user than the one that owns the session. Maps to 409. */

@@ -1,3 +1,4 @@
+/** @module The Upstash Vector client surface the fact store uses, the embed function type, and a missing namespace read as empty. */
 import type { Index } from "@upstash/vector";
 
 /** The part of the `@upstash/vector` client the fact store uses (Node and Cloudflare `Index` both fit). */

@@ -1,3 +1,4 @@
+/** @module Converts a fact to the Vector metadata stored beside its vector, and that metadata back to a fact. */
 import { FACT_TYPES, type Fact, type FactType } from "../memory/model.ts";
 
 /** Vector metadata: every field of a fact except its id (which is the vector id). */

@@ -1,3 +1,4 @@
+/** @module The Vector namespace of one tenant's user (`am.{tenant length}.{tenant}.{user}`) and the scope read back from one. */
 import type { FactScope } from "../memory/ports/index.ts";
 import { assertId } from "./keys.ts";
 import { isValidId } from "../memory/ids.ts";

@@ -1,3 +1,4 @@
+/** @module The Redis key layout: every session, user, tenant, audit and observability key, built from validated ids. */
 import { isValidId } from "../memory/ids.ts";
 import type { SessionRef } from "../memory/model.ts";
 import { InvalidIdError } from "./errors.ts";

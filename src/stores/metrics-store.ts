@@ -1,3 +1,4 @@
+/** @module RedisMetricsStore: a tenant's counters, session lengths, hourly activity and recent request durations in Redis. */
 import type { Redis } from "@upstash/redis";
 import { COUNTERS, HOUR_MS, type CounterName, type MetricsBatch, type StoredMetrics } from "../memory/observe/index.ts";
 import type { MetricsStore } from "../memory/ports/index.ts";

@@ -1,3 +1,4 @@
+/** @module UpstashRateLimiter: sliding-window rate limits on `@upstash/ratelimit`, with refusals remembered in the isolate. */
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis/cloudflare";
 import type { RateDecision, RateLimiter } from "../http/middleware/rate-limit.ts";

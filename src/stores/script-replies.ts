@@ -1,3 +1,4 @@
+/** @module Decoders of the Lua scripts' JSON replies into snapshots, messages, summaries, settings, totals and session lists. */
 import type { JsonObject } from "../memory/model.ts";
 import type { SessionListEntry } from "../memory/ports/index.ts";
 import type {

@@ -1,3 +1,4 @@
+/** @module The Redis client surface the stores use and ScriptRunner, which runs Lua by EVALSHA with a fallback to EVAL. */
 import type { Redis } from "@upstash/redis";
 
 /**

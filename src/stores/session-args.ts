@@ -1,3 +1,4 @@
+/** @module Validates session store inputs and builds the scripts' ARGV: stored messages, window bounds, appends, commits, settings. */
 import type { AppendOptions, CompressionCommit, SettingsChange, WindowBound } from "../memory/ports/index.ts";
 import { isValidToolCallId } from "../memory/ids.ts";
 import type { Fact, SessionRef, StoredMessage, TurnOutcome } from "../memory/model.ts";

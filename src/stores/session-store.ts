@@ -1,3 +1,4 @@
+/** @module RedisSessionStore: sessions on Upstash Redis, each operation one Lua script and one round trip. */
 import type {
   HeadLimits,
   WindowBound,

@@ -1,3 +1,4 @@
+/** @module RedisTraceStore: per-turn traces as JSON under tenant keys, each session's latest in a capped list, erasable per user. */
 import type { Redis } from "@upstash/redis";
 import { RECENT_TRACES_KEPT, type Trace } from "../memory/observe/index.ts";
 import type { TraceRef, TraceStore } from "../memory/ports/index.ts";

@@ -1,3 +1,4 @@
+/** @module RedisUserStore: a user's erase tombstone, facts queued for Vector and recall counts, with tenant sets for the cron. */
 import type { FactScope, RecallCount, UserStore } from "../memory/ports/index.ts";
 import type { Fact } from "../memory/model.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";

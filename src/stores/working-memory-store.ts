@@ -1,3 +1,4 @@
+/** @module RedisWorkingMemoryStore: a session's notes and scratchpad in Redis, each with its own short TTL. */
 import type { NoteCaps, NoteRefusal, WorkingMemoryStore } from "../memory/ports/index.ts";
 import type { SessionRef } from "../memory/model.ts";
 import { InvalidStoreInput } from "./errors.ts";

@@ -1,3 +1,4 @@
+/** @module The API reference's tags and the shape of each operation's doc (operationId, tag, description). */
 /**
  * The tags of the API reference and the shape of what it says about every operation: its
  * `operationId` (the typed client's name for it), its tag and a description. Each route states its

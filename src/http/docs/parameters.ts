@@ -1,3 +1,4 @@
+/** @module Descriptions of every API parameter by where it travels and its name, shown in the API reference. */
 /**
  * What the API reference shows beside the route schemas: a description of every parameter, by
  * where it travels and its name (a route's own `.openapi({ description })` wins). A route's

@@ -1,3 +1,4 @@
+/** @module The Lua script that appends messages to a session idempotently, queues facts and recalls, and replies with totals. */
 import { TURN_OUTCOMES_KEPT } from "../../memory/ports/index.ts";
 import { LUA_EXTEND, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
 

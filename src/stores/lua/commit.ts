@@ -1,3 +1,4 @@
+/** @module The Lua script that commits a compression (summary in, window prefix archived) if epoch, summary and prefix are as read. */
 import { LUA_MSG_HEAD, LUA_TOUCH, LUA_WINDOW } from "./common.ts";
 
 /**

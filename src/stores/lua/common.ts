@@ -1,3 +1,4 @@
+/** @module Lua helpers the session scripts prepend: hash reads, TTL refresh and extension, message headers, window and snapshot. */
 import { WINDOW_SCAN_FACTOR } from "../../memory/ports/index.ts";
 
 /**

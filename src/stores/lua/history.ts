@@ -1,3 +1,4 @@
+/** @module The Lua script that reads a session's summary and one page of its archived originals in one step. */
 import { LUA_HMAP } from "./common.ts";
 
 /**

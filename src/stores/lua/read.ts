@@ -1,3 +1,4 @@
+/** @module The Lua scripts that read a session snapshot (whole, bounded, one page, or the head a compression folds) and its owner. */
 import { LUA_SNAPSHOT } from "./common.ts";
 
 /**

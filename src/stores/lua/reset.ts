@@ -1,3 +1,4 @@
+/** @module The Lua script that clears a session, optionally keeping its pinned system messages, and bumps its epoch. */
 import { LUA_MSG_HEAD } from "./common.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** @module The Lua script that merges per-session settings field by field in the meta hash, and the settings' field names. */
 import { LUA_EXTEND, LUA_TOUCH } from "./common.ts";
 
 /** The meta hash fields that hold per-session settings, in ARGV order. */

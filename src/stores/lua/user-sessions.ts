@@ -1,3 +1,4 @@
+/** @module Lua scripts over a user's session index (list, export, erase), the tenant index sweep and the summary failure count. */
 import { LUA_HMAP } from "./common.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** @module The Lua scripts of working memory: a session's notes hash (capped) and its scratchpad list. */
 import { LUA_HMAP } from "./common.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** @module FieldCipher: seals and opens single text fields with AES-256-GCM, bound to the tenant, under rotating keys. */
 import { StoredDataUnreadable } from "../../memory/errors.ts";
 
 /** One AES-256 key and the id stored beside what it sealed. */

@@ -1,3 +1,4 @@
+/** @module Which fields of each stored record are sealed (message contents, tool arguments, summaries, fact texts), in one place. */
 import type { SessionDump, SessionListEntry } from "../../memory/ports/index.ts";
 import type { Fact, SessionSnapshot, StoredMessage, Summary, ToolCall, TurnOutcome } from "../../memory/model.ts";
 import type { FieldCipher } from "./cipher.ts";

@@ -1,3 +1,4 @@
+/** @module Re-seals stored values under the newest key after a rotation, in bounded resumable runs over Redis and Vector. */
 import type { Redis } from "@upstash/redis";
 import type { VectorIndex } from "../fact-index.ts";
 import { orEmpty } from "../fact-index.ts";

@@ -1,3 +1,4 @@
+/** @module SealedSessionStore: a session store decorator that seals message contents, summaries, titles and queued facts at rest. */
 import type {
   AppendOptions,
   AppendResult,

@@ -1,3 +1,4 @@
+/** @module SealedTraceStore: a trace store decorator that seals a trace's recall query and candidate texts at rest. */
 import type { TraceRef, TraceStore } from "../../memory/ports/index.ts";
 import type { Trace } from "../../memory/observe/index.ts";
 import type { FieldCipher } from "./cipher.ts";

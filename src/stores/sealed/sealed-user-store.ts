@@ -1,3 +1,4 @@
+/** @module SealedUserStore: a user store decorator that opens queued facts and hands their sealed form back on confirm. */
 import type { FactScope, RecallCount, UserStore } from "../../memory/ports/index.ts";
 import type { Fact } from "../../memory/model.ts";
 import type { FieldCipher } from "./cipher.ts";

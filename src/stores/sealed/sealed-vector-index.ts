@@ -1,3 +1,4 @@
+/** @module A Vector index wrapper that seals fact texts (and optionally client metadata) in metadata and opens them on reads. */
 import type { VectorIndex } from "../fact-index.ts";
 import { namespaceToScope } from "../fact-namespace.ts";
 import type { FieldCipher } from "./cipher.ts";

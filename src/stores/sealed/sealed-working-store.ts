@@ -1,3 +1,4 @@
+/** @module SealedWorkingMemoryStore: a working memory decorator that seals note values and scratchpad entries at rest. */
 import type { NoteCaps, NoteRefusal, WorkingMemoryStore } from "../../memory/ports/index.ts";
 import type { SessionRef } from "../../memory/model.ts";
 import type { FieldCipher } from "./cipher.ts";
