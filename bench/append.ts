@@ -1,7 +1,7 @@
 /**
  * Append cost against history length, compression disabled: sessions of 10, 1,000 and 10,000
  * unsummarized messages over upstash-local with 20 ms added to every Redis request. Two writes:
- * a plain append (`MemoryManager.add`, answered with stats only) and a chat turn's first append
+ * a plain append (`SessionMemory.add`, answered with stats only) and a chat turn's first append
  * (`addWithContext`, which also returns the bounded snapshot the context is built from), with a
  * budget the 10-message session already fills (300 tokens). Prints the median latency, the bytes
  * moved per append (request and response bodies) and the requests per append, with the growth

@@ -1,6 +1,6 @@
 /**
  * Context read cost against history length, compression disabled: sessions of 10, 1,000 and
- * 10,000 unsummarized messages read with `MemoryManager.getContext` (no query) over upstash-local
+ * 10,000 unsummarized messages read with `SessionMemory.getContext` (no query) over upstash-local
  * with 20 ms added to every Redis request. Prints the median latency, the bytes moved per read
  * (request and response bodies) and the requests per read, with the growth ratio 10,000 vs 10:
  * once with a budget the 10-message session already fills (300 tokens), once with the default

@@ -9,7 +9,7 @@
  * - `bm25`: plain BM25 over the turns, in process (the lexical baseline, never abstains);
  * - per dense model of the emulator (`HASHING_WEIGHTED`, the tests' stand-in, and `USE_LITE`, the
  *   dev stack's): `dense` = the index's dense ranking alone (query-data, DENSE), and `product` =
- *   `MemoryManager.recall` with the default options on a hybrid index (Worker-side fusion, gates,
+ *   `SessionMemory.recall` with the default options on a hybrid index (Worker-side fusion, gates,
  *   value and recency tie-break), plus `product-rrf` / `product-dbsf` with the index's fusion.
  *
  *   npx tsx bench/recall-conversation.ts [--dense-model USE_LITE|HASHING_WEIGHTED|HASHING ...] [--json]

@@ -7,7 +7,7 @@
  * edit a persona file and rerun bench/data/recall/generate.ts to change it.
  *
  * Retrievers (bench/support; add one by writing a `RetrieverFactory` and listing it in RETRIEVERS):
- * - `product`: `MemoryManager.recall` with the default options for the index kind (`VECTOR_INDEX` =
+ * - `product`: `SessionMemory.recall` with the default options for the index kind (`VECTOR_INDEX` =
  *   the mode; on hybrid, Worker-side fusion of both parts asked in one request). On hybrid also
  *   `product-rrf` / `product-dbsf`: the same with the index's own fusion (`VECTOR_FUSION`).
  * - `bm25`: plain BM25 over the same texts, in process (k1 1.5, b 0.75; words, CJK bigrams).

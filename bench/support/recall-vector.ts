@@ -43,7 +43,7 @@ class StoreWithoutIntents extends VectorFactStore {
 }
 
 /**
- * `product`: recall as a chat context gets it today, `MemoryManager.recall` with the default
+ * `product`: recall as a chat context gets it today, `SessionMemory.recall` with the default
  * options (candidate depth, value/recency ranking, minRecallScore), over `VectorFactStore` on the
  * emulator; `inject` is `getContext({ query })` with the default k and gate.
  */

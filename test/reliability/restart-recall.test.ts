@@ -18,7 +18,7 @@ import { startUpstashLocal, type UpstashLocal } from "../../tools/upstash-local/
 import { deleteByPrefix, redisVariants } from "../emulator/redis/variants.ts";
 
 // The "survives a restart" check for real: the emulators stop and start again on the same data folder
-// (or the same real Redis), and a brand-new MemoryManager still recalls the user's fact.
+// (or the same real Redis), and a brand-new SessionMemory still recalls the user's fact.
 
 const PROMPT = "你是客服小M，回答简洁友好。";
 const FACT = "我叫小明，喜欢蓝色";
@@ -72,7 +72,7 @@ describe.each(variants.map((v) => [v.name, v.redisUrl] as const))("restart of up
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("a new MemoryManager after the restart still recalls 蓝色, with the prompt and the summary", async () => {
+  it("a new SessionMemory after the restart still recalls 蓝色, with the prompt and the summary", async () => {
     const first = await startUpstashLocal({ redisPort: 0, vectorPort: 0, dataDir, redisUrl, vector: { kind: "hybrid" } });
     let summaryBefore: { text: string; version: number } | null = null;
     try {

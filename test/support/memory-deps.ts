@@ -15,7 +15,7 @@ import {
 let idSeq = 0;
 const silent: MemoryLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** MemoryDeps whose background work is collected, so a test can wait for it (`settle`). */
+/** TenantDeps whose background work is collected, so a test can wait for it (`settle`). */
 export interface TestDeps extends TenantDeps {
   /** Waits for every background job scheduled so far (and those they schedule). */
   settle(): Promise<void>;

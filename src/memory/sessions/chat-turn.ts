@@ -124,7 +124,7 @@ const round = (x: number): number => Math.round(x * 10_000) / 10_000;
 
 /** What a started turn holds until the model answers. */
 interface TurnState {
-  manager: SessionMemory;
+  sessionMemory: SessionMemory;
   chat: ChatModel;
   request: PassThroughRequest;
   /** The stored form of the idempotency key; undefined without one. */
@@ -181,7 +181,7 @@ export class ChatTurn {
     // (whose facts the recall used). The reply's append checks that user's erase tombstone, so an
     // erase that lands while the model answers keeps the reply - and what it recalled - out.
     const owner = input.userId ?? snapshot.meta?.userId;
-    const manager = owner === input.userId ? first : new SessionMemory(deps, { sessionId: input.sessionId, userId: owner });
+    const sessionMemory = owner === input.userId ? first : new SessionMemory(deps, { sessionId: input.sessionId, userId: owner });
     const anchor = [...messages].reverse().find((m) => m.role === "user")?.id;
     const memory: TurnMemory = {
       sessionId: input.sessionId,
@@ -194,7 +194,18 @@ export class ChatTurn {
     const request: PassThroughRequest = { fields: input.fields, messages: context.messages };
     const replyId = await replyIdFor(anchor ?? deps.newId());
     const trace = deps.trace ?? NO_TRACE;
-    return new ChatTurn({ manager, chat, request, key, replyId, replayed: add.outcome ?? null, memory, startedAt, trace, now: deps.now });
+    return new ChatTurn({
+      sessionMemory,
+      chat,
+      request,
+      key,
+      replyId,
+      replayed: add.outcome ?? null,
+      memory,
+      startedAt,
+      trace,
+      now: deps.now,
+    });
   }
 
   /** The model's answer (or, on a retry, the recorded one), stored as the session's next message. */
@@ -230,7 +241,7 @@ export class ChatTurn {
     const message: IncomingMessage = { id, role: "assistant", content: reply.content, ...toolCalls };
     const turn = this.#s.key === undefined ? undefined : { key: this.#s.key, outcome };
     // An erase of the user while the model answered wins: the reply is not stored.
-    const result = await this.#s.manager.add([message], {
+    const result = await this.#s.sessionMemory.add([message], {
       recalled: this.memory.recalled.map((r) => r.id),
       turn,
       unlessErasedSince: this.#s.startedAt,
