@@ -22,7 +22,7 @@ const fact = (id: string, text = `fact ${id}`): Fact => ({
   version: 1,
 });
 
-function runDeps(overrides: Partial<BackupRunDeps> = {}) {
+function runDeps() {
   let cursor = "";
   const deps = {
     facts: new InMemoryFactStore(),
@@ -36,8 +36,7 @@ function runDeps(overrides: Partial<BackupRunDeps> = {}) {
     takenAt: 10 * HOUR,
     intervalMs: HOUR,
     now: () => 10 * HOUR,
-    ...overrides,
-  };
+  } satisfies BackupRunDeps;
   return { deps, cursor: () => cursor };
 }
 
