@@ -3,7 +3,8 @@ import type { SessionRef, StoredMessage } from "../src/memory/model.ts";
 import { FieldCipher } from "../src/stores/sealed/cipher.ts";
 import { SealedSessionStore } from "../src/stores/sealed/sealed-session-store.ts";
 import { serializeMessage } from "../src/stores/session-args.ts";
-import { InMemorySessionStore, storedMessage } from "../test/support/memory-fakes.ts";
+import { storedMessage } from "../test/support/fakes/messages.ts";
+import { InMemorySessionStore } from "../test/support/fakes/sessions.ts";
 
 const TENANT = "acme";
 const cipher = new FieldCipher([{ kid: "k1", secret: crypto.getRandomValues(new Uint8Array(32)) }]);

@@ -19,7 +19,7 @@ import { RedisTraceStore } from "../src/stores/trace-store.ts";
 import { RedisUserStore } from "../src/stores/user-store.ts";
 import { RequestObservation } from "../src/worker/request-observation.ts";
 import { createFact } from "../src/memory/facts/identity.ts";
-import { InMemoryFactStore } from "../test/support/memory-fakes.ts";
+import { InMemoryFactStore } from "../test/support/fakes/facts.ts";
 import { testDeps } from "../test/support/memory-deps.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 
@@ -155,7 +155,7 @@ console.log(
 
 // The recording alone, without I/O: the same read over in-memory stores, 3000 times each way; the
 // traced run also builds the stored trace's JSON and the metrics batch, as the writes would.
-const { InMemorySessionStore } = await import("../test/support/memory-fakes.ts");
+const { InMemorySessionStore } = await import("../test/support/fakes/sessions.ts");
 const memSessions = new InMemorySessionStore();
 const pure = testDeps({ tenant, counter, sessions: memSessions, facts, options: { ...DEFAULT_MEMORY_OPTIONS } });
 await new SessionMemory(pure, { sessionId, userId: scope.userId }).add([

@@ -6,7 +6,7 @@ import type { Fact } from "../../src/memory/model.ts";
 import { RedisContentIndex } from "../../src/stores/content-index.ts";
 import { ContentIndexedFactStore } from "../../src/stores/content-indexed-facts.ts";
 import { startUpstashLocal, type UpstashLocal } from "../../tools/upstash-local/index.ts";
-import { InMemoryFactStore } from "../support/memory-fakes.ts";
+import { InMemoryFactStore } from "../support/fakes/facts.ts";
 import { deleteByPrefix, redisVariants } from "../emulator/redis/variants.ts";
 
 /**

@@ -6,7 +6,8 @@ import { sessionKeys } from "../../src/stores/keys.ts";
 import { RedisSessionStore } from "../../src/stores/session-store.ts";
 import { RedisUserStore } from "../../src/stores/user-store.ts";
 import { startUpstashLocal, type UpstashLocal } from "../../tools/upstash-local/index.ts";
-import { InMemorySessionStore, InMemoryUserStore } from "../support/memory-fakes.ts";
+import { InMemoryUserStore } from "../support/fakes/facts.ts";
+import { InMemorySessionStore } from "../support/fakes/sessions.ts";
 import { deleteByPrefix, redisVariants } from "../emulator/redis/variants.ts";
 import { afterAll, beforeAll } from "vitest";
 

@@ -3,14 +3,10 @@ import { ExtractiveSummarizer } from "../../src/memory/compression/extractive-su
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
 import type { MemoryLogger } from "../../src/memory/ports/operations.ts";
 import type { TokenCounter } from "../../src/memory/ports/llm.ts";
-import {
-  InMemoryAuditLog,
-  InMemoryEraseJournal,
-  InMemoryFactStore,
-  InMemorySessionStore,
-  InMemoryUserStore,
-  ScriptedSummarizer,
-} from "./memory-fakes.ts";
+import { InMemoryFactStore, InMemoryUserStore } from "./fakes/facts.ts";
+import { ScriptedSummarizer } from "./fakes/llm.ts";
+import { InMemoryAuditLog, InMemoryEraseJournal } from "./fakes/operations.ts";
+import { InMemorySessionStore } from "./fakes/sessions.ts";
 
 let idSeq = 0;
 const silent: MemoryLogger = { debug() {}, info() {}, warn() {}, error() {} };

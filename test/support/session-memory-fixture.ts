@@ -6,7 +6,9 @@ import type { MemoryLogger } from "../../src/memory/ports/operations.ts";
 import type { Summarizer, TokenCounter } from "../../src/memory/ports/llm.ts";
 import type { SessionRef } from "../../src/memory/model.ts";
 import { testDeps, type TestDeps } from "./memory-deps.ts";
-import { InMemoryFactStore, InMemorySessionStore, InMemoryUserStore, ScriptedSummarizer } from "./memory-fakes.ts";
+import { InMemoryFactStore, InMemoryUserStore } from "./fakes/facts.ts";
+import { ScriptedSummarizer } from "./fakes/llm.ts";
+import { InMemorySessionStore } from "./fakes/sessions.ts";
 
 /**
  * The setup the session-memory unit tests share: fresh in-memory stores before each test and a

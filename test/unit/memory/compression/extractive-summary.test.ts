@@ -5,7 +5,7 @@ import type { TokenCounter } from "../../../../src/memory/ports/llm.ts";
 import { fitTextHead } from "../../../../src/memory/context/text-fit.ts";
 import { loadTokenCounter } from "../../../../src/llm/tokenizer.ts";
 import type { Summary } from "../../../../src/memory/model.ts";
-import { storedMessage } from "../../../support/memory-fakes.ts";
+import { storedMessage } from "../../../support/fakes/messages.ts";
 
 let counter: TokenCounter;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import type { TokenCounter } from "../../../../src/memory/ports/llm.ts";
 import { loadTokenCounter } from "../../../../src/llm/tokenizer.ts";
 import type { StoredMessage, Summary } from "../../../../src/memory/model.ts";
 import { toStoredMessage } from "../../../../src/memory/context/window.ts";
-import { storedMessage, toolExchange } from "../../../support/memory-fakes.ts";
+import { storedMessage, toolExchange } from "../../../support/fakes/messages.ts";
 
 let counter: TokenCounter;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../../../src/memo
 import type { TokenCounter } from "../../../../src/memory/ports/llm.ts";
 import { MESSAGE_OVERHEAD_TOKENS } from "../../../../src/memory/context/window.ts";
 import type { Fact, RecalledFact, StoredMessage, Summary } from "../../../../src/memory/model.ts";
-import { storedMessage, toolExchange } from "../../../support/memory-fakes.ts";
+import { storedMessage, toolExchange } from "../../../support/fakes/messages.ts";
 
 // One token per character keeps the arithmetic visible.
 const counter: TokenCounter = { count: (text) => text.length };

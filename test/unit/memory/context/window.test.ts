@@ -5,7 +5,7 @@ import { selectWindow } from "../../../../src/memory/context/window-selection.ts
 import type { StoredMessage } from "../../../../src/memory/model.ts";
 import { groupUnits } from "../../../../src/memory/context/message-units.ts";
 import { toStoredMessage, windowStats } from "../../../../src/memory/context/window.ts";
-import { storedMessage, toolExchange } from "../../../support/memory-fakes.ts";
+import { storedMessage, toolExchange } from "../../../support/fakes/messages.ts";
 
 function countingCounter(): TokenCounter & { calls: number } {
   const counter = {

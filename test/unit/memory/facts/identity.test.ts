@@ -4,7 +4,7 @@ import { factId } from "../../../../src/memory/facts/identity.ts";
 import { deliverPendingFacts } from "../../../../src/memory/facts/learning.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../../../src/memory/options.ts";
 import type { FactExtractor, FactOperation } from "../../../../src/memory/ports/llm.ts";
-import { InMemoryFactStore, InMemoryUserStore } from "../../../support/memory-fakes.ts";
+import { InMemoryFactStore, InMemoryUserStore } from "../../../support/fakes/facts.ts";
 
 const scope = { tenant: "t", userId: "u" };
 

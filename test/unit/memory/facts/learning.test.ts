@@ -10,7 +10,7 @@ import { DEFAULT_MEMORY_OPTIONS } from "../../../../src/memory/options.ts";
 import type { FactExtractor, FactOperation, TokenCounter } from "../../../../src/memory/ports/llm.ts";
 import type { Fact, StoredMessage } from "../../../../src/memory/model.ts";
 import { testDeps } from "../../../support/memory-deps.ts";
-import { InMemoryFactStore } from "../../../support/memory-fakes.ts";
+import { InMemoryFactStore } from "../../../support/fakes/facts.ts";
 
 const scope = { tenant: "acme", userId: "u1" };
 const NOW = Date.UTC(2026, 2, 10);

@@ -4,7 +4,7 @@ import { FactService } from "../../../../src/memory/facts/fact-service.ts";
 import { factsToPersist } from "../../../../src/memory/facts/persisted-messages.ts";
 import type { FactExtractor } from "../../../../src/memory/ports/llm.ts";
 import { isFiller } from "../../../../src/memory/facts/salience.ts";
-import { InMemoryFactStore } from "../../../support/memory-fakes.ts";
+import { InMemoryFactStore } from "../../../support/fakes/facts.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../../../src/memory/options.ts";
 
 const NOW = Date.UTC(2026, 0, 1);

@@ -2,7 +2,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Fact, FactType } from "../../../../src/memory/model.ts";
 import { runCleanup, type CleanupCursor, type CleanupDeps } from "../../../../src/memory/maintenance/cleanup.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../../../src/memory/options.ts";
-import { InMemoryFactStore, InMemorySessionStore, InMemoryUserStore, storedMessage } from "../../../support/memory-fakes.ts";
+import { InMemoryFactStore, InMemoryUserStore } from "../../../support/fakes/facts.ts";
+import { storedMessage } from "../../../support/fakes/messages.ts";
+import { InMemorySessionStore } from "../../../support/fakes/sessions.ts";
 
 const DAY = 86_400_000;
 const now = Date.UTC(2026, 5, 1);

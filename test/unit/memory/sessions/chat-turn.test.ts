@@ -15,7 +15,8 @@ import type {
 import { ChatTurn, type TurnInput } from "../../../../src/memory/sessions/chat-turn.ts";
 import { toolCallMessageId } from "../../../../src/memory/sessions/turn-ids.ts";
 import { testDeps, type TestDeps } from "../../../support/memory-deps.ts";
-import { InMemoryFactStore, InMemorySessionStore, InMemoryUserStore } from "../../../support/memory-fakes.ts";
+import { InMemoryFactStore, InMemoryUserStore } from "../../../support/fakes/facts.ts";
+import { InMemorySessionStore } from "../../../support/fakes/sessions.ts";
 
 /** A chat model that answers from a script and records what it was asked. */
 class ScriptedChat implements ChatModel {

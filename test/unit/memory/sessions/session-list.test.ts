@@ -5,7 +5,7 @@ import type { TokenCounter } from "../../../../src/memory/ports/llm.ts";
 import { SessionMemory } from "../../../../src/memory/sessions/session-memory.ts";
 import { listUserSessions, sessionTitle, TITLE_CHARS } from "../../../../src/memory/sessions/session-list.ts";
 import { testDeps, type TestDeps } from "../../../support/memory-deps.ts";
-import { InMemorySessionStore } from "../../../support/memory-fakes.ts";
+import { InMemorySessionStore } from "../../../support/fakes/sessions.ts";
 
 let counter: TokenCounter;
 beforeAll(async () => {

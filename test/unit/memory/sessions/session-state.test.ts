@@ -11,7 +11,7 @@ import {
   updateSessionSettings,
 } from "../../../../src/memory/sessions/session-state.ts";
 import { testDeps, type TestDeps } from "../../../support/memory-deps.ts";
-import { InMemorySessionStore } from "../../../support/memory-fakes.ts";
+import { InMemorySessionStore } from "../../../support/fakes/sessions.ts";
 
 let counter: TokenCounter;
 beforeAll(async () => {

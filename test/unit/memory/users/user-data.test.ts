@@ -13,7 +13,9 @@ import {
   exportUser,
 } from "../../../../src/memory/users/user-data.ts";
 import { testDeps, type TestDeps } from "../../../support/memory-deps.ts";
-import { type InMemoryEraseJournal, InMemoryFactStore, InMemorySessionStore, InMemoryUserStore } from "../../../support/memory-fakes.ts";
+import { InMemoryFactStore, InMemoryUserStore } from "../../../support/fakes/facts.ts";
+import type { InMemoryEraseJournal } from "../../../support/fakes/operations.ts";
+import { InMemorySessionStore } from "../../../support/fakes/sessions.ts";
 
 let counter: TokenCounter;
 beforeAll(async () => {
