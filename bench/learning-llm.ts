@@ -151,9 +151,9 @@ async function listFacts(): Promise<StoredFact[]> {
     const res = await fetch(new URL(`/v1/users/${userId}/facts?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, base), {
       headers: { authorization: `Bearer ${API_KEY}` },
     });
-    const page = (await res.json()) as { facts: StoredFact[]; nextCursor: string };
+    const page = (await res.json()) as { facts: StoredFact[]; nextCursor: string | null };
     out.push(...page.facts);
-    cursor = page.nextCursor;
+    cursor = page.nextCursor ?? "";
   } while (cursor !== "");
   return out;
 }
