@@ -52,6 +52,8 @@ const SUITES = {
     "test/api/sessions/concurrency.test.ts",
     "test/api/sessions/paging.test.ts",
     "test/api/sessions/seed.test.ts",
+    "test/api/sessions/settings-reset-stats.test.ts",
+    "test/api/sessions/working-memory.test.ts",
     "test/api/sessions/tenancy.test.ts",
     "test/api/sessions/ttl.test.ts",
     "test/api/access/token-session-owner.test.ts",
