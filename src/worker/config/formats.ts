@@ -24,17 +24,26 @@ export function parseOptionalScore(raw: string | undefined, problems: string[]):
   return value;
 }
 
-/** Parses `tenant:key,tenant2:key2:read`; a trailing `:read` gives the key the read role. */
-export function parseApiKeys(raw: string | undefined, problems: string[]): ApiKeyEntry[] {
-  const entries: ApiKeyEntry[] = [];
+/**
+ * The non-empty items of a comma-separated list, numbered from 1, each split at its first colon:
+ * `head` before it ("" when there is none or it leads), `tail` after it (undefined then).
+ */
+function* colonPairs(raw: string | undefined): Generator<{ position: number; head: string; tail: string | undefined }> {
   let position = 0;
   for (const part of (raw ?? "").split(",")) {
     const item = part.trim();
     if (item === "") continue;
     position++;
     const colon = item.indexOf(":");
-    const tenant = colon > 0 ? item.slice(0, colon) : "";
-    let key = colon > 0 ? item.slice(colon + 1) : "";
+    yield colon > 0 ? { position, head: item.slice(0, colon), tail: item.slice(colon + 1) } : { position, head: "", tail: undefined };
+  }
+}
+
+/** Parses `tenant:key,tenant2:key2:read`; a trailing `:read` gives the key the read role. */
+export function parseApiKeys(raw: string | undefined, problems: string[]): ApiKeyEntry[] {
+  const entries: ApiKeyEntry[] = [];
+  for (const { position, head: tenant, tail } of colonPairs(raw)) {
+    let key = tail ?? "";
     const role = key.endsWith(":read") ? "read" : "full";
     if (role === "read") key = key.slice(0, -":read".length);
     if (!isValidId(tenant) || key.length < 6) {
@@ -91,14 +100,8 @@ export function parseSecret(raw: string | undefined, problems: string[]): string
 /** Parses `kid:base64-32-bytes,...` (newest first); a kid may appear once. */
 export function parseEncryptionKeys(raw: string | undefined, problems: string[]): SealingKey[] {
   const keys: SealingKey[] = [];
-  let position = 0;
-  for (const part of (raw ?? "").split(",")) {
-    const item = part.trim();
-    if (item === "") continue;
-    position++;
-    const colon = item.indexOf(":");
-    const kid = colon > 0 ? item.slice(0, colon) : "";
-    const secret = colon > 0 ? decodeBase64(item.slice(colon + 1)) : null;
+  for (const { position, head: kid, tail } of colonPairs(raw)) {
+    const secret = tail === undefined ? null : decodeBase64(tail);
     if (!KID_PATTERN.test(kid) || secret?.length !== 32) {
       problems.push(
         `MEMORY_ENCRYPTION_KEYS entry ${position} must be kid:base64 of 32 bytes, kid of [A-Za-z0-9_-]{1,32} (e.g. k1:$(openssl rand -base64 32))`,

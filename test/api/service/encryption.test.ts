@@ -7,6 +7,9 @@ import { compress, readHistory, resetLlm, setLlmMode } from "../support/llm.ts";
 import { testRedis } from "../support/redis.ts";
 import { append, readSession, sessionPath } from "../support/sessions.ts";
 
+/** Cron runs a re-seal with `batch` needs to pass every key of the test Redis twice over. */
+const resealRunsFor = async (batch: number): Promise<number> => 200 + 2 * Math.ceil((await testRedis.dbsize()) / batch);
+
 const bindings = env as unknown as { UPSTASH_VECTOR_REST_TOKEN: string; DENSE_VECTOR_URL: string };
 // The Worker embeds (EMBEDDINGS=openai), so this file uses a dense-only index of its own.
 const denseVectorUrl = bindings.DENSE_VECTOR_URL;
@@ -179,8 +182,10 @@ describe("encryption at rest", () => {
     expect(mixed).toContain("enc:v1:k1:");
     expect(mixed).toContain("enc:v1:k2:");
 
-    // Bounded runs: a small batch needs several; each resumes where the previous one stopped.
-    for (let run = 0; run < 200; run++) {
+    // Bounded runs: a small batch needs several; each resumes where the previous one stopped. The
+    // scan walks the whole keyspace of the test Redis (other files' keys too), so the bound follows it.
+    const runs = await resealRunsFor(50);
+    for (let run = 0; run < runs; run++) {
       await runCron(Date.now(), { ...rotated, CLEANUP_BATCH: "50" });
       const [r, v] = [await rawRedis(sid, user), await rawFacts(user)];
       if (!r.includes("enc:v1:k1:") && !v.includes("enc:v1:k1:")) break;
@@ -209,7 +214,8 @@ describe("encryption at rest", () => {
     const traceKey = `am:sealed:obs:tr:${traceId}`;
     expect(JSON.stringify(await testRedis.get(traceKey))).toContain("enc:v1:k1:");
     const rotated = sealed(`${K2},${K1}`);
-    for (let run = 0; run < 200; run++) {
+    const runs = await resealRunsFor(50);
+    for (let run = 0; run < runs; run++) {
       await runCron(Date.now(), { ...rotated, CLEANUP_BATCH: "50" });
       if (!JSON.stringify(await testRedis.get(traceKey)).includes("enc:v1:k1:")) break;
     }
