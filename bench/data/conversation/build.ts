@@ -4,7 +4,8 @@
  * questions whose evidence is one or two of those turns. Deterministic (no clock, no I/O).
  */
 import { prng } from "../../../test/support/prng.ts";
-import { EVENTS, FILL, SMALL_TALK } from "./events.ts";
+import { EVENTS } from "./events.ts";
+import { FILL, SMALL_TALK } from "./small-talk.ts";
 
 export const CONVERSATION_SEED = 20_261_201;
 export const SESSIONS = 40;

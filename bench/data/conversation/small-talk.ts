@@ -1,0 +1,42 @@
+/** @module The everyday small talk the long conversation's events are spread among, written by hand. */
+/** Small talk between the events: templates and what fills them (seeded picks, so they repeat words). */
+export const SMALL_TALK: readonly string[] = [
+  "Work was {adj} today, {n} meetings back to back.",
+  "The weather has been {weather} all week.",
+  "Watched a couple of episodes of {show} last night, pretty {adj}.",
+  "Had {food} for dinner, nothing special.",
+  "Thanks, that's really helpful!",
+  "Can you remind me what we talked about {time}?",
+  "I'm feeling {mood} today.",
+  "My friend {name} says hi.",
+  "Not much going on, just {activity}.",
+  "I should really go to bed earlier.",
+  "Traffic on the way home was {adj}.",
+  "Do you have any tips for {activity}?",
+  "I'm thinking about {activity} this weekend.",
+  "Had a long call with {name} about nothing in particular.",
+  "The office coffee is {adj} as usual.",
+  "It's {weather} again, I stayed inside.",
+  "Spent the evening {activity}.",
+  "Lunch was {food} at the place around the corner.",
+  "I keep forgetting to reply to {name}'s messages.",
+  "Can you suggest something for dinner that isn't {food}?",
+  "{name} and I grabbed {food} after work, it was {adj}.",
+  "Spent {part} {activity} and felt {mood} afterwards.",
+  "The {weather} weather made me {mood}, so I stayed in {activity}.",
+  "{name} recommended {show}, I watched it {time} and it was {adj}.",
+  "Quick question: is {food} okay to eat {part}?",
+];
+
+export const FILL: Readonly<Record<string, readonly string[]>> = {
+  adj: ["exhausting", "fine", "boring", "okay", "hectic", "strange", "quiet", "great"],
+  n: ["three", "four", "five", "six"],
+  weather: ["grey and windy", "sunny", "rainy", "freezing", "muggy"],
+  show: ["a crime drama", "a cooking show", "a nature documentary", "an old sitcom"],
+  food: ["pasta", "leftover curry", "a frozen pizza", "soup", "a salad", "noodles"],
+  time: ["last week", "yesterday", "earlier", "the other day"],
+  mood: ["tired", "pretty good", "a bit low", "restless", "cheerful"],
+  name: ["Marco", "Elena", "Daniel", "Lucia", "Priya", "Tom"],
+  part: ["the morning", "the afternoon", "the evening", "most of Sunday", "an hour"],
+  activity: ["tidying the flat", "doing laundry", "reading", "going for a walk", "cleaning the kitchen", "scrolling my phone"],
+};
