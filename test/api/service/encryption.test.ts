@@ -7,8 +7,11 @@ import { compress, readHistory, resetLlm, setLlmMode } from "../support/llm.ts";
 import { testRedis } from "../support/redis.ts";
 import { append, readSession, sessionPath } from "../support/sessions.ts";
 
-/** Cron runs a re-seal with `batch` needs to pass every key of the test Redis twice over. */
-const resealRunsFor = async (batch: number): Promise<number> => 200 + 2 * Math.ceil((await testRedis.dbsize()) / batch);
+/**
+ * A re-seal batch small enough to need several runs, large enough that 200 runs pass every key of
+ * the test Redis (other files' keys too: the scan walks the whole keyspace) more than twice.
+ */
+const resealBatch = async (): Promise<string> => String(Math.max(50, Math.ceil((await testRedis.dbsize()) / 80)));
 
 const bindings = env as unknown as { UPSTASH_VECTOR_REST_TOKEN: string; DENSE_VECTOR_URL: string };
 // The Worker embeds (EMBEDDINGS=openai), so this file uses a dense-only index of its own.
@@ -182,11 +185,10 @@ describe("encryption at rest", () => {
     expect(mixed).toContain("enc:v1:k1:");
     expect(mixed).toContain("enc:v1:k2:");
 
-    // Bounded runs: a small batch needs several; each resumes where the previous one stopped. The
-    // scan walks the whole keyspace of the test Redis (other files' keys too), so the bound follows it.
-    const runs = await resealRunsFor(50);
-    for (let run = 0; run < runs; run++) {
-      await runCron(Date.now(), { ...rotated, CLEANUP_BATCH: "50" });
+    // Bounded runs: a small batch needs several; each resumes where the previous one stopped.
+    const batch = await resealBatch();
+    for (let run = 0; run < 200; run++) {
+      await runCron(Date.now(), { ...rotated, CLEANUP_BATCH: batch });
       const [r, v] = [await rawRedis(sid, user), await rawFacts(user)];
       if (!r.includes("enc:v1:k1:") && !v.includes("enc:v1:k1:")) break;
     }
@@ -214,9 +216,9 @@ describe("encryption at rest", () => {
     const traceKey = `am:sealed:obs:tr:${traceId}`;
     expect(JSON.stringify(await testRedis.get(traceKey))).toContain("enc:v1:k1:");
     const rotated = sealed(`${K2},${K1}`);
-    const runs = await resealRunsFor(50);
-    for (let run = 0; run < runs; run++) {
-      await runCron(Date.now(), { ...rotated, CLEANUP_BATCH: "50" });
+    const batch = await resealBatch();
+    for (let run = 0; run < 200; run++) {
+      await runCron(Date.now(), { ...rotated, CLEANUP_BATCH: batch });
       if (!JSON.stringify(await testRedis.get(traceKey)).includes("enc:v1:k1:")) break;
     }
     expect(JSON.stringify(await testRedis.get(traceKey))).not.toContain("enc:v1:k1:");
