@@ -42,7 +42,7 @@ export interface ScriptedAnswer {
   message?: string | undefined;
 }
 
-/** Answers for chat requests whose prompt (any message's text) contains `match` ("" = every chat request). */
+/** Answers for chat requests whose prompt (the text of one of its messages) contains `match` ("" = every chat request). */
 export interface FakeScript {
   match: string;
   answers: ScriptedAnswer[];

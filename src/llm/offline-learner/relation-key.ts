@@ -12,7 +12,7 @@ function objectKey(object: string): string {
   return object
     .toLowerCase()
     .replace(
-      /\b(?:anymore|any more|these days|lately|now|a lot|very much|so much|too|really|at all|actually|though|more than anything|most)\b/gu,
+      /\b(?:any ?more|these days|lately|now|a lot|very much|so much|too|really|at all|actually|though|more than anything|most)\b/gu,
       " ",
     )
     .replace(/^(?:the|a|an|to|some|all|of)\s+/u, "")
@@ -59,7 +59,7 @@ function englishKey(text: string): RelationKey | null {
     "",
   );
   rest = rest.replace(/^(?:(?:just|also|still|now|recently|currently|finally|actually|always|usually|really|mostly|officially) )+/, "");
-  rest = rest.replace(/,? (?:now|these days|anymore|any more|at the moment|nowadays|as well|too)$/, "");
+  rest = rest.replace(/,? (?:now|these days|any ?more|at the moment|nowadays|as well|too)$/, "");
 
   const name =
     /^(?:is called|is named|'s name is|name is|goes by) /.test(rest) ||

@@ -34,7 +34,7 @@ export const QUERY_INTENTS: readonly QueryIntent[] = [
   {
     relation: "health",
     cue: re(
-      String.raw`\b(?:${MY} |${ME} (?:have|had|has) (?:an? |any )?)(?:allerg\w*|intoleran\w*|health|medical|illness|disease|conditions?|diagnosis|surgery|operation|injury)\b|\b(?:am|are|is) ${ME} (?:allergic|intolerant)\b|\bwhat (?:am|are|is) ${ME} allergic\b`,
+      String.raw`\b(?:${MY} |${ME} (?:have|had|has) (?:a(?:n|ny)? )?)(?:allerg\w*|intoleran\w*|health|medical|illness|disease|conditions?|diagnosis|surgery|operation|injury)\b|\b(?:am|are|is) ${ME} (?:allergic|intolerant)\b|\bwhat (?:am|are|is) ${ME} allergic\b`,
     ),
     wording: "allergic allergy intolerant diabetes asthma migraine surgery injured",
   },

@@ -9,7 +9,7 @@ describe("isEmptyBatch", () => {
     expect(isEmptyBatch(new RequestMetrics().take())).toBe(true);
   });
 
-  it("is false as soon as any part holds something", () => {
+  it("is false as soon as one part holds something", () => {
     expect(isEmptyBatch({ ...empty(), counters: { requests: 1 } })).toBe(false);
     expect(isEmptyBatch({ ...empty(), ratioSum: 0.5 })).toBe(false);
     expect(isEmptyBatch({ ...empty(), sessions: { s1: 2 } })).toBe(false);
