@@ -89,3 +89,6 @@ export class StoredDataUnreadable extends Error {
     this.code = code;
   }
 }
+
+/** What a caught value says, for logs and reports: an error's message, anything else as text. */
+export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));

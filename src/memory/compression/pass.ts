@@ -2,6 +2,7 @@
  * @module One compression pass over a session: read the oldest part of the window, plan, summarize
  * under a lock, and commit by compare-and-set so no message is ever lost.
  */
+import { errorText } from "../errors.ts";
 import type { TenantDeps } from "../tenant-deps.ts";
 import type { HeadLimits } from "../ports/sessions.ts";
 import type { SessionRef, SessionTotals } from "../model.ts";
@@ -10,8 +11,6 @@ import type { MetricsRecorder } from "../observe/metrics.ts";
 import { resolveSessionOptions } from "../options.ts";
 import { planCompression } from "./plan.ts";
 import { produceSummary } from "./rolling-summary.ts";
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * What one compression pass reads and folds at most, so a pass costs the same whatever the

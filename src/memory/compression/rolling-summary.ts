@@ -1,4 +1,5 @@
 /** @module Produces the next rolling summary from the old one plus evicted messages, condensed or cut to the token cap. */
+import { errorText } from "../errors.ts";
 import { compressionRatio } from "./plan.ts";
 import type { Summarizer, TokenCounter } from "../ports/llm.ts";
 import { fitTextHead } from "../context/text-fit.ts";
@@ -17,8 +18,6 @@ export interface RollingSummaryInput {
   /** Told when a summary had to be condensed again or cut. */
   onWarning?: ((message: string, data: Record<string, unknown>) => void) | undefined;
 }
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * The next rolling summary (new = summarize(old + prefix)), verified against `maxTokens` with the

@@ -1,6 +1,6 @@
 /** @module Fact backups: cron snapshots of each user's facts and restoring the missing facts from the newest snapshot. */
 import type { TenantDeps } from "../tenant-deps.ts";
-import { MemoryError, UpstreamUnavailable } from "../errors.ts";
+import { MemoryError, UpstreamUnavailable, errorText } from "../errors.ts";
 import type { BackupStore, FactScope, FactStore, UserStore } from "../ports/facts.ts";
 import type { Fact } from "../model.ts";
 
@@ -87,7 +87,7 @@ export async function runBackups(deps: BackupRunDeps): Promise<BackupReport> {
       if ((await backupUser(deps, scope, { takenAt: deps.takenAt, startedAt, intervalMs: deps.intervalMs })) === "written")
         report.written++;
     } catch (err) {
-      report.errors.push(`${scope.tenant}/${scope.userId}: ${err instanceof Error ? err.message : String(err)}`);
+      report.errors.push(`${scope.tenant}/${scope.userId}: ${errorText(err)}`);
     }
   }
   const last = todo.at(-1);

@@ -1,4 +1,5 @@
 /** @module Cron cleanup run: prunes expired session index entries, delivers queued facts, merges recalls, sweeps dead facts. */
+import { errorText } from "../errors.ts";
 import { deliverPendingFacts } from "../facts/learning.ts";
 import { recordAccess, shouldRetain } from "../facts/lifecycle.ts";
 import type { MemoryOptions } from "../options.ts";
@@ -71,7 +72,7 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupReport> {
     try {
       await work();
     } catch (err) {
-      report.errors.push(`${part}: ${err instanceof Error ? err.message : String(err)}`);
+      report.errors.push(`${part}: ${errorText(err)}`);
     }
   };
 

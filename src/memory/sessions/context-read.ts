@@ -2,7 +2,7 @@
  * @module A context from what one read returned: the session snapshot and the recall that ran beside
  * it, assembled within the budget, with degraded parts flagged, recalls counted, traced and metered.
  */
-import { UpstreamUnavailable } from "../errors.ts";
+import { UpstreamUnavailable, errorText } from "../errors.ts";
 import { assembleContext } from "../context/assemble.ts";
 import { windowStats } from "../context/window.ts";
 import { emptyRecall, type RecallOutcome } from "../facts/recall.ts";
@@ -13,8 +13,6 @@ import { resolveSessionOptions } from "../options.ts";
 import type { TokenCounter } from "../ports/llm.ts";
 import type { TenantDeps } from "../tenant-deps.ts";
 import type { ContextRequest, ContextResult, Degraded } from "./requests.ts";
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** What one read brought back, and who and what it was for. */
 export interface ContextReads {
