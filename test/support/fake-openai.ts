@@ -37,9 +37,6 @@ import {
   toolCallsOf,
 } from "./fake-openai-modes.ts";
 
-export { fakeEmbedding, fakeSummary } from "./fake-openai-modes.ts";
-export type { FakeMode, FakeModeOptions, FakeScript, FakeToolCall, RecordedRequest, ScriptedAnswer } from "./fake-openai-modes.ts";
-
 export interface FakeOpenAI {
   /** Origin, e.g. `http://127.0.0.1:41234` (the control API lives here). */
   url: string;

@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { fakeSummary, startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../../support/fake-openai.ts";
+import { fakeSummary } from "../../support/fake-openai-modes.ts";
 
 let fake: FakeOpenAI;
 beforeAll(async () => {
