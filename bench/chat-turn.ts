@@ -1,7 +1,7 @@
 /**
- * Latency of one chat turn (`POST /v1/sessions/{id}/chat`) in the real Worker (wrangler's
- * `unstable_startWorker`, local workerd) against upstash-local with 20 ms added to every upstream
- * request and the fake OpenAI-compatible server answering after a fixed 100 ms.
+ * Latency of one chat turn (`POST /v1/sessions/{id}/chat`) in the real Worker (its deploy bundle
+ * in local workerd, bench/support/bench-worker.ts) against upstash-local with 20 ms added to every
+ * upstream request and the fake OpenAI-compatible server answering after a fixed 100 ms.
  *
  * Per turn it measures, from the timestamps of a small proxy in front of the fake LLM and of the
  * emulators' request logs: the time before the LLM call, the LLM call itself, the time after it
@@ -74,7 +74,7 @@ const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: REPLY, delayMs: LLM_DELAY_MS, chunkDelayMs: 2 });
 const proxy = await startTimingProxy(fake);
 
-const { worker, base } = await startBenchWorker({
+const worker = await startBenchWorker({
   ...upstash.env,
   OPENAI_BASE_URL: `${proxy.url}/v1`,
   OPENAI_API_KEY: "bench",
@@ -87,6 +87,7 @@ const { worker, base } = await startBenchWorker({
   VECTOR_INDEX: "dense",
   FACT_EXTRACTION: "off",
 });
+const { base } = worker;
 
 async function turn(sessionId: string, userId: string, i: number, options: { persist?: boolean; stream?: boolean }): Promise<Sample> {
   const message = `turn ${i} of session ${sessionId}: what should we plan next`;
@@ -164,7 +165,7 @@ try {
     await scenario("chat, recall, stream", { stream: true }),
   ];
   console.log(
-    `chat turn in workerd (wrangler unstable_startWorker); upstream delay ${UPSTREAM_DELAY_MS} ms per request, LLM ${LLM_DELAY_MS} ms; medians in ms`,
+    `chat turn in workerd (the deploy bundle on its own socket); upstream delay ${UPSTREAM_DELAY_MS} ms per request, LLM ${LLM_DELAY_MS} ms; medians in ms`,
   );
   console.log(
     ["scenario".padEnd(26), "  n", "  total", "before LLM", "   LLM", " after LLM", "  RTs before", "RTs after", "background"].join("  "),

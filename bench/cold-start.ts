@@ -1,10 +1,9 @@
 /**
  * Cold start: the CPU and wall time of the first request that counts tokens in a fresh workerd
- * isolate (wrangler's `unstable_startWorker`, local workerd) for each bundled rank table, against
- * upstash-local with no added delay, and the bundle size of each build. Only a health check (which
- * loads no rank table) runs before it, because wrangler restarts workerd on the first request it
- * proxies. Then the first API request (a session read, which counts no tokens: what any first
- * request costs), the first append (it counts tokens, so it imports and decodes the rank table),
+ * isolate (the deploy bundle on its own socket, bench/support/bench-worker.ts) for each bundled rank
+ * table, against upstash-local with no added delay, and the bundle size of each build. Only a health
+ * check (which loads no rank table) runs before it. Then the first API request (a session read,
+ * which counts no tokens: what any first request costs), the first append (it counts tokens, so it imports and decodes the rank table),
  * and the same append to another session as the warm figure; then the first MCP request (`tools/list`
  * at `/mcp`: it loads the MCP SDK, which no other route imports) and a second one as warm. CPU
  * is read from the workerd process's scheduler statistics (/proc/<pid>/task/<tid>/schedstat, all
@@ -58,12 +57,13 @@ try {
     const mcpFirst = { cpu: [] as number[], wall: [] as number[] };
     const mcpWarm = { cpu: [] as number[], wall: [] as number[] };
     for (let run = 0; run < RUNS; run++) {
-      const { worker, base } = await startBenchWorker(
+      const worker = await startBenchWorker(
         { ...upstash.env, VECTOR_INDEX: "dense", API_KEYS: `bench:${API_KEY}`, TOKENIZER: encoding, FACT_EXTRACTION: "off" },
         { define: { "globalThis.__RANK_TABLE__": JSON.stringify(encoding) } },
       );
-      // wrangler (re)starts workerd on the first request it proxies: a health check (no token
-      // counting, no rank table) gets that out of the way, and the isolate's table still is not loaded
+      const { base } = worker;
+      // a health check (no token counting, no rank table) runs first, as a deployed Worker's first
+      // request would be anything; the isolate's table still is not loaded
       const health = await fetch(new URL("/healthz", base));
       await health.text();
       await new Promise((r) => setTimeout(r, 300));

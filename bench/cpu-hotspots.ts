@@ -36,7 +36,7 @@ const upstash = await startUpstashLocal({
 const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: "Noted, thanks for telling me." });
 const inspectorPort = await freePort();
-const { worker, base } = await startBenchWorker(
+const worker = await startBenchWorker(
   {
     ...upstash.env,
     VECTOR_INDEX: "dense",
@@ -45,10 +45,9 @@ const { worker, base } = await startBenchWorker(
     OPENAI_API_KEY: "bench",
     MEMORY_MAX_TOKENS: "1000000",
   },
-  undefined,
-  "bench/support/profile-entry.ts",
-  inspectorPort,
+  { entrypoint: "bench/support/profile-entry.ts", inspectorPort },
 );
+const { base } = worker;
 
 const call = async (path: string, init: RequestInit = {}) => {
   const res = await fetch(new URL(path, base), init);

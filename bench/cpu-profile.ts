@@ -2,7 +2,7 @@
  * Where a request's CPU goes in the Worker: CPU per phase in workerd for the context read, an
  * append, a chat turn and the OpenAI-compatible proxy, on sessions of 10 and 1,000 messages.
  *
- * The Worker runs in local workerd (wrangler's `unstable_startWorker`) behind a profiling entry
+ * The Worker runs in local workerd (bench/support/bench-worker.ts) behind a profiling entry
  * (bench/support/profile-entry.ts) that records one real request's upstream replies and then
  * repeats a phase N times against the replayed replies, in one request; CPU is read from outside,
  * from workerd's scheduler statistics, around that request, less an empty one, divided by N.
@@ -39,7 +39,7 @@ const upstash = await startUpstashLocal({
 });
 const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: "Noted, thanks for telling me." });
-const { worker, base } = await startBenchWorker(
+const worker = await startBenchWorker(
   {
     ...upstash.env,
     VECTOR_INDEX: "dense", // the index upstash-local serves here (the Worker defaults to hybrid)
@@ -50,9 +50,9 @@ const { worker, base } = await startBenchWorker(
     MEMORY_MAX_TOKENS: "1000000",
     ...(SEALED ? { MEMORY_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}` } : {}),
   },
-  undefined,
-  "bench/support/profile-entry.ts",
+  { entrypoint: "bench/support/profile-entry.ts" },
 );
+const { base } = worker;
 
 async function call(path: string, init: RequestInit = {}): Promise<{ status: number; text: string }> {
   const res = await fetch(new URL(path, base), init);

@@ -122,7 +122,7 @@ const upstash = await startUpstashLocal({
   vector: { kind: "hybrid" },
 });
 const llm = await startScriptedLlm({ marker: MARKER, script, reply: REPLY });
-const { worker, base } = await startBenchWorker({
+const worker = await startBenchWorker({
   ...upstash.env,
   OPENAI_BASE_URL: llm.baseURL,
   OPENAI_API_KEY: "bench",
@@ -130,6 +130,7 @@ const { worker, base } = await startBenchWorker({
   FACT_EXTRACTION: "llm",
   MEMORY_MAX_TOKENS: "1000000",
 });
+const { base } = worker;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const userId = `ada-${Date.now().toString(36)}`;

@@ -1,6 +1,6 @@
 /**
- * What `RATE_LIMIT` adds to a request: the real Worker (wrangler's `unstable_startWorker`, local
- * workerd) against upstash-local with a fixed delay on every upstream request, once without a limit
+ * What `RATE_LIMIT` adds to a request: the real Worker (its deploy bundle in local workerd,
+ * bench/support/bench-worker.ts) against upstash-local with a fixed delay on every upstream request, once without a limit
  * and once with `RATE_LIMIT` set (high enough never to refuse). Per route it prints the median
  * latency of both and the difference, and the Redis requests the limiter added.
  *
@@ -115,7 +115,8 @@ try {
     ["off", null],
     ["on", "1000000/60s"],
   ] as const) {
-    const { worker, base } = await startWorker(limit);
+    const worker = await startWorker(limit);
+    const { base } = worker;
     try {
       for (const route of ROUTES) {
         const figures = await measure(new URL(base), route, tag);

@@ -69,7 +69,7 @@ const upstash = await startUpstashLocal({
 const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: REPLY });
 const proxy = await startTimingProxy(fake);
-const { worker, base } = await startBenchWorker({
+const worker = await startBenchWorker({
   ...upstash.env,
   API_KEYS: `bench:${API_KEY}`,
   OPENAI_BASE_URL: `${proxy.url}/v1`,
@@ -79,6 +79,11 @@ const { worker, base } = await startBenchWorker({
   // the emulator's index is dense (rag-chat's kind); the Worker's default is hybrid
   VECTOR_INDEX: "dense",
 });
+const { base } = worker;
+const relay = await startBenchWorker(
+  { ...upstash.env, OPENAI_BASE_URL: `${proxy.url}/v1`, OPENAI_API_KEY: "bench" },
+  { entrypoint: "bench/peers/relay-worker.ts" },
+);
 const redis = new Redis({ url: upstash.env.UPSTASH_REDIS_REST_URL ?? "", token: upstash.token, enableTelemetry: false });
 const index = new Index({ url: upstash.env.UPSTASH_VECTOR_REST_URL ?? "", token: upstash.token, enableTelemetry: false });
 const rag = new RAGChat({ redis, vector: index, model: custom("bench-model", { baseUrl: `${proxy.url}/v1`, apiKey: "bench" }) });
@@ -110,6 +115,13 @@ async function am(path: string, init: RequestInit = {}): Promise<string> {
   return body;
 }
 
+/** A request to the relay Worker (the local workerd floor). */
+async function relayed(path: string, init: RequestInit = {}): Promise<void> {
+  const res = await fetch(new URL(path, relay.base), init);
+  const body = await res.text();
+  if (res.status >= 300) throw new Error(`relay ${path}: HTTP ${res.status} ${body.slice(0, 200)}`);
+}
+
 /** When the LLM request carrying `marker` arrived at the proxy. */
 function llmArrival(marker: string): number {
   const call = proxy.calls.find((c) => c.body.includes(marker));
@@ -118,12 +130,13 @@ function llmArrival(marker: string): number {
 }
 
 const run = Date.now().toString(36);
-const sessions = new Map<number, { am: string; rag: string; lc: UpstashRedisChatMessageHistory }>();
+const sessions = new Map<number, { am: string; rag: string; lc: UpstashRedisChatMessageHistory; lcKey: string }>();
 for (const size of [10, 1_000]) {
   const s = {
     am: `am-${run}-${size}`,
     rag: `rag-${run}-${size}`,
     lc: new UpstashRedisChatMessageHistory({ sessionId: `lc-${run}-${size}`, client: redis }),
+    lcKey: `lc-${run}-${size}`,
   };
   for (let start = 0; start < size; start += 100) {
     const batch = Array.from({ length: Math.min(100, size - start) }, (_, j) => start + j);
@@ -148,7 +161,8 @@ for (const size of [10, 1_000]) {
 type Op = (i: number) => Promise<Measured>;
 interface Row {
   label: string;
-  ops: [Op, Op, Op];
+  /** Agent Memory, rag-chat, LangChain, the relay Worker. */
+  ops: [Op, Op, Op, Op];
 }
 
 const rows: Row[] = [];
@@ -166,6 +180,7 @@ for (const size of [10, 1_000]) {
           await rag.history.getMessages({ sessionId: s.rag, amount: 5 });
         }),
       () => measure(() => s.lc.getMessages().then(() => undefined)),
+      () => measure(() => relayed(`/read?key=${s.lcKey}`)),
     ],
   });
 }
@@ -195,6 +210,12 @@ rows.push({
         await lcModel.invoke([...history, new HumanMessage(`${marker}: what next?`)]);
         return llmArrival(marker);
       }),
+    (i) =>
+      measure(async () => {
+        const marker = `relay-turn-${run}-${i}`;
+        await relayed(`/chat?key=${s10.lcKey}`, { method: "POST", body: `${marker}: what next?` });
+        return llmArrival(marker);
+      }),
   ],
 });
 rows.push({
@@ -218,17 +239,26 @@ rows.push({
         await rag.history.addMessage({ message: { content: `a ${i}`, role: "ai" }, sessionId: s10.rag });
       }),
     (i) => measure(() => s10.lc.addMessages([new HumanMessage(`q ${i}`), new AIMessage(`a ${i}`)])),
+    (i) =>
+      measure(() =>
+        relayed(`/append?key=relay-${run}`, {
+          method: "POST",
+          body: JSON.stringify(
+            [`q ${i}`, `a ${i}`].map((content, k) => JSON.stringify({ type: k === 0 ? "human" : "ai", data: { content } })),
+          ),
+        }),
+      ),
   ],
 });
 
 const results: string[] = [];
 try {
   for (const row of rows) {
-    const samples: Measured[][] = [[], [], []];
+    const samples: Measured[][] = row.ops.map(() => []);
     for (let i = 0; i < WARMUP + RUNS; i++) {
-      // interleaved, the order rotating, so drift and load fall on all three alike
-      for (let k = 0; k < 3; k++) {
-        const which = (i + k) % 3;
+      // interleaved, the order rotating, so drift and load fall on all alike
+      for (let k = 0; k < row.ops.length; k++) {
+        const which = (i + k) % row.ops.length;
         const m = await row.ops[which]!(i);
         if (i >= WARMUP) samples[which]!.push(m);
       }
@@ -239,6 +269,7 @@ try {
   }
 } finally {
   await worker.dispose();
+  await relay.dispose();
   await proxy.close();
   await fake.close();
   await upstash.close();
@@ -246,6 +277,8 @@ try {
 console.log(
   `${DELAY_MS} ms per upstream request (floor = ${DELAY_MS} ms per round trip); median ms of ${RUNS} after ${WARMUP}, interleaved; (round trips)`,
 );
-console.log("| figure | Agent Memory (Worker, own port) | @upstash/rag-chat 2.0.3 | LangChain.js Upstash history 1.1.29 (in-process) |");
-console.log("|---|---|---|---|");
+console.log(
+  "| figure | Agent Memory (Worker, own port) | @upstash/rag-chat 2.0.3 | LangChain.js Upstash history 1.1.29 (in-process) | a Worker that only relays LangChain's commands (own port) |",
+);
+console.log("|---|---|---|---|---|");
 for (const line of results) console.log(line);

@@ -32,6 +32,12 @@ function commandsOf(body: string): string[] {
   return [...heads].map((m) => `${(m[1] ?? "").toLowerCase()}${m[2] && /^evalsha$/i.test(m[1] ?? "") ? ` ${m[2]}` : ""}`);
 }
 
+/** Commands of the metrics batch, whose replies are never read. */
+const COUNTER_WRITES = new Set(["hincrby", "hincrbyfloat", "zincrby", "incrby", "expire", "pfadd", "lpush", "ltrim"]);
+
+/** A pipeline of nothing but metrics writes. */
+const isCounterWrite = (body: string): boolean => body.startsWith("[[") && commandsOf(body).every((c) => COUNTER_WRITES.has(c));
+
 /** What identifies an upstream call across repeats: the endpoint and, for Redis, the commands and scripts. */
 function tapeKey(url: string, body: string): string {
   const u = new URL(url);
@@ -59,6 +65,11 @@ globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise
   if (upstream.failLlm && new URL(request.url).pathname.endsWith("/chat/completions"))
     return Response.json({ error: { message: "profile: LLM call cut", type: "invalid_request_error" } }, { status: 400 });
   const hit = upstream.tape.get(key);
+  if (!hit && isCounterWrite(body)) {
+    // metrics writes: their batch follows what the request counted (a turn cut at its LLM call
+    // counts less than the recorded one), and nobody reads their replies
+    return Response.json(commandsOf(body).map(() => ({ result: 0 })));
+  }
   if (!hit) {
     upstream.misses++;
     return new Response(JSON.stringify({ error: `not recorded: ${key}` }), { status: 500 });
