@@ -65,9 +65,11 @@ export class RequestObservation {
     return this.#inline ? this.trace.snapshot() : null;
   }
 
-  /** Logs the request's one line and schedules its writes. */
+  /**
+   * Logs the request's one line and schedules its writes. They start a timer turn later: by then
+   * the runtime has sent the response, so building and sending them does not hold it up.
+   */
   finish(outcome: RequestOutcome): void {
-    this.#finished = true;
     const traceId = this.trace.traceId;
     this.#d.logger.info("request", {
       method: outcome.method,
@@ -79,7 +81,15 @@ export class RequestObservation {
     const tenant = this.#tenant;
     // A refused request (bad input, unknown id) did no memory work: nothing is written for it.
     const refused = outcome.status >= 400 && outcome.status < 500 && outcome.status !== 429;
-    if (!tenant || refused) return;
+    if (!tenant || refused) {
+      this.#finished = true;
+      return;
+    }
+    this.#d.background(afterResponse().then(() => this.#write(tenant, outcome)));
+  }
+
+  #write(tenant: string, outcome: RequestOutcome): void {
+    this.#finished = true;
     this.metrics.count("requests");
     if (outcome.status === 429) this.metrics.count("rateLimited");
     this.metrics.latency(`${outcome.method} ${outcome.route}`, outcome.durationMs);
@@ -105,6 +115,9 @@ export class RequestObservation {
     if (!isEmptyBatch(batch)) this.#d.background(store.record(tenant, batch, this.#d.now()));
   }
 }
+
+/** Resolves on the next timer turn, after the response the request returned has gone out. */
+const afterResponse = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** A logger whose every line carries the request's id, tenant and session where known. */
 export function requestLogger(base: MemoryLogger, context: () => Record<string, unknown>): MemoryLogger {

@@ -105,6 +105,10 @@ describe("RequestObservation", () => {
   it("counts a 429 it answers, skips other refusals, and writes one batch per request", async () => {
     const limited = observation();
     limited.o.finish({ route: "/v1/x", method: "GET", status: 429, durationMs: 3 });
+    // the writes wait a timer turn, so the response goes out before they are built and sent
+    expect(limited.batches).toEqual([]);
+    await Promise.resolve();
+    expect(limited.batches).toEqual([]);
     await limited.settle();
     expect(limited.batches).toHaveLength(1);
     expect(limited.batches[0]?.counters).toEqual({ requests: 1, rateLimited: 1 });
@@ -121,10 +125,13 @@ describe("RequestObservation", () => {
     o.metrics.count("contextReads");
     o.flushMetrics(); // a background job ending before the response: nothing written yet
     o.finish({ route: "/v1/x", method: "GET", status: 200, durationMs: 1 });
-    o.metrics.compression(0.25);
+    o.metrics.count("compressions"); // counted before the request's writes go: it joins them
     o.flushMetrics();
     await settle();
-    expect(batches.map((b) => b.counters)).toEqual([{ contextReads: 1, requests: 1 }, { compressions: 1 }]);
+    o.metrics.compression(0.25); // after: a batch of its own
+    o.flushMetrics();
+    await settle();
+    expect(batches.map((b) => b.counters)).toEqual([{ contextReads: 1, compressions: 1, requests: 1 }, { compressions: 1 }]);
     expect(batches[1]?.ratioSum).toBe(0.25);
   });
 
