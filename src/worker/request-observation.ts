@@ -66,10 +66,15 @@ export class RequestObservation {
   }
 
   /**
-   * Logs the request's one line and schedules its writes. They start a timer turn later: by then
-   * the runtime has sent the response, so building and sending them does not hold it up.
+   * Logs the request's one line and writes what it observed. Both wait a timer turn: by then the
+   * runtime has sent the response, so building and sending them does not hold it up.
    */
   finish(outcome: RequestOutcome): void {
+    this.#d.background(afterResponse().then(() => this.#finish(outcome)));
+  }
+
+  #finish(outcome: RequestOutcome): void {
+    this.#finished = true;
     const traceId = this.trace.traceId;
     this.#d.logger.info("request", {
       method: outcome.method,
@@ -81,15 +86,10 @@ export class RequestObservation {
     const tenant = this.#tenant;
     // A refused request (bad input, unknown id) did no memory work: nothing is written for it.
     const refused = outcome.status >= 400 && outcome.status < 500 && outcome.status !== 429;
-    if (!tenant || refused) {
-      this.#finished = true;
-      return;
-    }
-    this.#d.background(afterResponse().then(() => this.#write(tenant, outcome)));
+    if (tenant && !refused) this.#write(tenant, outcome);
   }
 
   #write(tenant: string, outcome: RequestOutcome): void {
-    this.#finished = true;
     this.metrics.count("requests");
     if (outcome.status === 429) this.metrics.count("rateLimited");
     this.metrics.latency(`${outcome.method} ${outcome.route}`, outcome.durationMs);
