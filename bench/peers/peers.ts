@@ -14,7 +14,10 @@
  *
  * Installed on its own so the repository's install carries none of this:
  *   cd bench/peers && npm ci && cd ../.. && node --import tsx bench/peers/peers.ts
- * PEERS_DELAY_MS sets the upstream delay (default 20).
+ * PEERS_DELAY_MS sets the upstream delay (default 20). PEERS_DOMAIN=1 adds a column for the context
+ * rows: Agent Memory's context read with no HTTP layer (bench/peers/domain-worker.ts), to split its
+ * time over the relay Worker into the HTTP layer and the read; it runs a third workerd, which
+ * shares the machine with the others, so its run is a diagnostic beside the headline one.
  */
 import { UpstashRedisChatMessageHistory } from "@langchain/community/stores/message/upstash_redis";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
@@ -69,7 +72,8 @@ const upstash = await startUpstashLocal({
 const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: REPLY });
 const proxy = await startTimingProxy(fake);
-const worker = await startBenchWorker({
+const DOMAIN = process.env.PEERS_DOMAIN === "1";
+const amVars = {
   ...upstash.env,
   API_KEYS: `bench:${API_KEY}`,
   OPENAI_BASE_URL: `${proxy.url}/v1`,
@@ -78,8 +82,10 @@ const worker = await startBenchWorker({
   FACT_EXTRACTION: "off",
   // the emulator's index is dense (rag-chat's kind); the Worker's default is hybrid
   VECTOR_INDEX: "dense",
-});
+};
+const worker = await startBenchWorker(amVars);
 const { base } = worker;
+const domain = DOMAIN ? await startBenchWorker(amVars, { entrypoint: "bench/peers/domain-worker.ts" }) : null;
 const relay = await startBenchWorker(
   { ...upstash.env, OPENAI_BASE_URL: `${proxy.url}/v1`, OPENAI_API_KEY: "bench" },
   { entrypoint: "bench/peers/relay-worker.ts" },
@@ -113,6 +119,12 @@ async function am(path: string, init: RequestInit = {}): Promise<string> {
   const body = await res.text();
   if (res.status >= 300) throw new Error(`${path}: HTTP ${res.status} ${body.slice(0, 200)}`);
   return body;
+}
+
+async function fetchText(url: URL): Promise<void> {
+  const res = await fetch(url);
+  const body = await res.text();
+  if (res.status >= 300) throw new Error(`${url.pathname}: HTTP ${res.status} ${body.slice(0, 200)}`);
 }
 
 /** A request to the relay Worker (the local workerd floor). */
@@ -161,8 +173,8 @@ for (const size of [10, 1_000]) {
 type Op = (i: number) => Promise<Measured>;
 interface Row {
   label: string;
-  /** Agent Memory, rag-chat, LangChain, the relay Worker. */
-  ops: [Op, Op, Op, Op];
+  /** Agent Memory, rag-chat, LangChain, the relay Worker, and with PEERS_DOMAIN=1 the domain-only Worker where it applies. */
+  ops: Op[];
 }
 
 const rows: Row[] = [];
@@ -181,6 +193,7 @@ for (const size of [10, 1_000]) {
         }),
       () => measure(() => s.lc.getMessages().then(() => undefined)),
       () => measure(() => relayed(`/read?key=${s.lcKey}`)),
+      ...(domain ? [() => measure(() => fetchText(new URL(`/context/${s.am}`, domain.base)))] : []),
     ],
   });
 }
@@ -264,12 +277,15 @@ try {
       }
     }
     const cell = (ms: Measured[]) => `${median(ms.map((m) => m.ms)).toFixed(1)} (${median(ms.map((m) => m.trips))})`;
-    results.push(`| ${row.label} | ${samples.map(cell).join(" | ")} |`);
+    const cells = samples.map(cell);
+    if (domain && cells.length === 4) cells.push("-");
+    results.push(`| ${row.label} | ${cells.join(" | ")} |`);
     console.error(results.at(-1)); // as it comes, so a long run shows progress
   }
 } finally {
   await worker.dispose();
   await relay.dispose();
+  await domain?.dispose();
   await proxy.close();
   await fake.close();
   await upstash.close();
@@ -278,7 +294,7 @@ console.log(
   `${DELAY_MS} ms per upstream request (floor = ${DELAY_MS} ms per round trip); median ms of ${RUNS} after ${WARMUP}, interleaved; (round trips)`,
 );
 console.log(
-  "| figure | Agent Memory (Worker, own port) | @upstash/rag-chat 2.0.3 | LangChain.js Upstash history 1.1.29 (in-process) | a Worker that only relays LangChain's commands (own port) |",
+  `| figure | Agent Memory (Worker, own port) | @upstash/rag-chat 2.0.3 | LangChain.js Upstash history 1.1.29 (in-process) | a Worker that only relays LangChain's commands (own port) |${domain ? " Agent Memory's read with no HTTP layer (own port) |" : ""}`,
 );
-console.log("|---|---|---|---|---|");
+console.log(`|---|---|---|---|---|${domain ? "---|" : ""}`);
 for (const line of results) console.log(line);
