@@ -3,9 +3,10 @@
  * isolate (the deploy bundle on its own socket, bench/support/bench-worker.ts) for each bundled rank
  * table, against upstash-local with no added delay, and the bundle size of each build. Only a health
  * check (which loads no rank table) runs before it. Then the first API request (a session read,
- * which counts no tokens: what any first request costs), the first append (it counts tokens, so it imports and decodes the rank table),
- * and the same append to another session as the warm figure; then the first MCP request (`tools/list`
- * at `/mcp`: it loads the MCP SDK, which no other route imports) and a second one as warm. CPU
+ * which counts no tokens: what every isolate's first request costs), the first append (it counts
+ * tokens, so it imports and decodes the rank table), and the same append to another session as the
+ * warm figure; then the first MCP request (`tools/list` at `/mcp`: it loads the MCP SDK, which no
+ * other route imports) and a second one as warm. CPU
  * is read from the workerd process's scheduler statistics (/proc/<pid>/task/<tid>/schedstat, all
  * threads, ns), so it includes everything workerd did meanwhile (HTTP, the runtime) - an upper
  * bound of the isolate's own CPU. Linux only.

@@ -114,25 +114,19 @@ async function measure(op: () => Promise<number | void>): Promise<Measured> {
   return { ms, trips: waves([...upstash.redis.log.filter(inSpan), ...upstash.vector.log.filter(inSpan)]) };
 }
 
-async function am(path: string, init: RequestInit = {}): Promise<string> {
-  const res = await fetch(new URL(path, base), { ...init, headers: { ...AUTH, ...(init.headers ?? {}) } });
+/** The body of a request that must succeed. */
+async function ok(url: URL, init: RequestInit = {}): Promise<string> {
+  const res = await fetch(url, init);
   const body = await res.text();
-  if (res.status >= 300) throw new Error(`${path}: HTTP ${res.status} ${body.slice(0, 200)}`);
+  if (res.status >= 300) throw new Error(`${url.host}${url.pathname}: HTTP ${res.status} ${body.slice(0, 200)}`);
   return body;
 }
 
-async function fetchText(url: URL): Promise<void> {
-  const res = await fetch(url);
-  const body = await res.text();
-  if (res.status >= 300) throw new Error(`${url.pathname}: HTTP ${res.status} ${body.slice(0, 200)}`);
-}
+const am = (path: string, init: RequestInit = {}): Promise<string> =>
+  ok(new URL(path, base), { ...init, headers: { ...AUTH, ...(init.headers ?? {}) } });
 
 /** A request to the relay Worker (the local workerd floor). */
-async function relayed(path: string, init: RequestInit = {}): Promise<void> {
-  const res = await fetch(new URL(path, relay.base), init);
-  const body = await res.text();
-  if (res.status >= 300) throw new Error(`relay ${path}: HTTP ${res.status} ${body.slice(0, 200)}`);
-}
+const relayed = (path: string, init: RequestInit = {}): Promise<void> => ok(new URL(path, relay.base), init).then(() => undefined);
 
 /** When the LLM request carrying `marker` arrived at the proxy. */
 function llmArrival(marker: string): number {
@@ -144,11 +138,13 @@ function llmArrival(marker: string): number {
 const run = Date.now().toString(36);
 const sessions = new Map<number, { am: string; rag: string; lc: UpstashRedisChatMessageHistory; lcKey: string }>();
 for (const size of [10, 1_000]) {
+  // LangChain's history is a Redis list under its session id, which the relay Worker reads as a key
+  const lcKey = `lc-${run}-${size}`;
   const s = {
     am: `am-${run}-${size}`,
     rag: `rag-${run}-${size}`,
-    lc: new UpstashRedisChatMessageHistory({ sessionId: `lc-${run}-${size}`, client: redis }),
-    lcKey: `lc-${run}-${size}`,
+    lc: new UpstashRedisChatMessageHistory({ sessionId: lcKey, client: redis }),
+    lcKey,
   };
   for (let start = 0; start < size; start += 100) {
     const batch = Array.from({ length: Math.min(100, size - start) }, (_, j) => start + j);
@@ -193,7 +189,7 @@ for (const size of [10, 1_000]) {
         }),
       () => measure(() => s.lc.getMessages().then(() => undefined)),
       () => measure(() => relayed(`/read?key=${s.lcKey}`)),
-      ...(domain ? [() => measure(() => fetchText(new URL(`/context/${s.am}`, domain.base)))] : []),
+      ...(domain ? [() => measure(() => ok(new URL(`/context/${s.am}`, domain.base)).then(() => undefined))] : []),
     ],
   });
 }

@@ -1,6 +1,6 @@
 /**
  * @module A Worker that only relays LangChain's Redis commands (and, for a chat turn, its LLM call):
- * the least any Worker costs on this machine for the same work, served exactly as Agent Memory is
+ * the least a Worker can cost on this machine for the same work, served exactly as Agent Memory is
  * (the deploy bundle on its own socket in local workerd). The peers bench prints it beside the
  * others, so the figures separate what the local hop into workerd costs from what the service adds.
  *

@@ -29,8 +29,6 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 export interface BenchWorker {
   /** The Worker's own socket. */
   base: URL;
-  /** The Miniflare instance (its inspector, its workerd process). */
-  mf: Miniflare;
   dispose(): Promise<void>;
 }
 
@@ -90,7 +88,6 @@ export async function startBenchWorker(vars: Record<string, string>, options: Be
   const base = await mf.unsafeGetDirectURL("agent-memory");
   return {
     base,
-    mf,
     dispose: async () => {
       await mf.dispose();
       rmSync(outdir, { recursive: true, force: true });
