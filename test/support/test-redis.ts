@@ -16,12 +16,12 @@ export interface TestRedis {
 
 /** Variable that overrides the choice: `auto` (default), `spawn` (own redis-server) or `off` (none). */
 export const TEST_REDIS_VARIABLE = "AGENT_MEMORY_TEST_REDIS";
-const LOCAL_REDIS = "redis://127.0.0.1:6379";
 const nothingToClose = async (): Promise<void> => {};
 
 /**
- * REDIS_URL when set (and it must answer); else the Redis on 127.0.0.1:6379 when it answers; else a
- * `redis-server` of our own on a free port when the binary exists; else none.
+ * REDIS_URL when set (and it must answer); else a `redis-server` of our own on a free port when the
+ * binary exists; else none. A Redis that merely answers on the standard port is never used: it may be
+ * a developer's own, and the suites write thousands of keys.
  */
 export async function acquireTestRedis(env: NodeJS.ProcessEnv = process.env): Promise<TestRedis> {
   const mode = env[TEST_REDIS_VARIABLE] || "auto";
@@ -33,15 +33,12 @@ export async function acquireTestRedis(env: NodeJS.ProcessEnv = process.env): Pr
     if (problem !== null) throw new Error(`REDIS_URL=${env.REDIS_URL} does not answer (${problem}); start it or unset REDIS_URL`);
     return { url: env.REDIS_URL, summary: `REDIS_URL (${env.REDIS_URL})`, close: nothingToClose };
   }
-  if (mode === "auto" && (await pingProblem(LOCAL_REDIS)) === null) {
-    return { url: LOCAL_REDIS, summary: `${LOCAL_REDIS} (REDIS_URL unset; it answered)`, close: nothingToClose };
-  }
   const hasBinary = spawnSync("redis-server", ["--version"], { stdio: "ignore" }).error === undefined;
-  if (hasBinary) return startRedisServer(mode === "auto" ? "nothing answered on 127.0.0.1:6379" : `${TEST_REDIS_VARIABLE}=spawn`);
+  if (hasBinary) return startRedisServer(mode === "auto" ? "REDIS_URL unset" : `${TEST_REDIS_VARIABLE}=spawn`);
   if (mode === "spawn") throw new Error(`${TEST_REDIS_VARIABLE}=spawn needs redis-server on PATH`);
   return {
     url: undefined,
-    summary: "none, embedded engine only (nothing answered on 127.0.0.1:6379, no redis-server on PATH)",
+    summary: "none, embedded engine only (REDIS_URL unset, no redis-server on PATH)",
     close: nothingToClose,
   };
 }

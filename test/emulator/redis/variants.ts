@@ -10,8 +10,8 @@ export interface RedisVariant {
 }
 
 /**
- * The real Redis this run picked once for every suite (test/support/test-redis.ts: REDIS_URL, else
- * 127.0.0.1:6379 when it answers, else an own redis-server, else none); undefined when there is none.
+ * The real Redis this run picked once for every suite (test/support/test-redis.ts: REDIS_URL, else an
+ * own redis-server, else none); undefined when there is none.
  */
 export const REAL_REDIS_URL: string | undefined = inject("testRedisUrl") || undefined;
 
