@@ -37,9 +37,18 @@ export interface MetricsRecorder {
 
 export const NO_METRICS: MetricsRecorder = { count: () => undefined, compression: () => undefined, sessionGrew: () => undefined };
 
+// Session ids are client-chosen and may be "constructor" or "__proto__": their counts live in an
+// object with no prototype, so such a name is a key like any other.
+const emptyBatch = (): MetricsBatch => ({
+  counters: {},
+  ratioSum: 0,
+  sessions: Object.create(null) as Record<string, number>,
+  latency: null,
+});
+
 /** The batch of one request, flushed once at its end. */
 export class RequestMetrics implements MetricsRecorder {
-  #batch: MetricsBatch = { counters: {}, ratioSum: 0, sessions: {}, latency: null };
+  #batch: MetricsBatch = emptyBatch();
 
   count(name: CounterName, by = 1): void {
     if (by === 0) return;
@@ -64,7 +73,7 @@ export class RequestMetrics implements MetricsRecorder {
   /** The batch so far, and a fresh one from here on (background work after the response flushes its own). */
   take(): MetricsBatch {
     const batch = this.#batch;
-    this.#batch = { counters: {}, ratioSum: 0, sessions: {}, latency: null };
+    this.#batch = emptyBatch();
     return batch;
   }
 }

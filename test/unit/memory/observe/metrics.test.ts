@@ -23,3 +23,19 @@ describe("isEmptyBatch", () => {
     expect(isEmptyBatch(metrics.take())).toBe(true);
   });
 });
+
+describe("RequestMetrics", () => {
+  it("counts sessions named like Object.prototype's members as any other id", () => {
+    const metrics = new RequestMetrics();
+    metrics.sessionGrew("constructor", 2);
+    metrics.sessionGrew("__proto__", 1);
+    metrics.sessionGrew("toString", 3);
+    metrics.sessionGrew("constructor", 1);
+    const { sessions } = metrics.take();
+    expect(Object.entries(sessions).sort()).toEqual([
+      ["__proto__", 1],
+      ["constructor", 3],
+      ["toString", 3],
+    ]);
+  });
+});
