@@ -82,18 +82,19 @@ const run = Date.now().toString(36);
 
 async function call<T>(method: string, route: string, body?: unknown): Promise<T> {
   for (let attempt = 0; ; attempt++) {
+    // A loaded machine can drop a connection or answer 503: retried a few times, as a client would.
     const res = await fetch(new URL(route, base), {
       method,
       headers: { authorization: `Bearer ${API_KEY}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (res.ok) return (await res.json()) as T;
-    const text = await res.text();
-    if (res.status >= 500 && attempt < 3) {
-      await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
+    }).catch((err: unknown) => (attempt < 3 ? null : Promise.reject(err)));
+    if (res?.ok) return (await res.json()) as T;
+    const text = res ? await res.text() : "connection failed";
+    if ((!res || res.status >= 500) && attempt < 3) {
+      await new Promise((r) => setTimeout(r, 1000 * (attempt + 1)));
       continue;
     }
-    throw new Error(`${method} ${route}: HTTP ${res.status} ${text.slice(0, 300)}`);
+    throw new Error(`${method} ${route}: HTTP ${res?.status} ${text.slice(0, 300)}`);
   }
 }
 
@@ -135,7 +136,7 @@ async function runView(view: SpeakerView, arm: Arm): Promise<{ stored: number; l
   const userId = `${arm}-${run}-c${view.conversation}-${view.user.replace(/\W/g, "")}`;
   for (const session of view.sessions) {
     const sessionId = `${userId}-s${session.index}`;
-    let exchange: { role: "user" | "assistant"; content: string; persist?: boolean; ts?: number }[] = [];
+    let exchange: { id: string; role: "user" | "assistant"; content: string; persist?: boolean; ts?: number }[] = [];
     const flush = async () => {
       if (exchange.length > 0) await call("POST", `/v1/sessions/${sessionId}/messages`, { userId, messages: exchange });
       exchange = [];
@@ -146,6 +147,8 @@ async function runView(view: SpeakerView, arm: Arm): Promise<{ stored: number; l
       if (role === "user" && exchange.some((m) => m.role === "assistant")) await flush();
       if (role === "user") tally.userLines += 1;
       exchange.push({
+        // The dialogue id makes a retried append idempotent.
+        id: turn.dia_id.replace(/\W/g, "-"),
         role,
         content: turn.text,
         ...(role === "user" && arm === "verbatim" ? { persist: true } : {}),
