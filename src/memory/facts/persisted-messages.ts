@@ -1,7 +1,7 @@
 /** @module Turns user messages flagged `persist` into facts with content ids, type and importance from salience cues. */
 import { redactFactText } from "./fact-guard.ts";
 import { createFact, factId, type FactDraft } from "./identity.ts";
-import type { RedactionCategory } from "./sensitive.ts";
+import { REDACTION_CATEGORIES, type RedactionCategory } from "./sensitive.ts";
 import type { FactScope } from "../ports/facts.ts";
 import { isSalient } from "./salience.ts";
 import type { Fact, IncomingMessage, StoredMessage } from "../model.ts";
@@ -15,8 +15,11 @@ export interface PersistInput {
   persistAll: boolean;
   sessionId: string;
   now: number;
-  /** Sensitive data stored as `[redacted]` (see `redactSensitive`). */
-  redact: readonly RedactionCategory[];
+  /**
+   * Sensitive data stored as `[redacted]` (see `redactSensitive`).
+   * @default every category
+   */
+  redact?: readonly RedactionCategory[] | undefined;
 }
 
 /**
@@ -30,7 +33,7 @@ export async function factsToPersist(input: PersistInput): Promise<Fact[]> {
   const facts = new Map<string, Fact>();
   for (const [i, message] of input.incoming.entries()) {
     if (message.role !== "user" || !(input.persistAll || message.persist) || message.content.trim() === "") continue;
-    const { text, onlySecret } = redactFactText(message.content.trim(), input.redact);
+    const { text, onlySecret } = redactFactText(message.content.trim(), input.redact ?? REDACTION_CATEGORIES);
     if (onlySecret) continue;
     const salience = isSalient(text);
     const draft: FactDraft = {
