@@ -35,16 +35,18 @@ const EN_CONNECTOR = `${EN_QUALIFIER}(?:\\s*(?:is|was|=|:|：)\\s*(?:now\\s+|sti
 const ZH_CONNECTOR = "\\s*(?:是|为|就是|改成了?|改为|：|:|=)?\\s*";
 
 /**
- * A keyword rule: `keywords`, a connector, then the value (the only part replaced). `digitsOnly`
- * values are numbers with spaces or dashes; other values are one token holding no sentence
- * punctuation and, without a connector word, at least one digit.
+ * A keyword rule: `keywords`, a connector, then the value (the only part replaced): a number with
+ * spaces or dashes, or one token holding no sentence punctuation (and, without a connector word, at
+ * least one digit). `hint` must match wherever `keywords` does.
  */
-function keywordRule(category: RedactionCategory, name: string, keywords: string, connector: string, value: string): Rule {
+function keywordRule(category: RedactionCategory, name: string, hint: RegExp, keywords: string, connector: string, value: string): Rule {
   const pattern = new RegExp(`(${keywords})(${connector})(${value})`, "giu");
   return {
     category,
     name,
     find(text) {
+      // `hint` is a cheap test for the keyword: most texts never run the full pattern
+      if (!hint.test(text)) return [];
       const spans: Span[] = [];
       for (const m of text.matchAll(pattern)) {
         const start = m.index + m[1]!.length + m[2]!.length;
@@ -86,6 +88,7 @@ const cardNumbers: Rule = {
   name: "card number (Luhn)",
   find(text) {
     const spans: Span[] = [];
+    if (!/(?:\d[ -]?){13}/u.test(text)) return spans;
     for (const run of text.matchAll(/(?<![\d.,])\d+(?:[ -]\d+)*(?![\d])/gu)) {
       const groups = [...run[0].matchAll(/\d+/gu)].map((g) => ({
         start: run.index + g.index,
@@ -136,6 +139,7 @@ export const REDACTION_RULES: readonly Rule[] = [
   keywordRule(
     "credentials",
     "passphrase (to the end of the clause)",
+    /phrase/iu,
     "\\bpass\\s?phrase",
     EN_CONNECTOR,
     "(?!\\s)(?!(?:not|too|very|wrong|expired|saved|stored|written|still|also)\\b)[^,;，。；\\n]+?(?=\\s+(?:and|but)\\s|[,;，。；\\n]|[.!?](?:\\s|$)|$)",
@@ -143,6 +147,7 @@ export const REDACTION_RULES: readonly Rule[] = [
   keywordRule(
     "credentials",
     "password, PIN, key or token after its keyword",
+    /pass|pwd|pin|secret|key|token|code|otp/iu,
     "\\b(?:(?:wi-?fi\\s+|login\\s+|account\\s+|email\\s+)?pass(?:word|code)s?|pwd|pin(?:\\s*(?:code|number))?|secret(?:\\s+key)?|(?:api|access|secret|private|license|licence)[\\s_-]?key|(?:access|auth|api|bearer|refresh|session|github|slack)[\\s_-]?token|token|(?:verification|login|recovery|backup|2fa|mfa|one[\\s-]time)\\s+code|otp)\\b",
     EN_CONNECTOR,
     TOKEN_VALUE,
@@ -150,6 +155,7 @@ export const REDACTION_RULES: readonly Rule[] = [
   keywordRule(
     "credentials",
     "password or PIN set to a value",
+    /pass|pin/iu,
     "\\b(?:set|change|changed|reset|update|updated)\\s+(?:my|the|our|his|her|their)?\\s*(?:password|passcode|pin)\\s+to\\s+",
     "",
     TOKEN_VALUE,
@@ -157,6 +163,7 @@ export const REDACTION_RULES: readonly Rule[] = [
   keywordRule(
     "credentials",
     "密码 / PIN / 验证码 / 密钥 after its keyword",
+    /密码|口令|码|密钥|秘钥|私钥|令牌/u,
     "(?:支付|登录|登陆|取款|交易|银行卡|开机|锁屏|邮箱|wifi|WiFi)?密码|口令|PIN码|pin码|验证码|动态码|密钥|秘钥|私钥|令牌",
     ZH_CONNECTOR,
     ZH_TOKEN_VALUE,
@@ -182,6 +189,7 @@ export const REDACTION_RULES: readonly Rule[] = [
   keywordRule(
     "cards",
     "card number after its keyword (no Luhn check)",
+    /card|信用卡|借记卡/iu,
     "\\b(?:(?:credit|debit|bank|visa|mastercard|amex)\\s+)?card\\s*(?:number|no\\.?|#)|\\b(?:credit|debit)\\s+card|信用卡号?|借记卡号?",
     `${EN_QUALIFIER}\\s*(?:is|was|是|为|:|：|=)?\\s*`,
     "\\d(?:[ -]?\\d){11,18}",
@@ -189,6 +197,7 @@ export const REDACTION_RULES: readonly Rule[] = [
   keywordRule(
     "cards",
     "card security code (CVV, CVC)",
+    /cv[vc]|security|安全码/iu,
     "\\b(?:cvv2?|cvc2?|card\\s+security\\s+code)\\b|安全码",
     "\\s*(?:is|was|是|为|:|：|=)?\\s*",
     "\\d{3,4}(?!\\d)",
@@ -204,6 +213,7 @@ export const REDACTION_RULES: readonly Rule[] = [
   keywordRule(
     "ids",
     "passport, ID, SSN or licence number after its keyword",
+    /passport|id|ssn|social|licen|tax/iu,
     "\\b(?:passport(?:\\s+(?:number|no\\.?|#))?|(?:national\\s+|personal\\s+)?id(?:entity)?(?:\\s+card)?\\s*(?:number|no\\.?|#)|ssn|social\\s+security\\s+(?:number|no\\.?|#)?|driver'?s?\\s+licen[cs]e(?:\\s+(?:number|no\\.?|#))?|tax\\s+id(?:\\s+number)?)",
     `${EN_QUALIFIER}(?:\\s*(?:is|was|=|:|：)\\s*|\\s+)`,
     ID_VALUE,
@@ -211,6 +221,7 @@ export const REDACTION_RULES: readonly Rule[] = [
   keywordRule(
     "ids",
     "身份证号 / 护照号 / 驾驶证号 / 社保号 after its keyword",
+    /身份证|护照|驾驶证|驾照|社保|社会保障/u,
     "身份证(?:号码|号)?|护照(?:号码|号)?|驾驶证号码?|驾照号码?|社保卡?号码?|社会保障号码?",
     ZH_CONNECTOR,
     ID_VALUE,
@@ -220,6 +231,7 @@ export const REDACTION_RULES: readonly Rule[] = [
   keywordRule(
     "bank",
     "account or routing number after its keyword",
+    /account|acct|routing|sort/iu,
     "\\b(?:(?:bank|checking|savings|brokerage)\\s+)?(?:account|acct\\.?)\\s*(?:number|no\\.?|#)|\\brouting\\s+(?:number|no\\.?)|\\bsort\\s+code",
     `${EN_QUALIFIER}(?:\\s*(?:is|was|=|:|：)\\s*|\\s+)`,
     DIGITS_VALUE,
@@ -227,11 +239,19 @@ export const REDACTION_RULES: readonly Rule[] = [
   keywordRule(
     "bank",
     "账号 / 银行卡号 after its keyword",
+    /卡号|账号|账户/u,
     "银行卡号码?|银行账号|银行账户|账户号码?|开户账号|卡号|账号",
     ZH_CONNECTOR,
     DIGITS_VALUE,
   ),
 ];
+
+/**
+ * What every rule needs somewhere in the text: a digit, or a keyword or prefix of a secret without
+ * one. A text with none of them (most facts) skips the table: recall runs this on every candidate.
+ */
+const MAY_HOLD_SECRET =
+  /\d|pass|pwd|pin|secret|key|token|code|otp|sk-|k_(?:live|test)|gh[pousr]_|github_pat|xox|AKIA|ASIA|AIza|eyJ|bearer|PRIVATE|密码|口令|码|密钥|秘钥|私钥|令牌/iu;
 
 /** What {@link redactSensitive} found. */
 export interface Redaction {
@@ -247,7 +267,7 @@ export interface Redaction {
  * Lyon". Overlapping finds are merged into one replacement.
  */
 export function redactSensitive(text: string, categories: readonly RedactionCategory[]): Redaction {
-  if (categories.length === 0 || text === "") return { text, found: [] };
+  if (categories.length === 0 || !MAY_HOLD_SECRET.test(text)) return { text, found: [] };
   const spans: (Span & { category: RedactionCategory })[] = [];
   for (const rule of REDACTION_RULES) {
     if (!categories.includes(rule.category)) continue;
