@@ -45,7 +45,9 @@ describe("the offline learner (FACT_EXTRACTION=heuristic)", () => {
     const uid = uniqueId("redact");
     await append(uniqueId("s"), [{ role: "user", content: "My password is hunter2 and I live in Lyon" }], { userId: uid });
     await append(uniqueId("s"), [{ role: "user", content: "My API key is sk-live-abc123def456ghi" }], { userId: uid });
-    await append(uniqueId("s"), [{ role: "user", content: "My SSN is 123-45-6789 and my card number is 4111 1111 1111 1111" }], { userId: uid });
+    await append(uniqueId("s"), [{ role: "user", content: "My SSN is 123-45-6789 and my card number is 4111 1111 1111 1111" }], {
+      userId: uid,
+    });
     const learned = await texts(uid);
     expect(learned).toEqual(["The user lives in Lyon."]);
     for (const query of ["Where do I live?", "What is my password?", "What is my API key?", "What is my card number?"]) {
@@ -84,7 +86,9 @@ describe("the offline learner (FACT_EXTRACTION=heuristic)", () => {
     const uid = uniqueId("off");
     await append(uniqueId("s"), [{ role: "user", content: "My password is hunter2 and I live in Lyon" }], { userId: uid, env: OFF });
     expect(await texts(uid, OFF)).toEqual(["The user lives in Lyon.", "The user's password is hunter2."]);
-    // stored before redaction was on: recalled redacted, or left out when it is only the secret
+    const unredacted = await contextFor(uniqueId("later"), { query: "What is my password?", userId: uid, k: 10 }, { env: OFF });
+    expect(unredacted.recalled.map((r) => r.text)).toContain("The user's password is hunter2.");
+    // stored while redaction was off: recalled with it on, redacted, or left out when it is only the secret
     const system = await laterSystemContent(uid, "What is my password and where do I live?");
     expect(system).toContain("Lyon");
     expect(system).not.toContain("hunter2");
