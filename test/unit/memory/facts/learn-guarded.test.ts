@@ -137,3 +137,28 @@ describe("facts written by a client", () => {
     expect((await persist("支付密码 123456", [])).map((f) => f.text)).toEqual(["支付密码 123456"]);
   });
 });
+
+describe("recall", () => {
+  it("shows a fact stored with a secret redacted, and leaves out one that only holds a secret", async () => {
+    const stored = (id: string, text: string): Fact => ({
+      id,
+      text,
+      type: "fact",
+      importance: 0.8,
+      createdAt: NOW,
+      updatedAt: NOW,
+      lastAccessedAt: NOW,
+      accessCount: 0,
+      version: 1,
+    });
+    const on = setup();
+    await on.store.upsert(SCOPE, [
+      stored("a", "The user's password is hunter2."),
+      stored("b", "The user's bank PIN is 4321 and the user banks in Lyon."),
+    ]);
+    const recalled = await on.service.recall("password PIN bank Lyon", { k: 5, minScore: 0 });
+    expect(recalled.map((r) => [r.fact.id, r.fact.text])).toEqual([["b", "The user's bank PIN is [redacted] and the user banks in Lyon."]]);
+    const off = new FactService({ facts: on.store, scope: SCOPE, options: OFF, now: () => NOW });
+    expect((await off.recall("password PIN bank Lyon", { k: 5, minScore: 0 })).map((r) => r.fact.id).sort()).toEqual(["a", "b"]);
+  });
+});
