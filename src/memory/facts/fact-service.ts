@@ -1,5 +1,6 @@
 /** @module FactService: writing, editing, importing, recalling and learning one user's long-term facts. */
 import { MemoryError } from "../errors.ts";
+import { learnedText, redactedMessages, redactFactText, shownFact } from "./fact-guard.ts";
 import { isEmptyFilter, matchesFilter, type FactFilter } from "./filter.ts";
 import { createFact, factId, freshFactId, mergeFact, normalizeFactText, reinstated, type FactDraft } from "./identity.ts";
 import { planLearnedWrites, type LearnedStep } from "./learned-writes.ts";
@@ -86,9 +87,13 @@ export class FactService {
     this.#d.audited?.("fact.delete", id);
   }
 
-  /** Same text, same fact: a second write refreshes the fact holding that text (edited or not). */
-  async remember(draft: FactDraft): Promise<{ fact: Fact; created: boolean }> {
+  /**
+   * Same text, same fact: a second write refreshes the fact holding that text (edited or not).
+   * Secrets in the text are stored redacted; a text that says nothing but a secret is refused.
+   */
+  async remember(written: FactDraft): Promise<{ fact: Fact; created: boolean }> {
     const { facts, scope } = this.#d;
+    const draft = this.#redacted(written);
     const contentId = await factId(scope, draft.text, draft.agentId);
     const [match] = await facts.findByContent(scope, [{ contentId, text: draft.text }]);
     const now = this.#now();
@@ -105,10 +110,11 @@ export class FactService {
    * rules as {@link remember}: one content lookup for all, restatements within the batch fold into
    * one fact. Answers per draft, in order, the fact holding it and whether it was new.
    */
-  async import(drafts: readonly FactDraft[]): Promise<{ fact: Fact; created: boolean }[]> {
+  async import(written: readonly FactDraft[]): Promise<{ fact: Fact; created: boolean }[]> {
     const { facts, scope } = this.#d;
-    if (drafts.length === 0) return [];
-    if (drafts.length > MAX_IMPORT) throw new MemoryError("invalid", `at most ${MAX_IMPORT} facts per import`);
+    if (written.length === 0) return [];
+    if (written.length > MAX_IMPORT) throw new MemoryError("invalid", `at most ${MAX_IMPORT} facts per import`);
+    const drafts = written.map((d, i) => this.#redacted(d, `facts[${i}]`));
     const contentIds = await Promise.all(drafts.map((d) => factId(scope, d.text, d.agentId)));
     const firstOf = new Map<string, number>();
     contentIds.forEach((cid, i) => {
@@ -153,8 +159,9 @@ export class FactService {
    * Applies changes; the id never changes. A new text keeps the old one in its history and is
    * refused (`conflict`) when another fact already holds it, so no text is held twice.
    */
-  async update(id: string, changes: FactChanges): Promise<Fact> {
+  async update(id: string, asked: FactChanges): Promise<Fact> {
     const { facts, scope } = this.#d;
+    const changes = asked.text === undefined ? asked : { ...asked, text: this.#redactedText(asked.text, "text") };
     const existing = await this.get(id);
     const now = this.#now();
     let next = mergeFact(
@@ -179,6 +186,22 @@ export class FactService {
     if (retexted.holder) throw new MemoryError("conflict", `fact ${retexted.holder.id} already holds this text: change or delete that one`);
     this.#d.audited?.("fact.update", id);
     return retexted.fact;
+  }
+
+  /** `draft` with its text redacted (see {@link redactFactText}); `invalid` when only a secret would be left. */
+  #redacted(draft: FactDraft, field = "text"): FactDraft {
+    const text = this.#redactedText(draft.text, field);
+    return text === draft.text ? draft : { ...draft, text };
+  }
+
+  #redactedText(text: string, field: string): string {
+    const guarded = redactFactText(text, this.#d.options.redact);
+    if (guarded.onlySecret)
+      throw new MemoryError(
+        "invalid",
+        `${field} holds nothing but sensitive data (a credential, card, id or account number), which is not stored`,
+      );
+    return guarded.text;
   }
 
   /**
@@ -213,8 +236,11 @@ export class FactService {
    * are given to the extractor so it can tell these apart; an operation naming a fact it was not
    * given is skipped. Facts it writes record the extractor's version (`metadata.learnedBy`).
    */
-  async learn(extractor: FactExtractor, messages: StoredMessage[], sourceSession: string): Promise<LearnReport> {
+  async learn(extractor: FactExtractor, said: StoredMessage[], sourceSession: string): Promise<LearnReport> {
     const { facts, scope } = this.#d;
+    const { redact } = this.#d.options;
+    // Secrets never reach a learner (nor an LLM): neither in the messages nor in the facts offered.
+    const messages = redactedMessages(said, redact);
     const report: LearnReport = { added: [], updated: [], superseded: [], skipped: 0 };
     const userText = messages
       .filter((m) => m.role === "user")
@@ -223,19 +249,23 @@ export class FactService {
     if (userText.trim() === "") return report;
     const similar = await facts.query(scope, { text: userText.slice(0, 2000), topK: LEARN_SIMILAR });
     const existing = similar.candidates.map((s) => s.fact).filter((f) => f.supersededAt === undefined);
-    const operations = await extractor.extract({ messages, existing });
+    // The extractor sees them redacted; the writes below change the stored facts themselves.
+    const offered = existing.flatMap((f) => shownFact(f, redact) ?? []);
+    const operations = await extractor.extract({ messages, existing: offered });
     const lastUser = [...messages].reverse().find((m) => m.role === "user");
     const metadata = extractor.version === undefined ? undefined : { learnedBy: extractor.version };
     const steps: LearnedStep[] = [];
     for (const op of operations) {
       // Whatever the extractor says, filler ("Remember that.", "ok") never becomes a memory.
       const current = op.op === "update" || op.op === "supersede" ? existing.find((f) => f.id === op.id) : undefined;
-      if (op.op === "skip" || isFiller(op.text) || (op.op !== "add" && !current)) {
+      // Nor does a secret, a claim of rights or role, or an instruction to the assistant.
+      const text = op.op === "skip" ? null : learnedText(op.text, redact);
+      if (op.op === "skip" || text === null || isFiller(text) || (op.op !== "add" && !current)) {
         report.skipped += 1;
         continue;
       }
       const draft: FactDraft = {
-        text: op.text,
+        text,
         type: op.type,
         importance: op.importance,
         sourceSession,

@@ -1,5 +1,7 @@
 /** @module Turns user messages flagged `persist` into facts with content ids, type and importance from salience cues. */
+import { redactFactText } from "./fact-guard.ts";
 import { createFact, factId, type FactDraft } from "./identity.ts";
+import { REDACTION_CATEGORIES, type RedactionCategory } from "./sensitive.ts";
 import type { FactScope } from "../ports/facts.ts";
 import { isSalient } from "./salience.ts";
 import type { Fact, IncomingMessage, StoredMessage } from "../model.ts";
@@ -13,19 +15,26 @@ export interface PersistInput {
   persistAll: boolean;
   sessionId: string;
   now: number;
+  /**
+   * Sensitive data stored as `[redacted]` (see `redactSensitive`).
+   * @default every category
+   */
+  redact?: readonly RedactionCategory[] | undefined;
 }
 
 /**
  * The facts a write stores: user messages flagged `persist` (or all, with `persistAll`), with a
  * content id, and type and importance from the salience cues unless the client set importance.
  * Restatements within the batch collapse into one fact. Assistant, tool and system text never
- * becomes a fact here.
+ * becomes a fact here. Secrets are stored redacted; a message that says nothing but a secret
+ * ("My password is hunter2") stores no fact (the message itself is still appended).
  */
 export async function factsToPersist(input: PersistInput): Promise<Fact[]> {
   const facts = new Map<string, Fact>();
   for (const [i, message] of input.incoming.entries()) {
-    const text = message.content.trim();
-    if (message.role !== "user" || !(input.persistAll || message.persist) || text === "") continue;
+    if (message.role !== "user" || !(input.persistAll || message.persist) || message.content.trim() === "") continue;
+    const { text, onlySecret } = redactFactText(message.content.trim(), input.redact ?? REDACTION_CATEGORIES);
+    if (onlySecret) continue;
     const salience = isSalient(text);
     const draft: FactDraft = {
       text,

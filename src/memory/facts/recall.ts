@@ -3,6 +3,7 @@ import { factValue, lastTouched, shouldRetain } from "./lifecycle.ts";
 import type { MemoryOptions } from "../options.ts";
 import type { FactScope, FactStore } from "../ports/facts.ts";
 import type { Fact, FactType, RecalledFact, RecallCandidate, RelevanceScale } from "../model.ts";
+import { shownCandidates } from "./fact-guard.ts";
 import { isEmptyFilter, type FactFilter } from "./filter.ts";
 import { recallQueryTexts } from "./recall-query.ts";
 import { clamp01, DEFAULT_RECALL_GATES, GATE_FLOOR_RATIO, hybridGate, queryCjkShare, relevanceOf, relevanceScale } from "./relevance.ts";
@@ -136,12 +137,12 @@ export function rankRecalled(candidates: readonly RecallCandidate[], rank: RankO
 export const candidateDepth = (k: number): number => Math.min(100, Math.max(k * 3, k + 5));
 
 /** What {@link recallFrom} needs of the options. */
-export type RecallOptions = ScoreOptions & Pick<MemoryOptions, "recallMargin" | "minRecallScore">;
+export type RecallOptions = ScoreOptions & Pick<MemoryOptions, "recallMargin" | "minRecallScore" | "redact">;
 
 /**
  * One recall: a single store query (deep enough for the ranking to reorder) and
  * {@link selectRecalled} on the scale the store says its scores are on. Both the context and the
- * search route use it.
+ * search route use it. Texts are redacted as `options.redact` says (see `shownFact`).
  */
 export async function recallFrom(
   store: FactStore,
@@ -167,7 +168,11 @@ export async function recallFrom(
     ...filter,
   });
   // The store filters superseded facts out; a fact that stopped being true is never recalled.
-  const candidates = found.filter((c) => c.fact.supersededAt === undefined);
+  // A fact stored with a secret (before redaction was on) is shown redacted, or not at all.
+  const candidates = shownCandidates(
+    found.filter((c) => c.fact.supersededAt === undefined),
+    options.redact,
+  );
   const outcome = selectRecalled(candidates, {
     k,
     minScore: request.minScore ?? options.minRecallScore,

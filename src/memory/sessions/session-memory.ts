@@ -139,7 +139,8 @@ export class SessionMemory {
     const stored = messages.map((m) => toStoredMessage(m, { counter, now, newId: this.#d.newId }));
     const scope = this.#scope;
     const persistAll = options.persist === true;
-    const facts = scope ? await factsToPersist({ scope, incoming: messages, stored, persistAll, sessionId: this.#ref.sessionId, now }) : [];
+    const persisting = { persistAll, sessionId: this.#ref.sessionId, now, redact: defaults.redact };
+    const facts = scope ? await factsToPersist({ scope, incoming: messages, stored, ...persisting }) : [];
     const appended = await timed(
       this.#trace,
       "redis.append",

@@ -1,4 +1,5 @@
 /** @module The value formats of the configuration variables that need their own parser (keys, origins, limits, shares). */
+import { REDACTION_CATEGORIES, type RedactionCategory } from "../../memory/facts/sensitive.ts";
 import { isValidId } from "../../memory/ids.ts";
 import { DEFAULT_MEMORY_OPTIONS, OPTION_BOUNDS, type BudgetShares } from "../../memory/options.ts";
 import { decodeBase64, KID_PATTERN, type SealingKey } from "../../stores/sealed/cipher.ts";
@@ -136,4 +137,21 @@ export function parseShares(raw: string | undefined, problems: string[]): Budget
   const sum = SHARE_NAMES.reduce((total, name) => total + shares[name], 0);
   if (sum > 1.0001) problems.push(`BUDGET_SHARES must sum to at most 1, got ${sum.toFixed(3)}`);
   return shares;
+}
+
+/** `on` (every category), `off` (none) or a comma list of {@link REDACTION_CATEGORIES}; unset: `on`. */
+export function parseRedact(raw: string | undefined, problems: string[]): RedactionCategory[] {
+  const all = [...REDACTION_CATEGORIES];
+  if (raw === undefined || raw.toLowerCase() === "on") return all;
+  if (raw.toLowerCase() === "off") return [];
+  const named = raw
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== "");
+  const unknown = named.filter((n) => !(REDACTION_CATEGORIES as readonly string[]).includes(n));
+  if (unknown.length > 0 || named.length === 0) {
+    problems.push(`REDACT must be on, off or a comma list of ${REDACTION_CATEGORIES.join(", ")}, got "${raw}"`);
+    return all;
+  }
+  return all.filter((c) => named.includes(c));
 }

@@ -164,5 +164,6 @@ function memoryOptions(v: ConfigValues): MemoryOptions {
     retrieval: v.EMBEDDINGS === "openai" ? "dense" : v.VECTOR_INDEX,
     fusion: v.VECTOR_FUSION,
     factsLabel: v.FACTS_LABEL,
+    redact: v.REDACT,
   });
 }

@@ -7,6 +7,7 @@ import {
   parseOptionalScore,
   parseOrigins,
   parseRateLimit,
+  parseRedact,
   parseSecret,
   parseShares,
   SHARE_NAMES,
@@ -87,6 +88,12 @@ export const CONFIG_VARS = {
       "how facts are learned from user messages: not at all, by the offline learner's rules (docs/offline-learner.md), or by the LLM (one call per turn deciding add / update / supersede; the offline learner takes a turn whose LLM call fails)",
     values: ["off", "heuristic", "llm"],
     default: "heuristic",
+  }),
+  REDACT: customVar("REDACT", {
+    description:
+      "sensitive data replaced with `[redacted]` before it is learned, stored as a fact or recalled (docs/security.md lists what is caught): `on`, `off`, or a comma list of `credentials` (passwords, PINs, API keys, tokens, private keys), `cards` (Luhn-checked card numbers, CVV), `ids` (SSN, Chinese resident id, passport/ID numbers), `bank` (IBAN, account numbers)",
+    defaultText: "on",
+    parse: parseRedact,
   }),
   MEMORY_WINDOW: intVar("MEMORY_WINDOW", {
     description: "most recent messages a context may show; 0 = unlimited (the token budget decides)",

@@ -11,7 +11,7 @@ const LLM = { FACT_EXTRACTION: "llm" };
 const MODEL = "fake-model";
 /** The first words of the extraction prompt: what tells an extraction call from a chat call. */
 const MARKER = "You maintain the long-term memory";
-const VERSION = "llm-extract/2";
+const VERSION = "llm-extract/3";
 
 type Op = { op: string; memory: string; text: string; type: string; importance: number };
 const ops = (...operations: Op[]): ScriptedAnswer => ({ text: JSON.stringify({ operations }) });

@@ -34,7 +34,7 @@ describe("the audit log", () => {
     const user = uniqueId("u");
     const sid = uniqueId("s");
     const started = Date.now();
-    const secretText = "my bank PIN is 4921";
+    const secretText = "my therapist is Dr. Lark, on Tuesdays";
     expect(
       (
         await call(
