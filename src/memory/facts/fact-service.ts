@@ -3,6 +3,7 @@ import { MemoryError } from "../errors.ts";
 import { isEmptyFilter, matchesFilter, type FactFilter } from "./filter.ts";
 import { createFact, factId, freshFactId, mergeFact, normalizeFactText, reinstated, type FactDraft } from "./identity.ts";
 import { planLearnedWrites, type LearnedStep } from "./learned-writes.ts";
+import { learningFilter, offeredFacts, relationSupersedes, type LearnTurn } from "./learning-view.ts";
 import type { MemoryOptions } from "../options.ts";
 import { recallFrom, type RecallOutcome } from "./recall.ts";
 import { isFiller } from "./salience.ts";
@@ -210,10 +211,12 @@ export class FactService {
    * Extracts facts from new messages and applies them: add, update (a new version of the fact, the
    * old text goes to history), supersede (the old fact stops being true: kept, marked, no longer
    * recalled; the new statement is its own fact) or skip. The user's most similar current facts
-   * are given to the extractor so it can tell these apart; an operation naming a fact it was not
-   * given is skipped. Facts it writes record the extractor's version (`metadata.learnedBy`).
+   * that the turn's agent sees (with what the previous turns wrote) are given to the extractor so
+   * it can tell these apart; an operation naming a fact it was not given is skipped. A statement of
+   * a single-valued relation supersedes every current fact of it that was given. Facts it writes
+   * record the extractor's version (`metadata.learnedBy`).
    */
-  async learn(extractor: FactExtractor, messages: StoredMessage[], sourceSession: string): Promise<LearnReport> {
+  async learn(extractor: FactExtractor, messages: StoredMessage[], sourceSession: string, turn: LearnTurn = {}): Promise<LearnReport> {
     const { facts, scope } = this.#d;
     const report: LearnReport = { added: [], updated: [], superseded: [], skipped: 0 };
     const userText = messages
@@ -221,8 +224,18 @@ export class FactService {
       .map((m) => m.content)
       .join("\n");
     if (userText.trim() === "") return report;
-    const similar = await facts.query(scope, { text: userText.slice(0, 2000), topK: LEARN_SIMILAR });
-    const existing = similar.candidates.map((s) => s.fact).filter((f) => f.supersededAt === undefined);
+    // Only what the turn's agent sees; what the previous turns wrote is read by id beside the query.
+    const filter = learningFilter(turn.agentId);
+    const recent = [...(turn.recentlyWritten ?? [])];
+    const [similar, readBack] = await Promise.all([
+      facts.query(scope, { text: userText.slice(0, 2000), topK: LEARN_SIMILAR, filter }),
+      recent.length > 0 ? facts.get(scope, recent) : Promise.resolve([]),
+    ]);
+    const existing = offeredFacts(
+      similar.candidates.map((s) => s.fact),
+      readBack,
+      filter,
+    );
     const operations = await extractor.extract({ messages, existing });
     const lastUser = [...messages].reverse().find((m) => m.role === "user");
     const metadata = extractor.version === undefined ? undefined : { learnedBy: extractor.version };
@@ -246,6 +259,7 @@ export class FactService {
       const contentId = await factId(scope, draft.text, op.op === "update" ? current?.agentId : undefined);
       steps.push(op.op === "add" ? { op: "add", draft, contentId } : { op: op.op, draft, contentId, current: current! });
     }
+    steps.push(...relationSupersedes(steps, existing, turn.relationKeys));
     if (steps.length === 0) return report;
     const unique = [...new Map(steps.map((s) => [s.contentId, s.draft.text])).entries()];
     const found = await facts.findByContent(
@@ -267,6 +281,7 @@ export class FactService {
         report.superseded.push(outcome.id);
       }
     }
-    return report;
+    // one statement superseding several facts added its fact once
+    return { ...report, added: [...new Set(report.added)] };
   }
 }

