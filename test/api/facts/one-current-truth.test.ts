@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, uniqueId } from "../support/helpers.ts";
 import { resetLlm, setLlmMode } from "../support/chat.ts";
-import { addFact, listAll, type FactView } from "../support/facts.ts";
+import { CURSOR_KEY, listAll, runCron, type FactView } from "../support/facts.ts";
+import { testRedis } from "../support/redis.ts";
 import { append } from "../support/sessions.ts";
 
 /**
@@ -10,9 +11,13 @@ import { append } from "../support/sessions.ts";
  */
 
 const PARALLEL = 30;
-const cities = Array.from({ length: PARALLEL }, (_, i) => `City${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}ville`);
+const cities = Array.from(
+  { length: PARALLEL },
+  (_, i) => `City${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}ville`,
+);
 
-const currentHomes = (facts: FactView[]): FactView[] => facts.filter((f) => f.supersededAt === undefined && /^The user lives in /i.test(f.text));
+const currentHomes = (facts: FactView[]): FactView[] =>
+  facts.filter((f) => f.supersededAt === undefined && /^The user lives in /i.test(f.text));
 
 /** The user lived in Paris (learned from an append). */
 async function livedInParis(uid: string): Promise<void> {
@@ -46,7 +51,9 @@ describe("parallel contradicting statements leave one current truth", () => {
     const sid = uniqueId("race");
     const results = await Promise.all(
       cities.map((city) =>
-        call("POST", `/v1/sessions/${sid}/messages`, { body: { userId: uid, messages: [{ role: "user", content: `I live in ${city}.` }] } }),
+        call("POST", `/v1/sessions/${sid}/messages`, {
+          body: { userId: uid, messages: [{ role: "user", content: `I live in ${city}.` }] },
+        }),
       ),
     );
     for (const res of results) expect(res.status, res.text).toBe(201);
@@ -57,7 +64,9 @@ describe("parallel contradicting statements leave one current truth", () => {
     const uid = uniqueId("race-chat");
     await livedInParis(uid);
     const results = await Promise.all(
-      cities.map((city) => call("POST", `/v1/sessions/${uniqueId("race-chat")}/chat`, { body: { userId: uid, message: `I live in ${city}.` } })),
+      cities.map((city) =>
+        call("POST", `/v1/sessions/${uniqueId("race-chat")}/chat`, { body: { userId: uid, message: `I live in ${city}.` } }),
+      ),
     );
     for (const res of results) expect(res.status, res.text).toBe(200);
     await expectOneTruthThenTokyo(uid);
@@ -81,19 +90,34 @@ describe("parallel contradicting statements leave one current truth", () => {
 });
 
 describe("the cron repairs duplicates", () => {
-  it("keeps the newest of two current facts of one single-valued relation and marks the other superseded by it", async () => {
+  it("keeps the newest of two current facts of one single-valued relation and marks the other superseded by it; an agent's own fact stays", async () => {
     const uid = uniqueId("dupes");
     const t0 = Date.now() - 60_000;
-    const res = await call("POST", `/v1/users/${uid}/facts/import`, {
+    // Imported as written: an import is the client's word and supersedes nothing, so both are current.
+    const res = await call<{ ids: string[] }>("POST", `/v1/users/${uid}/facts/import`, {
       body: {
         facts: [
           { text: "The user lives in Paris.", createdAt: t0 },
           { text: "The user lives in Rome.", createdAt: t0 + 1000 },
+          { text: "The user lives in Oslo.", createdAt: t0, agentId: "planner" },
+          { text: "The user has a dog.", createdAt: t0 },
         ],
       },
     });
-    expect(res.status, res.text).toBe(201);
-    expect(currentHomes(await listAll(uid))).toHaveLength(2);
-    void addFact;
+    expect(res.status, res.text).toBe(200);
+    const [paris, rome, oslo] = res.json.ids;
+    // Rome was written last: the newest current fact of the relation stays current.
+    await testRedis.del(CURSOR_KEY);
+    await runCron(Date.now(), { CLEANUP_BATCH: "100000" }).then((run) => expect(run.completedPass).toBe(true));
+    const after = new Map((await listAll(uid)).map((f) => [f.id, f]));
+    expect(
+      currentHomes([...after.values()])
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual([rome, oslo].sort());
+    expect(after.get(paris!)).toMatchObject({ supersededBy: rome, supersededAt: expect.any(Number) });
+    expect(after.get(rome!)?.supersededAt).toBeUndefined();
+    expect(after.get(oslo!)?.supersededAt).toBeUndefined();
+    expect([...after.values()].find((f) => f.text === "The user has a dog.")?.supersededAt).toBeUndefined();
   });
 });
