@@ -281,7 +281,6 @@ export class FactService {
         report.superseded.push(outcome.id);
       }
     }
-    // one statement superseding several facts added its fact once
-    return { ...report, added: [...new Set(report.added)] };
+    return report;
   }
 }
