@@ -20,7 +20,7 @@ export const LEARNING_LOCK_TTL_MS = 15_000;
 export const LEARNING_LOCK_WAIT_MS = 18_000;
 
 const FIRST_BACKOFF_MS = 15;
-const MAX_BACKOFF_MS = 400;
+const MAX_BACKOFF_MS = 200;
 
 export interface LearningLockDeps {
   /** Null or absent: turns are not serialized (a single-process store, or no Redis). */

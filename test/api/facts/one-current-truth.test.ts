@@ -11,6 +11,8 @@ import { append } from "../support/sessions.ts";
  */
 
 const PARALLEL = 30;
+/** 30 learning turns of one user run one after another: more than the default timeout on a loaded machine. */
+const RACE_TIMEOUT_MS = 90_000;
 const cities = Array.from(
   { length: PARALLEL },
   (_, i) => `City${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}ville`,
@@ -45,48 +47,60 @@ beforeEach(async () => {
 afterEach(resetLlm);
 
 describe("parallel contradicting statements leave one current truth", () => {
-  it(`POST /v1/sessions/{id}/messages: ${PARALLEL} parallel appends`, async () => {
-    const uid = uniqueId("race-append");
-    await livedInParis(uid);
-    const sid = uniqueId("race");
-    const results = await Promise.all(
-      cities.map((city) =>
-        call("POST", `/v1/sessions/${sid}/messages`, {
-          body: { userId: uid, messages: [{ role: "user", content: `I live in ${city}.` }] },
-        }),
-      ),
-    );
-    for (const res of results) expect(res.status, res.text).toBe(201);
-    await expectOneTruthThenTokyo(uid);
-  });
+  it(
+    `POST /v1/sessions/{id}/messages: ${PARALLEL} parallel appends`,
+    async () => {
+      const uid = uniqueId("race-append");
+      await livedInParis(uid);
+      const sid = uniqueId("race");
+      const results = await Promise.all(
+        cities.map((city) =>
+          call("POST", `/v1/sessions/${sid}/messages`, {
+            body: { userId: uid, messages: [{ role: "user", content: `I live in ${city}.` }] },
+          }),
+        ),
+      );
+      for (const res of results) expect(res.status, res.text).toBe(201);
+      await expectOneTruthThenTokyo(uid);
+    },
+    RACE_TIMEOUT_MS,
+  );
 
-  it(`POST /v1/sessions/{id}/chat: ${PARALLEL} parallel turns`, async () => {
-    const uid = uniqueId("race-chat");
-    await livedInParis(uid);
-    const results = await Promise.all(
-      cities.map((city) =>
-        call("POST", `/v1/sessions/${uniqueId("race-chat")}/chat`, { body: { userId: uid, message: `I live in ${city}.` } }),
-      ),
-    );
-    for (const res of results) expect(res.status, res.text).toBe(200);
-    await expectOneTruthThenTokyo(uid);
-  });
+  it(
+    `POST /v1/sessions/{id}/chat: ${PARALLEL} parallel turns`,
+    async () => {
+      const uid = uniqueId("race-chat");
+      await livedInParis(uid);
+      const results = await Promise.all(
+        cities.map((city) =>
+          call("POST", `/v1/sessions/${uniqueId("race-chat")}/chat`, { body: { userId: uid, message: `I live in ${city}.` } }),
+        ),
+      );
+      for (const res of results) expect(res.status, res.text).toBe(200);
+      await expectOneTruthThenTokyo(uid);
+    },
+    RACE_TIMEOUT_MS,
+  );
 
-  it(`POST /v1/chat/completions: ${PARALLEL} parallel proxied turns`, async () => {
-    const uid = uniqueId("race-proxy");
-    await livedInParis(uid);
-    const sid = uniqueId("race-proxy");
-    const results = await Promise.all(
-      cities.map((city) =>
-        call("POST", "/v1/chat/completions", {
-          headers: { "X-Memory-Session": sid, "X-Memory-User": uid },
-          body: { model: "fake-model", messages: [{ role: "user", content: `I live in ${city}.` }] },
-        }),
-      ),
-    );
-    for (const res of results) expect(res.status, res.text).toBe(200);
-    await expectOneTruthThenTokyo(uid);
-  });
+  it(
+    `POST /v1/chat/completions: ${PARALLEL} parallel proxied turns`,
+    async () => {
+      const uid = uniqueId("race-proxy");
+      await livedInParis(uid);
+      const sid = uniqueId("race-proxy");
+      const results = await Promise.all(
+        cities.map((city) =>
+          call("POST", "/v1/chat/completions", {
+            headers: { "X-Memory-Session": sid, "X-Memory-User": uid },
+            body: { model: "fake-model", messages: [{ role: "user", content: `I live in ${city}.` }] },
+          }),
+        ),
+      );
+      for (const res of results) expect(res.status, res.text).toBe(200);
+      await expectOneTruthThenTokyo(uid);
+    },
+    RACE_TIMEOUT_MS,
+  );
 });
 
 describe("the cron repairs duplicates", () => {
