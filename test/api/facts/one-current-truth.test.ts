@@ -135,3 +135,16 @@ describe("the cron repairs duplicates", () => {
     expect([...after.values()].find((f) => f.text === "The user has a dog.")?.supersededAt).toBeUndefined();
   });
 });
+
+describe("the learning records and an erase", () => {
+  it("a learning turn records the ids it wrote, and erasing the user removes that record and the lock", async () => {
+    const uid = uniqueId("erase-learned");
+    await append(uniqueId("s"), [{ role: "user", content: "I live in Paris." }], { userId: uid });
+    const learned = `am:acme:u:${uid}:learned`;
+    expect(await testRedis.zcard(learned)).toBe(1);
+    expect(await testRedis.exists(`am:acme:u:${uid}:learn-lock`)).toBe(0);
+    const erased = await call<{ done: boolean }>("DELETE", `/v1/users/${uid}`);
+    expect(erased.status, erased.text).toBe(200);
+    expect(await testRedis.exists(learned)).toBe(0);
+  });
+});
