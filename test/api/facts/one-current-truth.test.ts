@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, uniqueId } from "../support/helpers.ts";
 import { resetLlm, setLlmMode } from "../support/chat.ts";
+import { scriptLlm } from "../support/llm.ts";
 import { CURSOR_KEY, listAll, runCron, type FactView } from "../support/facts.ts";
 import { testRedis } from "../support/redis.ts";
 import { append } from "../support/sessions.ts";
@@ -98,6 +99,42 @@ describe("parallel contradicting statements leave one current truth", () => {
       );
       for (const res of results) expect(res.status, res.text).toBe(200);
       await expectOneTruthThenTokyo(uid);
+    },
+    RACE_TIMEOUT_MS,
+  );
+});
+
+describe("with the LLM learner (FACT_EXTRACTION=llm)", () => {
+  const LLM = { FACT_EXTRACTION: "llm" };
+  const MARKER = "You maintain the long-term memory";
+  const adds = (text: string) => ({
+    text: JSON.stringify({ operations: [{ op: "add", memory: "", text, type: "fact", importance: 0.8 }] }),
+  });
+
+  it(
+    `${PARALLEL} parallel appends whose extraction only adds: each statement still ends the current home it was shown`,
+    async () => {
+      const uid = uniqueId("race-llm");
+      await scriptLlm(MARKER, [adds("The user lives in Paris.")]);
+      await append(uniqueId("paris"), [{ role: "user", content: "I live in Paris." }], { userId: uid, env: LLM });
+      await scriptLlm(
+        MARKER,
+        cities.map((city) => adds(`The user lives in ${city}.`)),
+      );
+      const sid = uniqueId("race-llm");
+      const results = await Promise.all(
+        cities.map((city) =>
+          call("POST", `/v1/sessions/${sid}/messages`, {
+            body: { userId: uid, messages: [{ role: "user", content: `I live in ${city}.` }] },
+            env: LLM,
+          }),
+        ),
+      );
+      for (const res of results) expect(res.status, res.text).toBe(201);
+      expect(currentHomes(await listAll(uid))).toHaveLength(1);
+      await scriptLlm(MARKER, [adds("The user lives in Tokyo.")]);
+      await append(uniqueId("tokyo"), [{ role: "user", content: "I moved to Tokyo." }], { userId: uid, env: LLM });
+      expect(currentHomes(await listAll(uid)).map((f) => f.text)).toEqual(["The user lives in Tokyo."]);
     },
     RACE_TIMEOUT_MS,
   );
