@@ -5,6 +5,7 @@ import { OfflineRelationKeys } from "../../../../src/llm/offline-learner/relatio
 import { loadTokenCounter } from "../../../../src/llm/tokenizer.ts";
 import { FactService } from "../../../../src/memory/facts/fact-service.ts";
 import { learnFromMessages } from "../../../../src/memory/facts/learning.ts";
+import { LEARNING_LOCK_WAIT_MS } from "../../../../src/memory/facts/learning-lock.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../../../src/memory/options.ts";
 import type { FactExtractor, FactOperation, TokenCounter } from "../../../../src/memory/ports/llm.ts";
 import type { Fact, StoredMessage } from "../../../../src/memory/model.ts";
@@ -107,6 +108,29 @@ describe("parallel learning turns of one user", () => {
       ),
     ).rejects.toThrow("boom");
     expect(locks.held(scope)).toBe(false);
+  });
+});
+
+describe("a turn that cannot take the lock", () => {
+  it("waits at most LEARNING_LOCK_WAIT_MS, then learns without it (logged), leaving the holder's lock alone", async () => {
+    const { deps, locks, facts } = await parisUser(true);
+    await locks.tryAcquire(scope, "stuck", 3_600_000);
+    let clock = Date.now();
+    const warnings: string[] = [];
+    const report = await learnFromMessages(
+      {
+        ...deps,
+        // each look at the clock is 4 s later: the wait ends after a few polls
+        now: () => (clock += 4000),
+        logger: { ...deps.logger, warn: (msg: string) => warnings.push(msg) },
+      },
+      { scope, sessionId: "s1", messages: [said("I live in Rome.")], scheduledAt: Date.now() },
+    );
+    expect(report?.superseded).toHaveLength(1);
+    expect(warnings).toEqual(["learning lock still held: this turn learns without it"]);
+    expect(locks.held(scope)).toBe(true);
+    expect(clock - Date.now()).toBeGreaterThanOrEqual(LEARNING_LOCK_WAIT_MS);
+    expect(currentHomes(facts.all(scope))).toEqual(["The user lives in Rome."]);
   });
 });
 
