@@ -4,8 +4,8 @@ import type { TraceRecorder } from "./observe/trace.ts";
 import type { MemoryOptions } from "./options.ts";
 import type { AuditActor } from "./observe/audit.ts";
 import type { AuditLog, EraseJournal, MemoryLogger, MetricsStore, TraceStore } from "./ports/operations.ts";
-import type { BackupStore, FactStore, UserStore } from "./ports/facts.ts";
-import type { ChatModel, FactExtractor, Summarizer, TokenCounter } from "./ports/llm.ts";
+import type { BackupStore, FactStore, LearningLocks, UserStore } from "./ports/facts.ts";
+import type { ChatModel, FactExtractor, RelationKeys, Summarizer, TokenCounter } from "./ports/llm.ts";
 import type { SessionStore, WorkingMemoryStore } from "./ports/sessions.ts";
 
 /** Limits every write path enforces, whatever the route. */
@@ -44,6 +44,16 @@ export interface TenantDeps {
    * this kind: it is dropped. Default: none.
    */
   fallbackExtractor?: FactExtractor | null | undefined;
+  /**
+   * Serializes one user's learning turns (a lock per user); absent or null, turns run as they come
+   * (a single-process store). Default: none.
+   */
+  learningLocks?: LearningLocks | null | undefined;
+  /**
+   * Reads a fact's single-valued relation (home, job, ...), so learning supersedes every current
+   * fact of the relation a new statement sets. Default: none (only what the extractor names).
+   */
+  relationKeys?: RelationKeys | null | undefined;
   /** Null when no LLM is configured. */
   chat: ChatModel | null;
   /** The token counter, loaded on first use (building it costs CPU, so only requests that count pay). */

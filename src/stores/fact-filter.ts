@@ -78,7 +78,9 @@ const epochMs = (value: number): string => {
 export function scopeFilter(filter: FactFilter | undefined): string | undefined {
   if (!filter) return undefined;
   const clauses: string[] = [];
-  if (filter.agentId !== undefined) {
+  if (filter.agentId === null) {
+    clauses.push("HAS NOT FIELD agentId");
+  } else if (filter.agentId !== undefined) {
     if (!isValidId(filter.agentId)) throw new InvalidStoreInput("invalid agent id");
     // An agent sees its own facts and the shared ones (written without an agent).
     clauses.push(`(agentId = '${filter.agentId}' OR HAS NOT FIELD agentId)`);

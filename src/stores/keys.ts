@@ -120,3 +120,12 @@ export function userTracesKey(tenant: string, userId: string): string {
 export function contentIndexKey(tenant: string, userId: string): string {
   return `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:content`;
 }
+
+/**
+ * `am:{t}:u:{u}:learn-lock` (the owner token of the user's running learning turn) and
+ * `am:{t}:u:{u}:learned` (ids of facts recent learning turns wrote, by time): see RedisLearningLocks.
+ */
+export function learningKeys(tenant: string, userId: string): { lock: string; written: string } {
+  const u = `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:`;
+  return { lock: `${u}learn-lock`, written: `${u}learned` };
+}

@@ -3,7 +3,7 @@ import type { FactScope, RecallCount, UserStore } from "../memory/ports/index.ts
 import type { Fact } from "../memory/model.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";
 import { factFromMetadata } from "./fact-metadata.ts";
-import { assertId, tenantUserSets, userRecordKeys } from "./keys.ts";
+import { assertId, learningKeys, tenantUserSets, userRecordKeys } from "./keys.ts";
 import { isValidId } from "../memory/ids.ts";
 import {
   CONFIRM_FACTS_LUA,
@@ -64,7 +64,8 @@ export class RedisUserStore implements UserStore {
 
   async markErased(scope: FactScope, at: number): Promise<void> {
     const k = userRecordKeys(scope.tenant, scope.userId);
-    const keys = [k.tombstone, k.pending, k.pendingUsers, k.recalls, k.recallUsers];
+    const learning = learningKeys(scope.tenant, scope.userId);
+    const keys = [k.tombstone, k.pending, k.pendingUsers, k.recalls, k.recallUsers, learning.lock, learning.written];
     await this.#scripts.run(MARK_ERASED_LUA, keys, [scope.userId, positive(at, "erase time"), this.#tombstoneTtl]);
   }
 

@@ -1,4 +1,4 @@
-/** @module The cron: one bounded cleanup, re-seal and backup run, each resuming from a cursor kept in Redis. */
+/** @module The cron: one bounded cleanup (with the duplicate repair), re-seal and backup run, each resuming from a cursor kept in Redis. */
 import type { Redis } from "@upstash/redis/cloudflare";
 import { runCleanup, type CleanupCursor, type CleanupReport } from "../memory/maintenance/index.ts";
 import { loadConfig, type Config } from "./config/parse.ts";
@@ -40,7 +40,7 @@ function storedCursor<T>(
 
 /**
  * The cron entry point: one bounded cleanup run (session indexes, queued facts, recall counts,
- * expired and decayed facts), resuming from the cursor the previous run saved. Logs what it did.
+ * expired and decayed facts, relations left with several current facts), resuming from the cursor the previous run saved. Logs what it did.
  */
 export async function runScheduled(env: object, scheduledTime: number): Promise<CleanupReport | null> {
   const config = loadConfig(env);
@@ -64,6 +64,8 @@ export async function runScheduled(env: object, scheduledTime: number): Promise<
       loadCursor: cursor.load,
       saveCursor: cursor.save,
       options: config.memory,
+      relationKeys: adapters.deps.relationKeys,
+      learningLocks: adapters.deps.learningLocks,
       batch: config.cleanupBatch,
       now: scheduledTime,
     });

@@ -7,6 +7,7 @@ import { OpenAIChatModel } from "../llm/openai-chat.ts";
 import { embedTexts } from "../llm/openai-embedder.ts";
 import { OpenAIFactExtractor } from "../llm/openai-extractor.ts";
 import { HeuristicFactExtractor } from "../llm/heuristic-extractor.ts";
+import { OfflineRelationKeys } from "../llm/offline-learner/relation-keys.ts";
 import { OpenAISummarizer } from "../llm/openai-summarizer.ts";
 import { loadTokenCounter } from "../llm/tokenizer.ts";
 import type { TenantDeps } from "../memory/tenant-deps.ts";
@@ -27,6 +28,7 @@ import type {
 import type { RateLimiter } from "../http/middleware/rate-limit.ts";
 import { RedisAuditLog } from "../stores/audit-log.ts";
 import { RedisEraseJournal } from "../stores/erase-journal.ts";
+import { RedisLearningLocks } from "../stores/learning-locks.ts";
 import { UpstashRateLimiter } from "../stores/rate-limiter.ts";
 import { R2BackupStore, type BackupBucket } from "../stores/backup-store.ts";
 import { RedisContentIndex } from "../stores/content-index.ts";
@@ -67,7 +69,7 @@ export interface Adapters {
   cipher: FieldCipher;
   summarizer: Summarizer;
   fallbackSummarizer: Summarizer;
-  deps: Pick<TenantDeps, "extractor" | "fallbackExtractor" | "chat">;
+  deps: Pick<TenantDeps, "extractor" | "fallbackExtractor" | "chat" | "learningLocks" | "relationKeys">;
   counter(): Promise<TokenCounter>;
 }
 
@@ -145,6 +147,9 @@ export function adaptersFor(config: Config): Adapters {
             : new HeuristicFactExtractor(),
       // Behind the LLM learner: an LLM failing upstream does not stop learning.
       fallbackExtractor: config.factExtraction === "llm" && openai ? new HeuristicFactExtractor() : null,
+      // One learning turn per user at a time; the cron's duplicate repair takes the same lock.
+      learningLocks: redis ? guardUpstream(new RedisLearningLocks(redis), "redis") : null,
+      relationKeys: new OfflineRelationKeys(),
     },
     counter,
   };

@@ -26,15 +26,29 @@ export function learnClauses(text: string, ts: number): Clause[] {
   return clauses;
 }
 
-/** Keys an existing fact states: its own text when canonical, else the clauses the learner reads in it. */
-function keysOfFact(fact: Fact): string[] {
-  const own = relationKey(fact.text);
+/** Keys a fact's text states: the text itself when canonical, else the clauses the learner reads in it (`ts` resolves their dates). */
+function keysOfText(text: string, ts: number): string[] {
+  const own = relationKey(text);
   if (own) return [keyOf(own)];
-  if (/^(?:the user|用户)/iu.test(fact.text.trim())) return [];
-  return learnClauses(fact.text, fact.createdAt).flatMap((c) => {
+  if (/^(?:the user|用户)/iu.test(text.trim())) return [];
+  return learnClauses(text, ts).flatMap((c) => {
     const key = relationKey(c.text);
     return key ? [keyOf(key)] : [];
   });
+}
+
+const keysOfFact = (fact: Fact): string[] => keysOfText(fact.text, fact.createdAt);
+
+/** The relation of a key (`user.sister:home` -> `home`). */
+const relationOf = (key: string): string => key.slice(key.indexOf(":") + 1);
+
+/**
+ * The one single-valued relation key a fact's text states (`user:home` for "The user lives in
+ * Rome."), or null when it states none, only relations that hold several values, or more than one.
+ */
+export function singleValuedKey(text: string, ts: number): string | null {
+  const keys = [...new Set(keysOfText(text, ts))].filter((k) => isSingleValued(relationOf(k)));
+  return keys.length === 1 ? keys[0]! : null;
 }
 
 /** Canonical texts an existing fact says, to tell a restatement from news. */
@@ -45,18 +59,26 @@ function textsOfFact(fact: Fact): string[] {
 
 /**
  * Operations for the user's new messages against their most similar stored facts: a clause an
- * existing fact already says is skipped; one with the subject and relation of an existing fact
- * (single-valued relations: name, home, job, a like of one thing, ...) supersedes it; the rest are
- * added. Within one batch the later of two clauses with one key wins. Messages with nothing to
- * learn become one skip each.
+ * existing fact already says is skipped; one with the subject and relation of existing facts
+ * (single-valued relations: name, home, job, a like of one thing, ...) supersedes every one of
+ * them (one operation each: a race may have left several current); the rest are added. Within one
+ * batch the later of two clauses with one key wins. Messages with nothing to learn become one
+ * skip each.
  */
 export function learnOperations(messages: readonly StoredMessage[], existing: readonly Fact[]): FactOperation[] {
   const known = new Set(existing.flatMap(textsOfFact));
-  const byKey = new Map<string, Fact>();
-  for (const fact of existing) for (const key of keysOfFact(fact)) if (!byKey.has(key)) byKey.set(key, fact);
+  const byKey = new Map<string, Fact[]>();
+  for (const fact of existing) {
+    for (const key of new Set(keysOfFact(fact))) {
+      const holders = byKey.get(key) ?? [];
+      if (!holders.some((f) => f.id === fact.id)) holders.push(fact);
+      byKey.set(key, holders);
+    }
+  }
 
   const ops: FactOperation[] = [];
-  const batchKeys = new Map<string, number>();
+  /** Per key, the operations of the batch's latest clause with it (a later clause turns them into skips). */
+  const batchKeys = new Map<string, number[]>();
   for (const message of messages) {
     if (message.role !== "user") continue;
     const clauses = learnClauses(message.content, message.ts);
@@ -77,13 +99,19 @@ export function learnOperations(messages: readonly StoredMessage[], existing: re
           : stated;
       const { type, importance } = classify(text, key, clause);
       const single = key && isSingleValued(key.relation) ? keyOf(key) : null;
+      const stale = single !== null ? (byKey.get(single) ?? []) : [];
+      const clauseOps: FactOperation[] =
+        stale.length > 0
+          ? stale.map((fact) => ({ op: "supersede", id: fact.id, text, type, importance }))
+          : [{ op: "add", text, type, importance }];
       if (single !== null) {
-        const earlier = batchKeys.get(single);
-        if (earlier !== undefined) ops[earlier] = { op: "skip", text: (ops[earlier] as { text: string }).text };
-        batchKeys.set(single, ops.length);
+        for (const earlier of batchKeys.get(single) ?? []) ops[earlier] = { op: "skip", text: (ops[earlier] as { text: string }).text };
+        batchKeys.set(
+          single,
+          clauseOps.map((_, i) => ops.length + i),
+        );
       }
-      const stale = single !== null ? byKey.get(single) : undefined;
-      ops.push(stale ? { op: "supersede", id: stale.id, text, type, importance } : { op: "add", text, type, importance });
+      ops.push(...clauseOps);
     }
   }
   return ops;

@@ -4,6 +4,7 @@ import { learnedText, redactedMessages, redactFactText, shownFact } from "./fact
 import { isEmptyFilter, matchesFilter, type FactFilter } from "./filter.ts";
 import { createFact, factId, freshFactId, mergeFact, normalizeFactText, reinstated, type FactDraft } from "./identity.ts";
 import { planLearnedWrites, type LearnedStep } from "./learned-writes.ts";
+import { learningFilter, offeredFacts, relationSupersedes, type LearnTurn } from "./learning-view.ts";
 import type { MemoryOptions } from "../options.ts";
 import { recallFrom, type RecallOutcome } from "./recall.ts";
 import { isFiller } from "./salience.ts";
@@ -233,10 +234,12 @@ export class FactService {
    * Extracts facts from new messages and applies them: add, update (a new version of the fact, the
    * old text goes to history), supersede (the old fact stops being true: kept, marked, no longer
    * recalled; the new statement is its own fact) or skip. The user's most similar current facts
-   * are given to the extractor so it can tell these apart; an operation naming a fact it was not
-   * given is skipped. Facts it writes record the extractor's version (`metadata.learnedBy`).
+   * that the turn's agent sees (with what the previous turns wrote) are given to the extractor so
+   * it can tell these apart; an operation naming a fact it was not given is skipped. A statement of
+   * a single-valued relation supersedes every current fact of it that was given. Facts it writes
+   * record the extractor's version (`metadata.learnedBy`).
    */
-  async learn(extractor: FactExtractor, said: StoredMessage[], sourceSession: string): Promise<LearnReport> {
+  async learn(extractor: FactExtractor, said: StoredMessage[], sourceSession: string, turn: LearnTurn = {}): Promise<LearnReport> {
     const { facts, scope } = this.#d;
     const { redact } = this.#d.options;
     // Secrets never reach a learner (nor an LLM): neither in the messages nor in the facts offered.
@@ -247,8 +250,18 @@ export class FactService {
       .map((m) => m.content)
       .join("\n");
     if (userText.trim() === "") return report;
-    const similar = await facts.query(scope, { text: userText.slice(0, 2000), topK: LEARN_SIMILAR });
-    const existing = similar.candidates.map((s) => s.fact).filter((f) => f.supersededAt === undefined);
+    // Only what the turn's agent sees; what the previous turns wrote is read by id beside the query.
+    const filter = learningFilter(turn.agentId);
+    const recent = [...(turn.recentlyWritten ?? [])];
+    const [similar, readBack] = await Promise.all([
+      facts.query(scope, { text: userText.slice(0, 2000), topK: LEARN_SIMILAR, filter }),
+      recent.length > 0 ? facts.get(scope, recent) : Promise.resolve([]),
+    ]);
+    const existing = offeredFacts(
+      similar.candidates.map((s) => s.fact),
+      readBack,
+      filter,
+    );
     // The extractor sees them redacted; the writes below change the stored facts themselves.
     const offered = existing.flatMap((f) => shownFact(f, redact) ?? []);
     const operations = await extractor.extract({ messages, existing: offered });
@@ -276,6 +289,7 @@ export class FactService {
       const contentId = await factId(scope, draft.text, op.op === "update" ? current?.agentId : undefined);
       steps.push(op.op === "add" ? { op: "add", draft, contentId } : { op: op.op, draft, contentId, current: current! });
     }
+    steps.push(...relationSupersedes(steps, existing, turn.relationKeys));
     if (steps.length === 0) return report;
     const unique = [...new Map(steps.map((s) => [s.contentId, s.draft.text])).entries()];
     const found = await facts.findByContent(

@@ -17,9 +17,10 @@ export const MAX_METADATA_FILTER_VALUE = 256;
 export interface FactFilter {
   /**
    * The facts an agent sees: the ones written with this `agentId` and the shared ones (written
-   * without an agent). Without it, every fact of the user, whichever agent wrote it.
+   * without an agent); `null`: the shared ones only (what a turn of no agent sees). Without it,
+   * every fact of the user, whichever agent wrote it.
    */
-  agentId?: string | undefined;
+  agentId?: string | null | undefined;
   /** Only facts created at or after this time (epoch ms). */
   createdAfter?: number | undefined;
   /** Only facts created before this time (epoch ms). */

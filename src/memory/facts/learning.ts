@@ -4,6 +4,8 @@ import { LlmError } from "../errors.ts";
 import { FactService, type LearnReport } from "./fact-service.ts";
 import { freshFactId, mergeFact, refreshOf, reinstated } from "./identity.ts";
 import type { FactRefresh, FactScope, FactStore, UserStore } from "../ports/facts.ts";
+import type { FactExtractor } from "../ports/llm.ts";
+import { withLearningLock } from "./learning-lock.ts";
 import type { Fact, StoredMessage } from "../model.ts";
 
 /** Queued facts delivered per background run; the cron delivers what is left. */
@@ -74,25 +76,46 @@ export interface LearnInput {
   messages: StoredMessage[];
   /** When the append that scheduled this ran; an erase after it cancels the learning. */
   scheduledAt: number;
+  /**
+   * The agent the turn belongs to: learning reads and supersedes only what it sees (its own facts
+   * and the shared ones). Absent: a turn of no agent, which sees the shared facts only.
+   */
+  agentId?: string | undefined;
 }
 
 /**
  * Learning after an append: the extractor turns new user messages into fact operations against
- * the most similar existing facts, which are then applied. Skipped when the user was erased after
- * the append; facts written while an erase ran are deleted again.
+ * the most similar existing facts, which are then applied. One user's turns run one at a time
+ * (see `withLearningLock`), each also offered the facts the turns before it wrote. Skipped when
+ * the user was erased after the append; facts written while an erase ran are deleted again.
  */
 export async function learnFromMessages(deps: TenantDeps, input: LearnInput): Promise<LearnReport | null> {
-  const { extractor, users, logger } = deps;
+  const { extractor } = deps;
   const facts = requireFacts(deps);
   if (!extractor) return null;
+  return withLearningLock(deps, input.scope, input.scheduledAt, async (recentlyWritten) => {
+    const report = await learnTurn(deps, facts, extractor, input, recentlyWritten);
+    return { result: report, written: report ? [...new Set([...report.added, ...report.updated, ...report.superseded])] : [] };
+  });
+}
+
+async function learnTurn(
+  deps: TenantDeps,
+  facts: FactStore,
+  extractor: FactExtractor,
+  input: LearnInput,
+  recentlyWritten: readonly string[],
+): Promise<LearnReport | null> {
+  const { users, logger } = deps;
   if (erasedSince(await users.erasedAt(input.scope), input.scheduledAt)) return null;
   const service = new FactService({ facts, scope: input.scope, options: deps.options, now: deps.now });
-  const report = await service.learn(extractor, input.messages, input.sessionId).catch((error: unknown) => {
+  const turn = { agentId: input.agentId, recentlyWritten, relationKeys: deps.relationKeys };
+  const report = await service.learn(extractor, input.messages, input.sessionId, turn).catch((error: unknown) => {
     // Only the extraction call can fail this way, before anything was applied.
     const fallback = deps.fallbackExtractor;
     if (!fallback || !(error instanceof LlmError) || error.kind === "bad_output" || error.kind === "aborted") throw error;
     logger.warn("fact extraction failed upstream; the offline learner takes this turn", { session: input.sessionId, error: error.message });
-    return service.learn(fallback, input.messages, input.sessionId);
+    return service.learn(fallback, input.messages, input.sessionId, turn);
   });
   // Superseded facts were written too (marked): an erase meanwhile must not find them again.
   const written = [...report.added, ...report.updated, ...report.superseded];

@@ -3,7 +3,10 @@ import { errorText } from "../errors.ts";
 import { deliverPendingFacts } from "../facts/learning.ts";
 import { recordAccess, shouldRetain } from "../facts/lifecycle.ts";
 import type { MemoryOptions } from "../options.ts";
-import type { FactScope, FactStore, UserStore } from "../ports/facts.ts";
+import type { FactScope, FactStore, LearningLocks, UserStore } from "../ports/facts.ts";
+import type { RelationKeys } from "../ports/llm.ts";
+import type { Fact } from "../model.ts";
+import { repairDuplicates } from "./duplicates.ts";
 import type { SessionStore } from "../ports/sessions.ts";
 
 /** Where the last sweep stopped, kept between cron runs. */
@@ -24,6 +27,10 @@ export interface CleanupDeps {
   loadCursor(): Promise<CleanupCursor | null>;
   saveCursor(cursor: CleanupCursor): Promise<void>;
   options: Pick<MemoryOptions, "factPolicies" | "decayFloor">;
+  /** Reads a fact's single-valued relation; with it the sweep repairs relations with several current facts. Default: none. */
+  relationKeys?: RelationKeys | null | undefined;
+  /** The per-user learning lock the repair takes (so it never runs beside a learning turn). Default: none. */
+  learningLocks?: LearningLocks | null | undefined;
   /** Facts examined per run before it stops; the next run continues from the saved cursor. */
   batch: number;
   now: number;
@@ -38,6 +45,8 @@ export interface CleanupReport {
   factsDelivered: number;
   /** Facts whose recall counts were merged into the fact store. */
   recallsMerged: number;
+  /** Current facts marked superseded because a newer current fact states the same single-valued relation. */
+  duplicatesSuperseded: number;
   /** True when the fact sweep reached the end of the last scope (the next run starts over). */
   completedPass: boolean;
   /** Parts that failed this run (e.g. Vector down); the others still ran and the cursor was saved. */
@@ -54,7 +63,8 @@ const orderKey = (s: FactScope): string => `${s.tenant}\u0000${s.userId}`;
 /**
  * One bounded cleanup run: removes index entries of expired sessions (from the tenant's and their
  * owner's index), delivers facts whose delivery failed, merges recall counts into the facts, drops
- * facts past their TTL or decayed below the floor, then saves where it stopped.
+ * facts past their TTL or decayed below the floor, repairs relations left with several current
+ * facts (the newest stays current), then saves where it stopped.
  */
 export async function runCleanup(deps: CleanupDeps): Promise<CleanupReport> {
   const cursor: CleanupCursor = (await deps.loadCursor()) ?? { scope: "", factCursor: "", sessions: {} };
@@ -65,6 +75,7 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupReport> {
     sessionEntriesRemoved: 0,
     factsDelivered: 0,
     recallsMerged: 0,
+    duplicatesSuperseded: 0,
     completedPass: false,
     errors: [],
   };
@@ -132,6 +143,19 @@ async function sweepFacts(facts: FactStore, cursor: CleanupCursor, report: Clean
   // The scope we stopped in is gone (erased): its range cursor means nothing elsewhere.
   const resumeAt = scopes[index];
   if (!resumeAt || orderKey(resumeAt) !== cursor.scope) cursor.factCursor = "";
+  // The retained facts read of the scope being swept, for the duplicate repair when it is left.
+  let kept: Fact[] = [];
+  const repair = async (scope: FactScope): Promise<void> => {
+    const read = kept;
+    kept = [];
+    if (!deps.relationKeys || read.length < 2) return;
+    const repairDeps = { facts, users: deps.users, keys: deps.relationKeys, locks: deps.learningLocks ?? null, now: deps.now };
+    try {
+      report.duplicatesSuperseded += await repairDuplicates(repairDeps, scope, read);
+    } catch (err) {
+      report.errors.push(`duplicates of ${scope.tenant}/${scope.userId}: ${errorText(err)}`);
+    }
+  };
   while (index < scopes.length && report.factsExamined < deps.batch) {
     const scope = scopes[index]!;
     cursor.scope = orderKey(scope);
@@ -141,6 +165,10 @@ async function sweepFacts(facts: FactStore, cursor: CleanupCursor, report: Clean
     report.factsExamined += page.facts.length;
     const drop = page.facts.filter((f) => !shouldRetain(f, deps.now, deps.options)).map((f) => f.id);
     if (drop.length > 0) report.factsDeleted += await facts.delete(scope, drop);
+    const dropped = new Set(drop);
+    kept.push(...page.facts.filter((f) => !dropped.has(f.id) && f.supersededAt === undefined));
+    // A scope swept over several runs is repaired within what each run read of it.
+    if (page.nextCursor === "" || page.facts.length === 0 || report.factsExamined >= deps.batch) await repair(scope);
     if (page.nextCursor === "" || page.facts.length === 0) {
       index += 1;
       cursor.factCursor = "";

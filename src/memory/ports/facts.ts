@@ -45,6 +45,25 @@ export interface UserStore {
   /** Users of a tenant with recall counts to merge, at most `limit`. */
   usersWithRecalls(tenant: string, limit: number): Promise<string[]>;
 }
+/** A held learning lock: its owner token and the facts recent learning turns of the user wrote. */
+export interface LearningLease {
+  token: string;
+  /** Ids of facts the user's recent learning turns wrote, newest first (read them by id: a query may not show them yet). */
+  written: string[];
+}
+/**
+ * Serializes one user's learning turns, so each turn reads what the one before it wrote and no two
+ * turns supersede the same fact in parallel (see docs/learning.md).
+ */
+export interface LearningLocks {
+  /** Takes the user's learning lock for `ttlMs` unless another holder has it (then null). */
+  tryAcquire(scope: FactScope, token: string, ttlMs: number): Promise<LearningLease | null>;
+  /**
+   * Records `written` as written by a recent learning turn and releases the lock if `token` still
+   * holds it. Records nothing when the user was erased at or after `since` (an erase wins).
+   */
+  release(scope: FactScope, token: string, written: readonly string[], since: number, now: number): Promise<void>;
+}
 export interface FactQuery {
   text: string;
   /**

@@ -14,6 +14,8 @@ export type {
   FactSnapshot,
   FactStore,
   KnownFact,
+  LearningLease,
+  LearningLocks,
   RecallCount,
   UserStore,
 } from "./facts.ts";
@@ -24,6 +26,7 @@ export type {
   ChatUsage,
   FactExtractor,
   FactOperation,
+  RelationKeys,
   ModelReply,
   PassThroughAnswer,
   PassThroughChunk,

@@ -26,6 +26,14 @@ export interface FactExtractor {
   readonly version?: string | undefined;
   extract(request: { messages: StoredMessage[]; existing: Fact[] }): Promise<FactOperation[]>;
 }
+/**
+ * The relation a fact states, when it can hold one value at a time ("The user lives in Rome." ->
+ * `user:home`): two current facts with one key cannot both be true.
+ */
+export interface RelationKeys {
+  /** The single-valued relation key of a fact's text, or null (no relation read, or one that holds several values). */
+  keyOf(text: string): string | null;
+}
 export interface ChatMessage {
   role: "system" | "user" | "assistant" | "tool";
   content: string;

@@ -5,14 +5,15 @@
  */
 
 /**
- * Records an erase and drops what was queued for the user.
+ * Records an erase and drops what was queued for the user, and the learning lock and the ids
+ * recent learning wrote (a turn still running finds the tombstone and records nothing).
  *
- * KEYS: tombstone pendingFacts pendingUsers recalls recallUsers
+ * KEYS: tombstone pendingFacts pendingUsers recalls recallUsers learnLock learnedIds
  * ARGV: userId at tombstoneTtlSeconds
  */
 export const MARK_ERASED_LUA = `
 redis.call('SET', KEYS[1], ARGV[2], 'EX', tonumber(ARGV[3]))
-redis.call('DEL', KEYS[2], KEYS[4])
+redis.call('DEL', KEYS[2], KEYS[4], KEYS[6], KEYS[7])
 redis.call('SREM', KEYS[3], ARGV[1])
 redis.call('SREM', KEYS[5], ARGV[1])
 return 1
