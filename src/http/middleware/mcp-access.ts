@@ -2,7 +2,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { decideAccess, decideSessionOwner, type AccessTarget } from "../../memory/access/index.ts";
 import { isValidId } from "../../memory/ids.ts";
-import { MCP_TOOL_ACCESS } from "../access-table.ts";
 import type { AppEnv } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
 import { TOOLS, callUser, type ToolCaller } from "../mcp/tools.ts";
@@ -94,7 +93,7 @@ export function mcpAccessGuard(): MiddlewareHandler<AppEnv> {
       // A malformed id runs nothing either: the tool's validation rejects the call before it runs.
       if (![callTarget.userId, callTarget.sessionId].every((id) => id === undefined || isValidId(id))) continue;
       if (i === 0) target = callTarget;
-      let decision = decideAccess(caller.principal, MCP_TOOL_ACCESS[tool.name] ?? null, callTarget);
+      let decision = decideAccess(caller.principal, tool.access, callTarget);
       // As on the session routes: a token's session must not be another user's.
       if (decision.allowed && caller.principal.kind === "token" && callTarget.sessionId !== undefined) {
         decision = decideSessionOwner(caller.principal, await c.get("memory").sessionOwner(callTarget.sessionId));
