@@ -58,11 +58,14 @@ export const QueryTime = z
 
 /**
  * Why `key` cannot name a metadata filter, or null: a plain identifier only (so no `__proto__`,
- * no dot, nothing a filter string could read as syntax). The one rule of the REST query and the
- * MCP tools.
+ * no dot, nothing a filter string could read as syntax), and not a member of every object
+ * (`constructor`, `toString`): stored metadata never holds those (a body with one is not a plain
+ * object), and JSON parsers treat them apart. The one rule of the REST query and the MCP tools.
  */
 export function metadataFilterKeyProblem(key: string): string | null {
-  return METADATA_FILTER_KEY.test(key) ? null : "names an invalid metadata key (1-64 of A-Z a-z 0-9 _, starting with a letter)";
+  if (!METADATA_FILTER_KEY.test(key)) return "names an invalid metadata key (1-64 of A-Z a-z 0-9 _, starting with a letter)";
+  if (key in Object.prototype) return "names a reserved metadata key (a built-in object member such as constructor or toString)";
+  return null;
 }
 
 /** Why `value` cannot be compared in a metadata filter, or null (the same rule on both APIs). */
