@@ -157,6 +157,24 @@ export type ToolName = keyof typeof INPUTS;
 export type Args<K extends ToolName> = z.infer<z.ZodObject<(typeof INPUTS)[K]>>;
 export type Output<K extends ToolName> = z.infer<z.ZodObject<(typeof OUTPUTS)[K]>>;
 
+// Built once per isolate, on first use: every request's server registers them and every call parses with them.
+const inputObjects = new Map<ToolName, z.ZodObject>();
+const outputObjects = new Map<ToolName, z.ZodObject>();
+
+/** A tool's arguments as one strict object schema (unknown fields are errors). */
+export function inputObject(name: ToolName): z.ZodObject {
+  let schema = inputObjects.get(name);
+  if (!schema) inputObjects.set(name, (schema = z.object(INPUTS[name]).strict()));
+  return schema;
+}
+
+/** A tool's `structuredContent` as one object schema. */
+export function outputObject(name: ToolName): z.ZodObject {
+  let schema = outputObjects.get(name);
+  if (!schema) outputObjects.set(name, (schema = z.object(OUTPUTS[name])));
+  return schema;
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -200,7 +218,7 @@ export function checkArguments(
   if (filterProblem) return { ok: false, message: `invalid arguments: ${filterProblem}` };
   const proto = protoKeyPath(raw);
   if (proto) return { ok: false, message: `invalid arguments: ${proto.join(".")} is not an allowed key` };
-  const parsed = z.object(INPUTS[name]).strict().safeParse(raw);
+  const parsed = inputObject(name).safeParse(raw);
   if (parsed.success) return { ok: true, args: parsed.data };
   const issue = parsed.error.issues[0];
   if (!issue) return { ok: false, message: "invalid arguments" };

@@ -2,12 +2,11 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
-import { z } from "zod";
 import { decideAccess } from "../../memory/access/index.ts";
 import type { TenantMemory } from "../../memory/tenant-memory.ts";
 import type { MemoryLogger } from "../../memory/ports/index.ts";
 import { toApiError } from "../on-error.ts";
-import { checkArguments } from "./fields.ts";
+import { checkArguments, inputObject, outputObject } from "./fields.ts";
 import { TOOLS, ToolInputError, type ToolCaller, type ToolDefinition } from "./tools.ts";
 
 /** What the server says about itself in `initialize`. */
@@ -58,7 +57,7 @@ async function runTool(
     if (!decision.allowed) return errorResult(`forbidden: ${decision.reason}`);
     const answer = await tool.run(memory, args as never, caller);
     // The shape the client checks against the declared outputSchema; a mismatch is our bug, not the caller's.
-    const checked = z.object(tool.outputSchema).safeParse(answer.structured);
+    const checked = outputObject(tool.name).safeParse(answer.structured);
     if (!checked.success) {
       logger.error("tool answer does not match its output schema", { tool: tool.name, issue: checked.error.issues[0]?.message ?? "" });
       return errorResult("internal error: the call did not complete");
@@ -90,8 +89,8 @@ export function buildMcpServer(memory: TenantMemory, caller: ToolCaller, logger:
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: z.object(tool.inputSchema).strict(),
-        outputSchema: z.object(tool.outputSchema),
+        inputSchema: inputObject(tool.name),
+        outputSchema: outputObject(tool.name),
         annotations: {
           title: tool.title,
           readOnlyHint: tool.readOnly,
