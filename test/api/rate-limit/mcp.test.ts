@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, uniqueId } from "../support/helpers.ts";
+import { call, clearLog, uniqueId, upstreamLog } from "../support/helpers.ts";
 import { resetLlm } from "../support/chat.ts";
 
 /**
@@ -145,6 +145,22 @@ describe("a JSON-RPC batch on /mcp", () => {
     // A third key: one call for b still fits, then b is full, whatever route names it.
     expect((await call("POST", "/mcp", { key: keys[2]!, env, headers: MCP_HEADERS, body: recall(5, b) })).status).toBe(200);
     expect((await call("GET", `/v1/users/${b}/facts`, { key: keys[2]!, env })).status).toBe(429);
+  });
+
+  it("checks every identifier of a batch in one Redis request", async () => {
+    const { key, env } = limited("100/24h");
+    const [a, b] = [uniqueId("rlm-rt"), uniqueId("rlm-rt")];
+    const recall = (id: number, userId: string) => toolCall(id, "recall", { userId, query: "tea" });
+    // Scripts loaded, so no NOSCRIPT retry below.
+    expect((await call("POST", "/mcp", { key, env, headers: MCP_HEADERS, body: recall(1, a) })).status).toBe(200);
+    await clearLog("redis");
+    const res = await call("POST", "/mcp", { key, env, headers: MCP_HEADERS, body: [recall(2, a), recall(3, b), recall(4, a)] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get("ratelimit-remaining")).toBe("96");
+    const limits = (await upstreamLog("redis")).filter((r) => r.body.includes("am:rl:"));
+    // The key, a (2 units) and b (1 unit): three scripts, one pipelined request.
+    expect(limits).toHaveLength(1);
+    expect([...limits[0]!.body.matchAll(/"EVALSHA"/gi)]).toHaveLength(3);
   });
 
   it("counts discovery messages once, however many", async () => {
