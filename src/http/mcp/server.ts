@@ -6,6 +6,7 @@ import { decideAccess } from "../../memory/access/index.ts";
 import type { TenantMemory } from "../../memory/tenant-memory.ts";
 import type { MemoryLogger } from "../../memory/ports/index.ts";
 import { toApiError } from "../on-error.ts";
+import { issueProblem } from "../router.ts";
 import { checkArguments, inputObject, outputObject } from "./fields.ts";
 import { TOOLS, ToolInputError, type ToolCaller, type ToolDefinition } from "./tools.ts";
 
@@ -39,6 +40,31 @@ function toolError(err: unknown, tool: string, logger: MemoryLogger): CallToolRe
     );
   }
   return errorResult(`${api.message} (${api.code})`);
+}
+
+/**
+ * The first `tools/call` of a JSON-RPC message or batch whose params the SDK would refuse (a
+ * `name` that is not text, `arguments` that are not an object), as a JSON-RPC error in the REST
+ * API's words, or null: the SDK's own answer to those is zod's issue list as JSON.
+ */
+export function malformedToolCall(
+  body: unknown,
+): { jsonrpc: "2.0"; id: string | number | null; error: { code: number; message: string } } | null {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (typeof message !== "object" || message === null || (message as { method?: unknown }).method !== "tools/call") continue;
+    const parsed = CallToolRequestSchema.safeParse(message);
+    if (parsed.success) continue;
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join(".")} ` : "";
+    const rawId = (message as { id?: unknown }).id;
+    const id = typeof rawId === "string" || typeof rawId === "number" ? rawId : null;
+    return {
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32602, message: `invalid tools/call: ${where}${issue ? issueProblem(issue) : "is invalid"}` },
+    };
+  }
+  return null;
 }
 
 const byName = new Map<string, ToolDefinition>(TOOLS.map((t) => [t.name, t]));

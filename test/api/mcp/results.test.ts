@@ -177,6 +177,22 @@ describe("argument errors", () => {
     }
   });
 
+  it("a tools/call the SDK cannot read is a JSON-RPC error in plain words, and runs nothing", async () => {
+    const user = uniqueId("mcp-params");
+    for (const [params, expected] of [
+      [`{"name":"remember","arguments":"userId=${user}"}`, "invalid tools/call: params.arguments must be a record"],
+      [`{"name":5,"arguments":{"userId":"${user}","text":"x"}}`, "invalid tools/call: params.name must be a string"],
+    ] as const) {
+      const res = await call<{ id: number; error: { code: number; message: string } }>("POST", "/mcp", {
+        headers: MCP_HEADERS,
+        raw: `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"remember","arguments":{"userId":"${user}","text":"The user flies kites"}}},{"jsonrpc":"2.0","id":7,"method":"tools/call","params":${params}}]`,
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json).toMatchObject({ id: 7, error: { code: -32602, message: expected } });
+    }
+    expect((await call<{ facts: unknown[] }>("GET", `/v1/users/${user}/facts`)).json.facts).toEqual([]);
+  });
+
   it("a metadata filter key __proto__ is refused, never dropped into an unfiltered search", async () => {
     const user = uniqueId("mcp-proto");
     await addFact(user, { text: "The user keeps a diary", metadata: { topic: "habits" } });
