@@ -35,9 +35,12 @@ function toolError(err: unknown, tool: string, logger: MemoryLogger): CallToolRe
   const api = toApiError(err);
   if (api.status >= 500) {
     logger.error("tool failed", { tool, code: api.code, message: err instanceof Error ? err.message : String(err) });
-    return errorResult(
-      api.status === 502 || api.code === "upstream_unavailable" ? UNAVAILABLE : "internal error: the call did not complete",
-    );
+    // A store or model that is down for a moment; one the deployment lacks (retry after an hour) is
+    // said in our own words, since retrying soon will not help.
+    const soon = Number(api.headers["retry-after"] ?? "0") <= 60;
+    if (api.status === 502 || (api.code === "upstream_unavailable" && soon)) return errorResult(UNAVAILABLE);
+    if (api.status === 503) return errorResult(`${api.message} (${api.code})`);
+    return errorResult("internal error: the call did not complete");
   }
   return errorResult(`${api.message} (${api.code})`);
 }
