@@ -68,6 +68,8 @@ interface Memory {
   supersededBy?: string;
 }
 
+const memoriesOf = (structured: Record<string, unknown> | undefined): Memory[] => (structured?.memories ?? []) as Memory[];
+
 const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
 /** A tool call sent as raw JSON, so keys such as `__proto__` reach the server as they were written. */
 async function rawCall(name: string, argumentsJson: string): Promise<{ text: string; isError: boolean; structured: unknown }> {
@@ -108,7 +110,7 @@ describe("structured tool results", () => {
 
     const recalled = await tool(client, "recall", { userId: user, query: "does the user grow tomatoes", k: 1 });
     expect(recalled.structured?.userId).toBe(user);
-    const [best] = recalled.structured?.memories as Memory[];
+    const [best] = memoriesOf(recalled.structured);
     expect(best).toMatchObject({ id, type: "fact", importance: 0.7, createdAt: expect.any(Number) });
     // Timestamps as on the REST API: epoch ms.
     const rest = await call<{ createdAt: number }>("GET", `/v1/users/${user}/facts/${id}`);
@@ -119,10 +121,10 @@ describe("structured tool results", () => {
     const page = await tool(client, "list_memories", { userId: user, limit: 1 });
     const cursor = page.structured?.nextCursor as string;
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect((page.structured?.memories as Memory[]).map((m) => m.id)).toEqual([id]);
+    expect(memoriesOf(page.structured).map((m) => m.id)).toEqual([id]);
     const last = await tool(client, "list_memories", { userId: user, cursor });
     expect(last.structured).toMatchObject({ userId: user, nextCursor: null });
-    expect((last.structured?.memories as Memory[]).map((m) => m.id)).toEqual([second.structured!.id]);
+    expect(memoriesOf(last.structured).map((m) => m.id)).toEqual([second.structured!.id]);
 
     const forgot = await tool(client, "forget", { userId: user, factId: id });
     expect(forgot.structured).toEqual({ id, deleted: true });
@@ -147,7 +149,7 @@ describe("structured tool results", () => {
       degraded: [],
       messages: expect.arrayContaining([{ role: "user", content: "We are repainting the kitchen green" }]),
     });
-    expect((context.structured?.memories as Memory[]).map((m) => m.id)).toContain(fact.structured!.id);
+    expect(memoriesOf(context.structured).map((m) => m.id)).toContain(fact.structured!.id);
   });
 });
 
@@ -256,7 +258,7 @@ describe("superseded memories", () => {
 
     const client = await connect();
     const listed = await tool(client, "list_memories", { userId: user });
-    const memories = listed.structured?.memories as Memory[];
+    const memories = memoriesOf(listed.structured);
     const berlin = memories.find((m) => m.text === "The user lives in Berlin.")!;
     const old = memories.find((m) => m.id === paris.id)!;
     expect(old).toMatchObject({ supersededAt: expect.any(Number), supersededBy: berlin.id });
