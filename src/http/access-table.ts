@@ -13,16 +13,3 @@ export const chatTurn: OperationClass = { need: "chat", target: "session" };
 export const tenantRead: OperationClass = { need: "tenant", write: false };
 /** Full tenant keys only. */
 export const tenantWrite: OperationClass = { need: "tenant", write: true };
-
-/**
- * What each tool of the MCP server at `/mcp` needs, checked like a route's row: `recall` reads
- * the user's facts like `GET .../facts`, `remember` and `forget` write them, `get_context` reads a
- * session. A tool missing here is closed to tokens and to read keys (see `decideAccess`).
- */
-export const MCP_TOOL_ACCESS: Readonly<Record<string, OperationClass>> = {
-  remember: userWrite,
-  recall: userRead,
-  forget: userWrite,
-  list_memories: userRead,
-  get_context: sessionRead,
-};

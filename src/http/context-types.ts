@@ -1,7 +1,7 @@
 /** @module Types of the Hono context: the per-request variables middleware sets and the runtime factory signature. */
 import type { AccessTarget, Principal } from "../memory/access/index.ts";
 import type { TenantMemory } from "../memory/tenant-memory.ts";
-import type { RateDecision } from "./middleware/rate-limit.ts";
+import type { RateCost, RateDecision } from "./middleware/rate-limit.ts";
 import type { Bindings } from "../worker/env.ts";
 import type { Runtime } from "../worker/request-runtime.ts";
 import type { DefinedRoute } from "./route-def.ts";
@@ -32,6 +32,8 @@ export interface Variables {
   target: AccessTarget;
   /** Every valid user id the request names, however it names them (for the rate limit); set by the access guard. */
   users: readonly string[];
+  /** What the request costs against its rate limits when not one unit per identifier; set by the MCP access guard. */
+  rateCost: RateCost | undefined;
   /** The rate-limit check running alongside the request (null: no limit, or it could not answer). */
   admission: Promise<RateDecision | null> | undefined;
 }

@@ -1,13 +1,11 @@
-/** The tools of the MCP server: input schemas, descriptions for the model, and the use case each one calls. */
-import { z } from "zod";
-import type { AccessTarget, Principal } from "../../memory/access/index.ts";
+/** @module The MCP tools, one object each: input and output shapes, access class, what the model reads, and the use case it runs. */
+import type { AccessTarget, OperationClass, Principal } from "../../memory/access/index.ts";
 import type { TenantMemory } from "../../memory/tenant-memory.ts";
-import { FACT_TYPES, type Fact, type FactType, type RecalledFact } from "../../memory/model.ts";
+import type { Fact, FactType, RecalledFact } from "../../memory/model.ts";
+import type { FactFilter } from "../../memory/facts/index.ts";
+import { sessionRead, userRead, userWrite } from "../access-table.ts";
 import { round4 } from "../render.ts";
-import { IdSchema } from "../schemas/common.ts";
-import { FactTypeSchema } from "../schemas/facts.ts";
-import { MetadataSchema } from "../schemas/messages.ts";
-import { MAX_METADATA_FILTERS, MAX_METADATA_FILTER_VALUE, METADATA_FILTER_KEY, type FactFilter } from "../../memory/facts/index.ts";
+import { INPUTS, OUTPUTS, type Args, type Output, type ToolName } from "./fields.ts";
 
 /** Who calls and what the connection names: the defaults a tool falls back on. */
 export interface ToolCaller {
@@ -18,9 +16,10 @@ export interface ToolCaller {
   session: string | undefined;
 }
 
-/** A tool's answer before it becomes MCP content: text for the model. */
-export interface ToolAnswer {
+/** A tool's answer: text for the model and the same facts as `structuredContent` for programs. */
+export interface ToolAnswer<K extends ToolName = ToolName> {
   text: string;
+  structured: Output<K>;
 }
 
 /** A problem the model can fix by calling again differently (becomes an `isError` result). */
@@ -31,134 +30,31 @@ export class ToolInputError extends Error {
   }
 }
 
-const TYPE_HELP =
-  "fact: a stable truth about the user (name, job, family); preference: a like, dislike or habit; context: the user's current situation or project; temporary: true for a short while (this week's trip); experience: something that happened to the user";
-
-const userIdField = IdSchema.optional().describe(
-  "The user whose memory this is. Omit it when the connection already names the user (a user token, or the X-Memory-User header); otherwise required.",
-);
-
-const agentIdField = IdSchema.optional().describe(
-  "Only the memories this agent sees: the ones stored with this agentId plus the shared ones (stored without an agent). Omit it to search every memory of the user.",
-);
-
-const metadataFilterField = z
-  .record(
-    z.string().regex(METADATA_FILTER_KEY, "metadata keys are 1-64 of A-Z a-z 0-9 _, starting with a letter"),
-    z.string().min(1).max(MAX_METADATA_FILTER_VALUE),
-  )
-  .refine((m) => Object.keys(m).length <= MAX_METADATA_FILTERS, `at most ${MAX_METADATA_FILTERS} metadata keys`)
-  .optional()
-  .describe(
-    'Only memories whose metadata holds each of these keys with this value, e.g. {"topic": "family"} (text "3" also matches the number 3, "true" the boolean).',
-  );
-
-/** The filter of a recall or list call, from its validated arguments. */
-function filterOf(args: { agentId?: string | undefined; metadata?: Record<string, string> | undefined }): FactFilter | undefined {
-  if (args.agentId === undefined && args.metadata === undefined) return undefined;
-  return { agentId: args.agentId, metadata: args.metadata };
-}
-
-/** Which of the user's memories a search or a listing covers: type, agent, metadata, user. */
-const whichMemories = {
-  types: z.array(FactTypeSchema).min(1).max(FACT_TYPES.length).optional().describe(`Only memories of these types. ${TYPE_HELP}.`),
-  agentId: agentIdField,
-  metadata: metadataFilterField,
-  userId: userIdField,
-};
-
-const shapes = {
-  remember: {
-    text: z
-      .string()
-      .trim()
-      .min(1)
-      .max(4000)
-      .describe('The memory as one self-contained sentence in the third person, e.g. "The user\'s daughter Lily is 7 and loves drawing."'),
-    type: FactTypeSchema.optional().describe(`What kind of memory this is (default fact). ${TYPE_HELP}.`),
-    importance: z
-      .number()
-      .min(0)
-      .max(1)
-      .optional()
-      .describe("How much it matters later, 0 to 1 (default 0.5); 0.8 and above for things the user would be upset to have forgotten."),
-    metadata: MetadataSchema.optional().describe(
-      'Optional JSON object stored with the memory (e.g. {"topic": "family"}); at most 4096 characters as JSON.',
-    ),
-    userId: userIdField,
-  },
-  recall: {
-    query: z
-      .string()
-      .trim()
-      .min(1)
-      .max(4000)
-      .describe('What to look for, in natural language: a question or the topic at hand, e.g. "the user\'s children".'),
-    k: z
-      .number()
-      .int()
-      .min(1)
-      .max(50)
-      .optional()
-      .describe("How many memories to return at most (default: the service's recall size, 3 unless configured)."),
-    ...whichMemories,
-  },
-  forget: {
-    factId: IdSchema.describe("The id of the memory to delete, exactly as recall or list_memories printed it."),
-    userId: userIdField,
-  },
-  list_memories: {
-    cursor: z
-      .string()
-      .max(64)
-      .regex(/^[A-Za-z0-9_-]*$/, "must be a cursor list_memories returned")
-      .optional()
-      .describe("The next-page cursor the previous call printed; omit for the first page."),
-    limit: z.number().int().min(1).max(200).optional().describe("Memories per page (default 50)."),
-    ...whichMemories,
-  },
-  get_context: {
-    sessionId: IdSchema.optional().describe(
-      "The conversation whose context to assemble. Omit it when the connection names the session (a session token, or the X-Memory-Session header).",
-    ),
-    query: z
-      .string()
-      .max(4000)
-      .optional()
-      .describe("The user's latest message or topic: memories relevant to it are recalled into the context."),
-    budget: z
-      .number()
-      .int()
-      .min(50)
-      .max(2_000_000)
-      .optional()
-      .describe("Token budget of the context (default: the service's configured budget)."),
-    k: z
-      .number()
-      .int()
-      .min(0)
-      .max(50)
-      .optional()
-      .describe("How many memories to recall into it at most (default: the service's recall size; 0 for none)."),
-    userId: userIdField,
-  },
-} as const;
-
-type Args<K extends keyof typeof shapes> = z.infer<z.ZodObject<(typeof shapes)[K]>>;
-
-/** One tool: its name, what the model reads about it, its input and what it runs. */
-export interface ToolDefinition<K extends keyof typeof shapes = keyof typeof shapes> {
+/** One tool: its name, what the model reads about it, its input and output, who may call it and what it runs. */
+export interface ToolDefinition<K extends ToolName = ToolName> {
   name: K;
   title: string;
   description: string;
-  inputSchema: (typeof shapes)[K];
+  inputSchema: (typeof INPUTS)[K];
+  outputSchema: (typeof OUTPUTS)[K];
+  /**
+   * What the call needs, checked like a route's row: `recall` reads the user's facts like
+   * `GET .../facts`, `remember` and `forget` write them, `get_context` reads a session.
+   */
+  access: OperationClass;
   /** Read-only tools are annotated so clients may run them without asking the user. */
   readOnly: boolean;
   /** Destructive tools are annotated so clients ask the user first. */
   destructive: boolean;
   /** The user and session the call acts on (what the access rules check). */
   target(args: Record<string, unknown>, caller: ToolCaller): AccessTarget;
-  run(memory: TenantMemory, args: Args<K>, caller: ToolCaller): Promise<ToolAnswer>;
+  run(memory: TenantMemory, args: Args<K>, caller: ToolCaller): Promise<ToolAnswer<K>>;
+}
+
+/** The filter of a recall or list call, from its validated arguments. */
+function filterOf(args: { agentId?: string | undefined; metadata?: Record<string, string> | undefined }): FactFilter | undefined {
+  if (args.agentId === undefined && args.metadata === undefined) return undefined;
+  return { agentId: args.agentId, metadata: args.metadata };
 }
 
 const asId = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
@@ -185,17 +81,37 @@ const userTarget = (args: Record<string, unknown>, caller: ToolCaller): AccessTa
 
 const typeOf = (fact: Fact): string => (fact.type === "fact" ? "" : ` [${fact.type}]`);
 const date = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+/** A superseded memory says so, so a model never takes it for current. */
+const supersededNote = (fact: Fact): string =>
+  fact.supersededAt === undefined ? "" : ` (superseded ${date(fact.supersededAt)}${fact.supersededBy ? ` by ${fact.supersededBy}` : ""})`;
 const factLine = (fact: Fact): string =>
-  `- ${fact.id}${typeOf(fact)} ${fact.text} (stored ${date(fact.createdAt)}, importance ${fact.importance})`;
+  `- ${fact.id}${typeOf(fact)} ${fact.text} (stored ${date(fact.createdAt)}, importance ${fact.importance})${supersededNote(fact)}`;
 const recalledLine = (r: RecalledFact): string =>
-  `- ${r.fact.id}${typeOf(r.fact)} ${r.fact.text} (score ${round4(r.score)}, stored ${date(r.fact.createdAt)})`;
+  `- ${r.fact.id}${typeOf(r.fact)} ${r.fact.text} (score ${round4(r.score)}, stored ${date(r.fact.createdAt)})${supersededNote(r.fact)}`;
+
+/** A memory as structured content: the REST fact's fields a model or program acts on. */
+function memoryOf(fact: Fact): Output<"list_memories">["memories"][number] {
+  return {
+    id: fact.id,
+    text: fact.text,
+    type: fact.type,
+    importance: fact.importance,
+    createdAt: fact.createdAt,
+    ...(fact.supersededAt === undefined ? {} : { supersededAt: fact.supersededAt }),
+    ...(fact.supersededBy === undefined ? {} : { supersededBy: fact.supersededBy }),
+  };
+}
+
+const recalledOf = (r: RecalledFact): Output<"recall">["memories"][number] => ({ ...memoryOf(r.fact), score: round4(r.score) });
 
 const remember: ToolDefinition<"remember"> = {
   name: "remember",
   title: "Remember a fact about the user",
   description:
     "Store one long-term memory about the user: a fact, preference, situation or event worth knowing in later conversations. Store one idea per call, as a self-contained sentence. Storing the same text again refreshes the existing memory instead of duplicating it, and a newer statement about the same thing replaces the older one. Do not store secrets such as passwords.",
-  inputSchema: shapes.remember,
+  inputSchema: INPUTS.remember,
+  outputSchema: OUTPUTS.remember,
+  access: userWrite,
   readOnly: false,
   destructive: false,
   target: userTarget,
@@ -208,7 +124,10 @@ const remember: ToolDefinition<"remember"> = {
       metadata: args.metadata,
       createdAt: undefined,
     });
-    return { text: `${created ? "Stored" : "Already known, refreshed"}: ${fact.id}${typeOf(fact)} ${fact.text}` };
+    return {
+      text: `${created ? "Stored" : "Already known, refreshed"}: ${fact.id}${typeOf(fact)} ${fact.text}`,
+      structured: { id: fact.id, text: fact.text, type: fact.type, importance: fact.importance, created },
+    };
   },
 };
 
@@ -217,7 +136,9 @@ const recall: ToolDefinition<"recall"> = {
   title: "Search the user's memories",
   description:
     "Search the user's long-term memories by meaning and return the most relevant ones, best first, each with its id, type and score. Call it before answering anything that may depend on what the user said in earlier conversations (their name, family, preferences, plans). An empty result means nothing relevant is stored.",
-  inputSchema: shapes.recall,
+  inputSchema: INPUTS.recall,
+  outputSchema: OUTPUTS.recall,
+  access: userRead,
   readOnly: true,
   destructive: false,
   target: userTarget,
@@ -226,12 +147,10 @@ const recall: ToolDefinition<"recall"> = {
     const found = await memory
       .facts(userId)
       .recall(args.query, { k: args.k ?? memory.options.recallK, types: args.types as FactType[] | undefined, filter: filterOf(args) });
-    if (found.length === 0) return { text: `No stored memory of ${userId} matches "${args.query}".` };
-    return {
-      text: [`${found.length} ${found.length === 1 ? "memory" : "memories"} of ${userId}, best first:`, ...found.map(recalledLine)].join(
-        "\n",
-      ),
-    };
+    const structured = { userId, memories: found.map(recalledOf) };
+    if (found.length === 0) return { text: `No stored memory of ${userId} matches "${args.query}".`, structured };
+    const head = `${found.length} ${found.length === 1 ? "memory" : "memories"} of ${userId}, best first:`;
+    return { text: [head, ...found.map(recalledLine)].join("\n"), structured };
   },
 };
 
@@ -240,14 +159,16 @@ const forget: ToolDefinition<"forget"> = {
   title: "Delete a memory",
   description:
     "Delete one long-term memory of the user by its id (find the id with recall or list_memories first). Use it when the user asks to forget something or a memory is wrong; to correct a memory, you may instead remember the corrected statement. Deleting is permanent.",
-  inputSchema: shapes.forget,
+  inputSchema: INPUTS.forget,
+  outputSchema: OUTPUTS.forget,
+  access: userWrite,
   readOnly: false,
   destructive: true,
   target: userTarget,
   async run(memory, args, caller) {
     const userId = requireUser(args, caller);
     await memory.facts(userId).delete(args.factId);
-    return { text: `Deleted ${args.factId} of ${userId}.` };
+    return { text: `Deleted ${args.factId} of ${userId}.`, structured: { id: args.factId, deleted: true } };
   },
 };
 
@@ -256,7 +177,9 @@ const listMemories: ToolDefinition<"list_memories"> = {
   title: "List the user's memories",
   description:
     "List every long-term memory of the user, one page at a time, oldest first (not ranked: use recall to search). When more remain, the answer ends with a cursor: pass it back to get the next page.",
-  inputSchema: shapes.list_memories,
+  inputSchema: INPUTS.list_memories,
+  outputSchema: OUTPUTS.list_memories,
+  access: userRead,
   readOnly: true,
   destructive: false,
   target: userTarget,
@@ -268,7 +191,10 @@ const listMemories: ToolDefinition<"list_memories"> = {
         ? `${userId} has no stored memories${args.cursor ? " after this cursor" : ""}.`
         : `${page.facts.length} memories of ${userId}:`;
     const more = page.nextCursor ? [`More remain: call list_memories again with cursor "${page.nextCursor}".`] : [];
-    return { text: [head, ...page.facts.map(factLine), ...more].join("\n") };
+    return {
+      text: [head, ...page.facts.map(factLine), ...more].join("\n"),
+      structured: { userId, memories: page.facts.map(memoryOf), nextCursor: page.nextCursor === "" ? null : page.nextCursor },
+    };
   },
 };
 
@@ -277,7 +203,9 @@ const getContext: ToolDefinition<"get_context"> = {
   title: "Get a conversation's context",
   description:
     "Assemble what a model needs to continue a stored conversation, within a token budget: the pinned system messages, the summary of older turns, the user's memories relevant to the query, and the latest messages. Use it to pick up a conversation another app or an earlier session stored.",
-  inputSchema: shapes.get_context,
+  inputSchema: INPUTS.get_context,
+  outputSchema: OUTPUTS.get_context,
+  access: sessionRead,
   readOnly: true,
   destructive: false,
   target: (args, caller) => ({ userId: callUser(args, caller), sessionId: callSession(args, caller) }),
@@ -289,8 +217,17 @@ const getContext: ToolDefinition<"get_context"> = {
     const lines = [`Context of session ${sessionId}: ${context.messages.length} messages, ${context.tokens.total} tokens.`];
     if (context.degraded.length > 0) lines.push(`Incomplete: ${context.degraded.join(", ")} could not be read; retry shortly.`);
     if (context.facts.length > 0) lines.push("Recalled memories:", ...context.facts.map(recalledLine));
-    lines.push("Messages, oldest first:", ...context.messages.map((m) => `[${m.role}] ${m.content ?? ""}`));
-    return { text: lines.join("\n") };
+    lines.push("Messages, oldest first:", ...context.messages.map((m) => `[${m.role}] ${m.content}`));
+    return {
+      text: lines.join("\n"),
+      structured: {
+        sessionId,
+        tokens: context.tokens.total,
+        degraded: [...context.degraded],
+        memories: context.facts.map(recalledOf),
+        messages: context.messages.map((m) => ({ role: m.role, content: m.content })),
+      },
+    };
   },
 };
 

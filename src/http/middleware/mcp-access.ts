@@ -1,11 +1,11 @@
-/** The access rules on `/mcp`: each tool call of a JSON-RPC body is checked like the route it stands for. */
+/** @module The access rules on `/mcp`: each tool call of a JSON-RPC body is checked like the route it stands for, and priced for the rate limit. */
 import type { Context, MiddlewareHandler } from "hono";
 import { decideAccess, decideSessionOwner, type AccessTarget } from "../../memory/access/index.ts";
 import { isValidId } from "../../memory/ids.ts";
-import { MCP_TOOL_ACCESS } from "../access-table.ts";
 import type { AppEnv } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
-import { TOOLS, type ToolCaller } from "../mcp/tools.ts";
+import { TOOLS, callUser, type ToolCaller } from "../mcp/tools.ts";
+import type { RateCost } from "./rate-limit.ts";
 
 /** A body that is not JSON (the transport answers it with a JSON-RPC parse error). */
 export const UNPARSEABLE = Symbol("unparseable");
@@ -33,12 +33,16 @@ interface ToolCall {
   args: Record<string, unknown>;
 }
 
-/** The `tools/call` requests of a JSON-RPC message or batch. */
-function toolCalls(body: unknown): ToolCall[] {
+/** The `tools/call` requests of a JSON-RPC message or batch, and whether it holds any other message. */
+function toolCalls(body: unknown): { calls: ToolCall[]; others: boolean } {
   const messages = Array.isArray(body) ? body : [body];
   const calls: ToolCall[] = [];
+  let others = false;
   for (const m of messages) {
-    if (typeof m !== "object" || m === null || (m as { method?: unknown }).method !== "tools/call") continue;
+    if (typeof m !== "object" || m === null || (m as { method?: unknown }).method !== "tools/call") {
+      others = true;
+      continue;
+    }
     const params = (m as { params?: unknown }).params;
     const name = typeof params === "object" && params !== null ? (params as { name?: unknown }).name : undefined;
     const args = typeof params === "object" && params !== null ? (params as { arguments?: unknown }).arguments : undefined;
@@ -47,48 +51,67 @@ function toolCalls(body: unknown): ToolCall[] {
       args: typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {},
     });
   }
-  return calls;
+  return { calls, others };
 }
 
 const byName = new Map(TOOLS.map((t) => [t.name as string, t]));
 
 /**
+ * What a `/mcp` request costs against the rate limits: one unit per tool call, against the
+ * credential and against the user the call acts for, so a JSON-RPC batch costs what its calls
+ * would cost sent one by one; the other messages of the body (initialize, tools/list,
+ * notifications) cost one together. The connection's user counts at least once, as on `/v1`.
+ */
+function mcpCost(calls: readonly ToolCall[], others: boolean, caller: ToolCaller): RateCost {
+  const users = new Map<string, number>();
+  for (const call of calls) {
+    const user = callUser(call.args, caller);
+    if (isValidId(user)) users.set(user, (users.get(user) ?? 0) + 1);
+  }
+  const connectionUser = caller.user ?? (caller.principal.kind === "token" ? caller.principal.userId : undefined);
+  if (connectionUser !== undefined && !users.has(connectionUser)) users.set(connectionUser, 1);
+  return { credential: calls.length + (others || calls.length === 0 ? 1 : 0), users };
+}
+
+/**
  * Applies the domain's access rules to the tool calls of a `/mcp` request before the MCP SDK sees
  * it: a call outside the caller's rights is refused with 403 (and audited) like the equivalent
  * route, never half-run. Discovery (`initialize`, `tools/list`) is open to every valid credential.
- * Sets the request's target (the first call's user) for the rate limiter.
+ * Sets the request's target (the first call's user) and its cost for the rate limiter, on every
+ * method (GET and HEAD are counted too).
  */
 export function mcpAccessGuard(): MiddlewareHandler<AppEnv> {
   return async function guardMcp(c, next) {
     const caller = mcpCaller(c);
     let target: AccessTarget = { userId: caller.user ?? (caller.principal.kind === "token" ? caller.principal.userId : undefined) };
-    if (c.req.method === "POST") {
-      const calls = toolCalls(await mcpBody(c));
-      for (const [i, call] of calls.entries()) {
-        const tool = byName.get(call.name);
-        // An unknown tool runs nothing: the SDK answers it with an error result.
-        if (!tool) continue;
-        const callTarget = tool.target(call.args, caller);
-        // A malformed id runs nothing either: the tool's schema rejects the call before it runs.
-        if (![callTarget.userId, callTarget.sessionId].every((id) => id === undefined || isValidId(id))) continue;
-        if (i === 0) target = callTarget;
-        let decision = decideAccess(caller.principal, MCP_TOOL_ACCESS[tool.name] ?? null, callTarget);
-        // As on the session routes: a token's session must not be another user's.
-        if (decision.allowed && caller.principal.kind === "token" && callTarget.sessionId !== undefined) {
-          decision = decideSessionOwner(caller.principal, await c.get("memory").sessionOwner(callTarget.sessionId));
-        }
-        if (!decision.allowed) {
-          c.get("memory").audit("access.denied", callTarget, {
-            method: "POST",
-            path: c.req.path,
-            tool: tool.name,
-            reason: decision.reason,
-          });
-          throw new ApiError(403, "forbidden", `${tool.name}: ${decision.reason}`);
-        }
+    const { calls, others } = c.req.method === "POST" ? toolCalls(await mcpBody(c)) : { calls: [], others: false };
+    for (const [i, call] of calls.entries()) {
+      const tool = byName.get(call.name);
+      // An unknown tool runs nothing: the server answers it with an error result.
+      if (!tool) continue;
+      const callTarget = tool.target(call.args, caller);
+      // A malformed id runs nothing either: the tool's validation rejects the call before it runs.
+      if (![callTarget.userId, callTarget.sessionId].every((id) => id === undefined || isValidId(id))) continue;
+      if (i === 0) target = callTarget;
+      let decision = decideAccess(caller.principal, tool.access, callTarget);
+      // As on the session routes: a token's session must not be another user's.
+      if (decision.allowed && caller.principal.kind === "token" && callTarget.sessionId !== undefined) {
+        decision = decideSessionOwner(caller.principal, await c.get("memory").sessionOwner(callTarget.sessionId));
+      }
+      if (!decision.allowed) {
+        c.get("memory").audit("access.denied", callTarget, {
+          method: "POST",
+          path: c.req.path,
+          tool: tool.name,
+          reason: decision.reason,
+        });
+        throw new ApiError(403, "forbidden", `${tool.name}: ${decision.reason}`);
       }
     }
+    const cost = mcpCost(calls, others, caller);
     c.set("target", target);
+    c.set("users", [...cost.users.keys()].filter(isValidId));
+    c.set("rateCost", cost);
     await next();
   };
 }

@@ -1,4 +1,4 @@
-/** @module Rate-limit middleware: counts each request per credential and per named user, with RateLimit headers and 429. */
+/** @module Rate-limit middleware: counts each request (each MCP tool call) per credential and per named user, with RateLimit headers and 429. */
 import type { Context, MiddlewareHandler } from "hono";
 import type { Principal } from "../../memory/access/index.ts";
 import { isValidId } from "../../memory/ids.ts";
@@ -16,21 +16,49 @@ export interface RateDecision {
   reset: number;
 }
 
+/** One identifier a request counts against, and how many units it costs there. */
+export interface RateCount {
+  id: string;
+  /** Units taken from the identifier's window (a JSON-RPC batch of tool calls costs one per call). */
+  units: number;
+}
+
 export interface RateLimiter {
-  /** Counts one request against every identifier (one round trip); the tightest result wins. */
-  check(ids: readonly string[]): Promise<RateDecision>;
+  /** Counts every identifier's units (one round trip); the tightest result wins. */
+  check(counts: readonly RateCount[]): Promise<RateDecision>;
   /** A refusal known in this isolate without asking Redis (an identifier blocked until its reset), else null. */
   knownBlocked(ids: readonly string[]): RateDecision | null;
 }
 
 /**
- * The identifiers a request counts against: its credential and every user it names (valid ids
- * only, see the access guard's `users`); a token always counts against its own user.
+ * What a request costs: units against its credential and against each user it names. A `/v1`
+ * request costs one of each; a `/mcp` body costs one per tool call (see the MCP access guard).
  */
-export function limitIds(principal: Principal, users: readonly string[]): string[] {
+export interface RateCost {
+  /** Units against the credential. */
+  credential: number;
+  /** Units per named user id (only valid ids become identifiers). */
+  users: ReadonlyMap<string, number>;
+}
+
+/** One unit against the credential and each user: the cost of a `/v1` request. */
+export function singleCost(users: readonly string[]): RateCost {
+  return { credential: 1, users: new Map(users.map((u) => [u, 1])) };
+}
+
+/**
+ * The identifiers a request counts against, with their units: its credential and every user it
+ * names (valid ids only, see the access guards); a token always counts at least once against its
+ * own user.
+ */
+export function limitCounts(principal: Principal, cost: RateCost): RateCount[] {
   const credential = principal.kind === "key" ? `k:${principal.keyId}` : `t:${principal.tenant}:${principal.tokenId}`;
-  const named = principal.kind === "token" ? [...new Set([principal.userId, ...users])] : users;
-  return [credential, ...named.filter(isValidId).map((u) => `u:${principal.tenant}:${u}`)];
+  const users = new Map([...cost.users].filter(([u, units]) => isValidId(u) && units > 0));
+  if (principal.kind === "token") users.set(principal.userId, Math.max(1, users.get(principal.userId) ?? 0));
+  return [
+    { id: credential, units: Math.max(1, cost.credential) },
+    ...[...users].map(([u, units]) => ({ id: `u:${principal.tenant}:${u}`, units })),
+  ];
 }
 
 function limitHeaders(d: RateDecision, now: number): Record<string, string> {
@@ -57,10 +85,11 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async function limit(c, next) {
     const limiter = c.get("runtime").rateLimiter;
     if (!limiter) return next();
-    const ids = limitIds(c.get("principal"), c.get("users"));
-    const known = limiter.knownBlocked(ids);
+    // The MCP guard prices a body by its tool calls; a `/v1` request costs one unit per identifier.
+    const counts = limitCounts(c.get("principal"), c.get("rateCost") ?? singleCost(c.get("users") ?? []));
+    const known = limiter.knownBlocked(counts.map((n) => n.id));
     if (known) throw tooMany(known);
-    const pending = limiter.check(ids).catch((err: unknown) => {
+    const pending = limiter.check(counts).catch((err: unknown) => {
       // A limiter that cannot answer lets the request through: Redis being down fails the request anyway.
       c.get("runtime").logger.warn("rate limit check failed", { error: String(err).slice(0, 200) });
       return null;

@@ -1,4 +1,4 @@
-/** `/mcp`: the memory tools over MCP's Streamable HTTP transport, stateless (one server per request). */
+/** @module `/mcp`: the memory tools over MCP's Streamable HTTP transport, stateless (one server per request). */
 import { Hono } from "hono";
 import type { AppEnv } from "../context-types.ts";
 import { UNPARSEABLE, mcpBody, mcpCaller } from "../middleware/mcp-access.ts";
@@ -9,11 +9,11 @@ import { UNPARSEABLE, mcpBody, mcpCaller } from "../middleware/mcp-access.ts";
  * module that is only imported dynamically).
  */
 const loadMcp = async () => {
-  const [{ buildMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+  const [{ buildMcpServer, malformedToolCall }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
     import("../mcp/server.ts"),
     import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
   ]);
-  return { buildMcpServer, WebStandardStreamableHTTPServerTransport };
+  return { buildMcpServer, malformedToolCall, WebStandardStreamableHTTPServerTransport };
 };
 
 /**
@@ -24,12 +24,15 @@ const loadMcp = async () => {
 export function mcpRoutes() {
   const app = new Hono<AppEnv>();
   app.post("/mcp", async (c) => {
-    const { buildMcpServer, WebStandardStreamableHTTPServerTransport } = await loadMcp();
+    const { buildMcpServer, malformedToolCall, WebStandardStreamableHTTPServerTransport } = await loadMcp();
+    const body = await mcpBody(c);
+    // A call the SDK cannot even read is refused here, in our words, before anything runs.
+    const malformed = malformedToolCall(body);
+    if (malformed) return c.json(malformed, 400);
     const server = buildMcpServer(c.get("memory"), mcpCaller(c), c.get("runtime").logger);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      const body = await mcpBody(c);
       return await transport.handleRequest(c.req.raw, body === undefined || body === UNPARSEABLE ? undefined : { parsedBody: body });
     } finally {
       void server.close();

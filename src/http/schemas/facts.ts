@@ -56,6 +56,27 @@ export const QueryTime = z
     return ms;
   });
 
+/**
+ * Why `key` cannot name a metadata filter, or null: a plain identifier only (so no `__proto__`,
+ * no dot, nothing a filter string could read as syntax), and not a member of every object
+ * (`constructor`, `toString`): stored metadata never holds those (a body with one is not a plain
+ * object), and JSON parsers treat them apart. The one rule of the REST query and the MCP tools.
+ */
+export function metadataFilterKeyProblem(key: string): string | null {
+  if (!METADATA_FILTER_KEY.test(key)) return "names an invalid metadata key (1-64 of A-Z a-z 0-9 _, starting with a letter)";
+  if (key in Object.prototype) return "names a reserved metadata key (a built-in object member such as constructor or toString)";
+  return null;
+}
+
+/** Why `value` cannot be compared in a metadata filter, or null (the same rule on both APIs). */
+export function metadataFilterValueProblem(value: string): string | null {
+  if (value.length > MAX_METADATA_FILTER_VALUE) return `must be at most ${MAX_METADATA_FILTER_VALUE} characters`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\\\u0000-\u001f\u007f]/.test(value) || (value.includes("'") && value.includes('"')))
+    return "must not hold a backslash, a control character, or both quote characters";
+  return null;
+}
+
 /** The prefix of a metadata equality in a query string: `metadata.topic=family`. */
 export const METADATA_PARAM_PREFIX = "metadata.";
 
@@ -84,22 +105,14 @@ export function checkMetadataParams(known: readonly string[]) {
         continue;
       }
       const key = name.slice(METADATA_PARAM_PREFIX.length);
-      if (!METADATA_FILTER_KEY.test(key)) {
-        ctx.addIssue({
-          code: "custom",
-          path: [name],
-          message: "names an invalid metadata key (1-64 of A-Z a-z 0-9 _, starting with a letter)",
-        });
+      const keyProblem = metadataFilterKeyProblem(key);
+      if (keyProblem) {
+        ctx.addIssue({ code: "custom", path: [name], message: keyProblem });
         continue;
       }
       count += 1;
-      if (typeof value !== "string") ctx.addIssue({ code: "custom", path: [name], message: "must be given once" });
-      else if (value.length > MAX_METADATA_FILTER_VALUE)
-        ctx.addIssue({ code: "custom", path: [name], message: `must be at most ${MAX_METADATA_FILTER_VALUE} characters` });
-      // eslint-disable-next-line no-control-regex
-      else if (/[\\\u0000-\u001f\u007f]/.test(value) || (value.includes("'") && value.includes('"'))) {
-        ctx.addIssue({ code: "custom", path: [name], message: "must not hold a backslash, a control character, or both quote characters" });
-      }
+      const valueProblem = typeof value === "string" ? metadataFilterValueProblem(value) : "must be given once";
+      if (valueProblem) ctx.addIssue({ code: "custom", path: [name], message: valueProblem });
     }
     if (count > MAX_METADATA_FILTERS)
       ctx.addIssue({ code: "custom", path: [], message: `at most ${MAX_METADATA_FILTERS} metadata.<key> parameters` });
