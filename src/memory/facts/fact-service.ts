@@ -5,6 +5,7 @@ import { createFact, factId, freshFactId, mergeFact, normalizeFactText, reinstat
 import { planLearnedWrites, type LearnedStep } from "./learned-writes.ts";
 import type { MemoryOptions } from "../options.ts";
 import { recallFrom, type RecallOutcome } from "./recall.ts";
+import { repairAfterDelete } from "./supersession.ts";
 import { isFiller } from "./salience.ts";
 import type { FactExtractor } from "../ports/llm.ts";
 import type { FactPage, FactScope, FactStore } from "../ports/facts.ts";
@@ -26,6 +27,12 @@ export interface FactChanges {
   type?: FactType | undefined;
   importance?: number | undefined;
   metadata?: Record<string, unknown> | undefined;
+}
+
+/** How a list is narrowed besides types and the filter. */
+export interface FactListOptions {
+  /** Only current facts: none a newer statement superseded. @default false */
+  current?: boolean | undefined;
 }
 
 /** How many of the user's most similar current facts learning offers the extractor. */
@@ -69,21 +76,42 @@ export class FactService {
   }
 
   /**
-   * A page of the user's facts in storage order, optionally of some types only and within a filter.
-   * The page is read first and filtered after, so a filtered page may hold fewer than `limit`
-   * facts (even none) while `nextCursor` still leads on.
+   * A page of the user's facts in storage order, optionally of some types only, within a filter,
+   * and only the current ones (`current`: no `supersededAt`). The page is read first and filtered
+   * after, so a filtered page may hold fewer than `limit` facts (even none) while `nextCursor`
+   * still leads on.
    */
-  async list(cursor: string, limit: number, types?: readonly FactType[], filter?: FactFilter): Promise<FactPage> {
+  async list(
+    cursor: string,
+    limit: number,
+    types?: readonly FactType[],
+    filter?: FactFilter,
+    options: FactListOptions = {},
+  ): Promise<FactPage> {
     const page = await this.#d.facts.list(this.#d.scope, cursor, limit);
-    const typed = types && types.length > 0 ? page.facts.filter((f) => types.includes(f.type)) : page.facts;
-    return { ...page, facts: isEmptyFilter(filter) ? typed : typed.filter((f) => matchesFilter(f, filter)) };
+    const keep = (f: Fact): boolean =>
+      (!types || types.length === 0 || types.includes(f.type)) &&
+      (!options.current || f.supersededAt === undefined) &&
+      (isEmptyFilter(filter) || matchesFilter(f, filter));
+    return { ...page, facts: page.facts.filter(keep) };
   }
 
-  /** Deletes one fact; `not_found` when there was none. */
-  async delete(id: string): Promise<void> {
-    const deleted = await this.#d.facts.delete(this.#d.scope, [id]);
+  /**
+   * Deletes one fact; `not_found` when there was none. The facts it had superseded are repaired
+   * first (see {@link repairAfterDelete}): the newest becomes current again and is returned as
+   * `restored`. Repairing before deleting means a failure between leaves the fact to delete in
+   * place, and a retry finishes the job; never a `supersededBy` naming a fact that is gone.
+   */
+  async delete(id: string): Promise<{ restored: string | null }> {
+    const { facts, scope } = this.#d;
+    const [fact] = await facts.get(scope, [id]);
+    if (!fact) throw new MemoryError("not_found", `no fact ${id}`);
+    const repair = repairAfterDelete(fact, await facts.supersededBy(scope, fact));
+    if (repair.updates.length > 0) await facts.patch(scope, repair.updates);
+    const deleted = await facts.delete(scope, [id]);
     if (deleted === 0) throw new MemoryError("not_found", `no fact ${id}`);
     this.#d.audited?.("fact.delete", id);
+    return { restored: repair.restored };
   }
 
   /** Same text, same fact: a second write refreshes the fact holding that text (edited or not). */

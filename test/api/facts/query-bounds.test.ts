@@ -54,6 +54,7 @@ describe("integer query parameters", () => {
       ["/v1/users/qb-user/facts?limit=1&limit=2", "limit"],
       ["/v1/users/qb-user/facts?query=a&query=b", "query"],
       ["/v1/users/qb-user/facts?types=fact&types=preference", "types"],
+      ["/v1/users/qb-user/facts?current=true&current=false", "current"],
       ["/v1/sessions/qb-session/history?offset=0&offset=1", "offset"],
     ];
     for (const [url, name] of cases) {
