@@ -999,6 +999,7 @@ export interface components {
             supersededBy?: string;
         };
         NewFact: {
+            /** @description 1-4000 characters after trimming; no NUL, lone surrogates or bidirectional controls (U+202A-U+202E, U+2066-U+2069): such a text is refused (400), never stripped */
             text: string;
             /** @enum {string} */
             type?: "fact" | "preference" | "context" | "temporary" | "experience";
@@ -4607,6 +4608,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description 1-4000 characters after trimming; no NUL, lone surrogates or bidirectional controls (U+202A-U+202E, U+2066-U+2069): such a text is refused (400), never stripped */
                     text?: string;
                     /** @enum {string} */
                     type?: "fact" | "preference" | "context" | "temporary" | "experience";

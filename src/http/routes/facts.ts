@@ -19,15 +19,21 @@ import {
   type FactRecall,
   type FactWrite,
 } from "../schemas/fact-responses.ts";
-import { CreatedAtSchema, FactTypeList, FactTypeSchema, QueryTime, checkMetadataParams, metadataParams } from "../schemas/facts.ts";
+import {
+  CreatedAtSchema,
+  FactTextSchema,
+  FactTypeList,
+  FactTypeSchema,
+  QueryTime,
+  checkMetadataParams,
+  metadataParams,
+} from "../schemas/facts.ts";
 import { MAX_IMPORT, type FactFilter, type FactDraft } from "../../memory/facts/index.ts";
 import { MetadataSchema } from "../schemas/messages.ts";
 
-const MAX_FACT_CHARS = 4000;
-
 const NewFact = z
   .object({
-    text: z.string().trim().min(1).max(MAX_FACT_CHARS),
+    text: FactTextSchema,
     type: FactTypeSchema.optional(),
     importance: z.number().min(0).max(1).optional(),
     createdAt: CreatedAtSchema.optional(),
@@ -55,7 +61,7 @@ const toDraft = (body: NewFactBody): FactDraft => ({
 });
 const FactPatch = z
   .object({
-    text: z.string().trim().min(1).max(MAX_FACT_CHARS).optional(),
+    text: FactTextSchema.optional(),
     type: FactTypeSchema.optional(),
     importance: z.number().min(0).max(1).optional(),
     metadata: MetadataSchema.optional(),

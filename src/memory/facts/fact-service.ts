@@ -1,6 +1,7 @@
 /** @module FactService: writing, editing, importing, recalling and learning one user's long-term facts. */
 import { MemoryError } from "../errors.ts";
-import { isEmptyFilter, matchesFilter, type FactFilter } from "./filter.ts";
+import { isEmptyFilter, matchesFilter, type FactFilter, type FactListOptions } from "./filter.ts";
+import { checkFactText } from "./fact-text.ts";
 import { createFact, factId, freshFactId, mergeFact, normalizeFactText, reinstated, type FactDraft } from "./identity.ts";
 import { planLearnedWrites, type LearnedStep } from "./learned-writes.ts";
 import type { MemoryOptions } from "../options.ts";
@@ -27,12 +28,6 @@ export interface FactChanges {
   type?: FactType | undefined;
   importance?: number | undefined;
   metadata?: Record<string, unknown> | undefined;
-}
-
-/** How a list is narrowed besides types and the filter. */
-export interface FactListOptions {
-  /** Only current facts: none a newer statement superseded. @default false */
-  current?: boolean | undefined;
 }
 
 /** How many of the user's most similar current facts learning offers the extractor. */
@@ -117,6 +112,7 @@ export class FactService {
   /** Same text, same fact: a second write refreshes the fact holding that text (edited or not). */
   async remember(draft: FactDraft): Promise<{ fact: Fact; created: boolean }> {
     const { facts, scope } = this.#d;
+    checkFactText(draft.text);
     const contentId = await factId(scope, draft.text, draft.agentId);
     const [match] = await facts.findByContent(scope, [{ contentId, text: draft.text }]);
     const now = this.#now();
@@ -137,6 +133,7 @@ export class FactService {
     const { facts, scope } = this.#d;
     if (drafts.length === 0) return [];
     if (drafts.length > MAX_IMPORT) throw new MemoryError("invalid", `at most ${MAX_IMPORT} facts per import`);
+    for (const [i, d] of drafts.entries()) checkFactText(d.text, `facts.${i}.text`);
     const contentIds = await Promise.all(drafts.map((d) => factId(scope, d.text, d.agentId)));
     const firstOf = new Map<string, number>();
     contentIds.forEach((cid, i) => {
@@ -183,6 +180,7 @@ export class FactService {
    */
   async update(id: string, changes: FactChanges): Promise<Fact> {
     const { facts, scope } = this.#d;
+    if (changes.text !== undefined) checkFactText(changes.text);
     const existing = await this.get(id);
     const now = this.#now();
     let next = mergeFact(

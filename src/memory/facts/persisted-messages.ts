@@ -1,4 +1,6 @@
 /** @module Turns user messages flagged `persist` into facts with content ids, type and importance from salience cues. */
+import { MemoryError } from "../errors.ts";
+import { factTextProblem } from "./fact-text.ts";
 import { createFact, factId, type FactDraft } from "./identity.ts";
 import type { FactScope } from "../ports/facts.ts";
 import { isSalient } from "./salience.ts";
@@ -19,13 +21,16 @@ export interface PersistInput {
  * The facts a write stores: user messages flagged `persist` (or all, with `persistAll`), with a
  * content id, and type and importance from the salience cues unless the client set importance.
  * Restatements within the batch collapse into one fact. Assistant, tool and system text never
- * becomes a fact here.
+ * becomes a fact here. A text the fact text rule refuses (see `factTextProblem`) refuses the
+ * whole write (`invalid`), before anything is stored.
  */
 export async function factsToPersist(input: PersistInput): Promise<Fact[]> {
   const facts = new Map<string, Fact>();
   for (const [i, message] of input.incoming.entries()) {
     const text = message.content.trim();
     if (message.role !== "user" || !(input.persistAll || message.persist) || text === "") continue;
+    const problem = factTextProblem(text);
+    if (problem) throw new MemoryError("invalid", `messages.${i}.content ${problem}: a persisted message is stored as a fact`);
     const salience = isSalient(text);
     const draft: FactDraft = {
       text,
