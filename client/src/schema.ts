@@ -495,7 +495,7 @@ export interface paths {
         put?: never;
         /**
          * Mint a short-lived token for one user (and session) for a browser frontend; tenant API keys only
-         * @description Mints a short-lived HS256 token (at most 24 h) for one user, and one session if `sessionId` is given, with scopes `read`, `write`, `chat`. A browser frontend sends it as `Authorization: Bearer <token>`; it reaches only its own user's (and session's) routes and never export, erase, tokens or audit. Needs a full tenant API key and `TOKEN_SECRET`.
+         * @description Mints a short-lived HS256 token (at most 24 h) for one user, and one session if `sessionId` is given, with scopes `read`, `write`, `chat`. A browser frontend sends it as `Authorization: Bearer <token>`; it reaches only its own user's routes and sessions (with `sessionId`, only that session) and never export, erase, tokens or audit. Needs a full tenant API key and `TOKEN_SECRET`.
          */
         post: operations["createToken"];
         delete?: never;
@@ -1415,7 +1415,7 @@ export interface components {
         };
         TokenRequest: {
             userId: string;
-            /** @description Bind the token to this session: without it the token reaches only the user's own routes (facts, session list) */
+            /** @description Bind the token to this session: it then reaches only that session. Without it the token reaches the user's own routes (facts, session list) and every session the user owns, and starts new sessions with a chat turn */
             sessionId?: string;
             /** @description Default: all of read, write, chat */
             scopes?: ("read" | "write" | "chat")[];
