@@ -98,7 +98,7 @@ export function decideSessionOwner(principal: Principal, owner: string | null, s
   if (principal.sessionId !== null) return allow;
   const op = session.op;
   if (session.exists === false && op && op.need === "chat") return allow;
-  return deny("this session is not one of this user's: a user token reaches the sessions its user owns (start one with a chat turn)");
+  return deny("this token is not bound to a session, and its user does not own this one (a chat turn starts a new session)");
 }
 
 /** What a client asks `POST /v1/tokens` for. */
