@@ -221,7 +221,7 @@ export interface paths {
         };
         /**
          * Recall with ?query= (ranked by similarity, importance, recency), or list with a cursor
-         * @description With `query`: recall, relevance first; `minScore` is the relevance gate (0..1, 0 = unrelated; default: calibrated per `VECTOR_INDEX`), importance, use and recency only break near-ties within `RECALL_MARGIN`. Without: every fact, paged with `cursor` and `limit` (`nextCursor` is null on the last page). Both take filters, combined with AND: `types`, `agentId` (that agent's facts and the shared ones), `createdAfter` (inclusive), `createdBefore` (exclusive) and `metadata.<key>=<value>` (equality on a scalar metadata value, up to 8 keys; `3` and `true` also match the number and the boolean). A list filters each page after reading it, so a page may hold fewer than `limit` facts while `nextCursor` leads on. Unknown parameters, a raw `filter` string included, answer 400.
+         * @description With `query`: recall, relevance first; `minScore` is the relevance gate (0..1, 0 = unrelated; default: calibrated per `VECTOR_INDEX`), importance, use and recency only break near-ties within `RECALL_MARGIN`. Recall answers current facts only. Without: every fact, superseded ones marked with `supersededAt` and `supersededBy` (`current=true` leaves them out), paged with `cursor` and `limit` (`nextCursor` is null on the last page). Both take filters, combined with AND: `types`, `agentId` (that agent's facts and the shared ones), `createdAfter` (inclusive), `createdBefore` (exclusive) and `metadata.<key>=<value>` (equality on a scalar metadata value, up to 8 keys; `3` and `true` also match the number and the boolean). A list filters each page after reading it, so a page may hold fewer than `limit` facts while `nextCursor` leads on. Unknown parameters, a raw `filter` string included, answer 400.
          */
         get: operations["searchFacts"];
         put?: never;
@@ -272,7 +272,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a fact
-         * @description Deletes one fact.
+         * @description Deletes one fact. Deleting a statement takes it back: when it had superseded other facts, the newest of them is current again (`restored`; "forget that I moved to Munich" leaves "lives in Berlin" true) and the others now name that one in `supersededBy`; a deleted fact that was itself superseded hands what it replaced on to its successor. No fact is left naming a deleted one.
          */
         delete: operations["deleteFact"];
         options?: never;
@@ -495,7 +495,7 @@ export interface paths {
         put?: never;
         /**
          * Mint a short-lived token for one user (and session) for a browser frontend; tenant API keys only
-         * @description Mints a short-lived HS256 token (at most 24 h) for one user, and one session if `sessionId` is given, with scopes `read`, `write`, `chat`. A browser frontend sends it as `Authorization: Bearer <token>`; it reaches only its own user's (and session's) routes and never export, erase, tokens or audit. Needs a full tenant API key and `TOKEN_SECRET`.
+         * @description Mints a short-lived HS256 token (at most 24 h) for one user, and one session if `sessionId` is given, with scopes `read`, `write`, `chat`. A browser frontend sends it as `Authorization: Bearer <token>`; it reaches only its own user's routes and sessions (with `sessionId`, only that session) and never export, erase, tokens or audit. Needs a full tenant API key and `TOKEN_SECRET`.
          */
         post: operations["createToken"];
         delete?: never;
@@ -991,14 +991,15 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description When the fact stopped being true: a newer statement superseded it (kept in lists and exports, never recalled)
+             * @description When the fact stopped being true: a newer statement superseded it (kept in lists and exports, never recalled; `current=true` lists leave it out)
              * @example 1764590400000
              */
             supersededAt?: number;
-            /** @description The fact that superseded it */
+            /** @description The fact that superseded it (always a stored fact: see deleteFact) */
             supersededBy?: string;
         };
         NewFact: {
+            /** @description 1-4000 characters after trimming; no NUL, lone surrogates or bidirectional controls (U+202A-U+202E, U+2066-U+2069): such a text is refused (400), never stripped */
             text: string;
             /** @enum {string} */
             type?: "fact" | "preference" | "context" | "temporary" | "experience";
@@ -1080,11 +1081,11 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description When the fact stopped being true: a newer statement superseded it (kept in lists and exports, never recalled)
+             * @description When the fact stopped being true: a newer statement superseded it (kept in lists and exports, never recalled; `current=true` lists leave it out)
              * @example 1764590400000
              */
             supersededAt?: number;
-            /** @description The fact that superseded it */
+            /** @description The fact that superseded it (always a stored fact: see deleteFact) */
             supersededBy?: string;
             /** @description Ranking score: similarity, importance and recency */
             score: number;
@@ -1102,6 +1103,8 @@ export interface components {
             id: string;
             /** @enum {number} */
             deleted: 1;
+            /** @description Only when the deleted fact had superseded others: the one current again now that the statement replacing it is gone (delete it too to forget both) */
+            restored?: string;
         };
         UserExport: {
             userId: string;
@@ -1412,7 +1415,7 @@ export interface components {
         };
         TokenRequest: {
             userId: string;
-            /** @description Bind the token to this session: without it the token reaches only the user's own routes (facts, session list) */
+            /** @description Bind the token to this session: it then reaches only that session. Without it the token reaches the user's own routes (facts, session list) and every session the user owns, and starts new sessions with a chat turn */
             sessionId?: string;
             /** @description Default: all of read, write, chat */
             scopes?: ("read" | "write" | "chat")[];
@@ -3788,6 +3791,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size */
                 limit?: string;
+                /** @description `true`: list only current facts, none a newer statement superseded (no `supersededAt`). Default: all, superseded ones marked. Recall answers current facts only either way */
+                current?: "0" | "1" | "true" | "false";
                 /** @description Only what this agent sees: its own facts and the shared ones (written without an agent) */
                 agentId?: string;
                 /** @description Only facts created at or after this time (epoch ms or ISO 8601) */
@@ -4603,6 +4608,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description 1-4000 characters after trimming; no NUL, lone surrogates or bidirectional controls (U+202A-U+202E, U+2066-U+2069): such a text is refused (400), never stripped */
                     text?: string;
                     /** @enum {string} */
                     type?: "fact" | "preference" | "context" | "temporary" | "experience";

@@ -24,12 +24,16 @@ const ownMessage = (issue: Issue): string | null => (/^[a-z]/.test(issue.message
 export function issueProblem(issue: Issue): string {
   switch (issue.code) {
     case "too_small": {
+      const own = ownMessage(issue);
+      if (own) return own;
       const n = Number(issue.minimum);
       if (issue.origin === "string") return n === 1 ? "must not be empty" : `must be at least ${plural(n, "character", "characters")}`;
       if (issue.origin === "array" || issue.origin === "set") return `must have at least ${plural(n, "item", "items")}`;
       return `must be ${issue.inclusive === false ? ">" : ">="} ${n}`;
     }
     case "too_big": {
+      const own = ownMessage(issue);
+      if (own) return own;
       const n = Number(issue.maximum);
       if (issue.origin === "string") return `must be at most ${plural(n, "character", "characters")}`;
       if (issue.origin === "array" || issue.origin === "set") return `must have at most ${plural(n, "item", "items")}`;
@@ -53,13 +57,20 @@ export function issueProblem(issue: Issue): string {
   }
 }
 
-/** An unknown query key is a parameter, not a field. */
-const problemIn = (target: string, issue: Issue): string =>
-  target === "query" && issue.code === "unrecognized_keys"
-    ? issue.keys.length === 1
-      ? "is not a known parameter"
-      : "are not known parameters"
-    : issueProblem(issue);
+/**
+ * An unknown query key is a parameter, not a field. A query value is a list only when the
+ * parameter is repeated (`?limit=1&limit=2`): whatever the schema says then, it was given twice.
+ */
+function problemIn(target: string, issue: Issue, input: unknown): string {
+  if (target !== "query") return issueProblem(issue);
+  if (issue.code === "unrecognized_keys") return issue.keys.length === 1 ? "is not a known parameter" : "are not known parameters";
+  const name = issue.path[0];
+  // a schema's own refinement (an unknown name given twice) says what it means itself
+  if (issue.code !== "custom" && issue.path.length === 1 && typeof name === "string" && typeof input === "object" && input !== null) {
+    if (Array.isArray((input as Record<string, unknown>)[name])) return "must be given once";
+  }
+  return issueProblem(issue);
+}
 
 /** Where an issue is: `messages.0.content`; an unknown key names itself. */
 function issuePath(issue: Issue): string {
@@ -101,7 +112,11 @@ function newRouter(): OpenAPIHono<AppEnv> {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        const issues = result.error.issues.map((issue) => ({ path: issuePath(issue), message: problemIn(result.target, issue) }));
+        // the validator passes the input it checked too (`data`), though its type does not say so
+        const input: unknown = "data" in result ? result.data : undefined;
+        const all = result.error.issues.map((issue) => ({ path: issuePath(issue), message: problemIn(result.target, issue, input) }));
+        // one rule broken twice (a huge number is too big and not a safe integer) is said once
+        const issues = all.filter((a, i) => all.findIndex((b) => b.path === a.path && b.message === a.message) === i);
         const first = issues[0];
         const where = TARGET_NAMES[result.target] ?? result.target;
         const text = first ? `${first.path === "" ? "" : `${first.path} `}${first.message}` : "is invalid";

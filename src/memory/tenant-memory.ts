@@ -47,6 +47,11 @@ export class TenantMemory {
     return this.#d.sessions.owner({ tenant: this.#d.tenant, sessionId });
   }
 
+  /** Whether the session exists, and its stored owner (null: none). */
+  sessionOwnership(sessionId: string): Promise<{ exists: boolean; owner: string | null }> {
+    return this.#d.sessions.ownership({ tenant: this.#d.tenant, sessionId });
+  }
+
   session(sessionId: string, page: { offset?: number | undefined; limit?: number | undefined } = {}) {
     return sessionState(this.#d, sessionId, page);
   }

@@ -110,6 +110,10 @@ export class ContentIndexedFactStore implements FactStore {
     return this.#facts.touch(scope, accesses);
   }
 
+  supersededBy(scope: FactScope, fact: Fact): Promise<Fact[]> {
+    return this.#facts.supersededBy(scope, fact);
+  }
+
   list(scope: FactScope, cursor: string, limit: number): Promise<FactPage> {
     return this.#facts.list(scope, cursor, limit);
   }

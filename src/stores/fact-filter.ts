@@ -36,6 +36,12 @@ export function contentIdFilter(contentIds: readonly string[]): string {
   return `contentId IN (${[...new Set(contentIds)].map((id) => `'${id}'`).join(", ")})`;
 }
 
+/** `supersededBy = '<id>'`: the facts a fact superseded. Throws unless `id` is a valid id (no quote can pass). */
+export function supersededByFilter(id: string): string {
+  if (!isValidId(id)) throw new InvalidStoreInput("invalid fact id");
+  return `supersededBy = '${id}'`;
+}
+
 /**
  * Recall never sees a superseded fact: the field is set only when a newer statement replaced the
  * fact, so "no such field" is "still true" (facts stored before supersession existed included).

@@ -15,7 +15,7 @@ import type { FusionMode, RetrievalMode } from "../memory/options.ts";
 import type { RecallCandidate, RelevanceScale } from "../memory/model.ts";
 import { FACT_TYPES, type Fact } from "../memory/model.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";
-import { CURRENT_FACTS_FILTER, allOf, contentIdFilter, scopeFilter, typeFilter } from "./fact-filter.ts";
+import { CURRENT_FACTS_FILTER, allOf, contentIdFilter, scopeFilter, supersededByFilter, typeFilter } from "./fact-filter.ts";
 import { orEmpty, UPSERT_BATCH, type EmbedFunction, type VectorIndex } from "./fact-index.ts";
 import { bestOf, candidatesOf, mergeParts } from "./fact-candidates.ts";
 import { factFromMetadata, factToMetadata } from "./fact-metadata.ts";
@@ -173,7 +173,7 @@ export class VectorFactStore implements FactStore {
     const contentIds = contents.map((c) => c.contentId);
     const filter = contentIdFilter(contentIds);
     const topK = Math.min(100, contentIds.length * 2);
-    const common = { topK, includeMetadata: true, filter };
+    const common = { topK, includeMetadata: true as const, filter };
     // The holder's text is the query, so it ranks first among the candidates whatever the filter.
     const probe = contents
       .map((c) => c.text)
@@ -181,12 +181,7 @@ export class VectorFactStore implements FactStore {
       .slice(0, 2000);
     const [byId, byContent] = await Promise.all([
       orEmpty(() => this.#index.fetch(contentIds, { includeMetadata: true, namespace }), []),
-      orEmpty(async () => {
-        const vector = this.#embed ? (await this.#embedAll([probe]))[0] : undefined;
-        return vector
-          ? this.#index.query({ ...common, vector }, { namespace })
-          : this.#index.query({ ...common, data: probe }, { namespace });
-      }, []),
+      this.#filtered(namespace, probe, common),
     ]);
     const edited = toFacts(byContent.map((r) => ({ id: r.id, metadata: r.metadata })));
     return contentIds.map((cid, i) => {
@@ -194,6 +189,24 @@ export class VectorFactStore implements FactStore {
       const holder = edited.find((f) => f.contentId === cid) ?? (stored && (stored.contentId ?? stored.id) === cid ? stored : null);
       return { holder, idTaken: stored !== null };
     });
+  }
+
+  /** A query filtered on `supersededBy`, with the fact's own text as the probe (what it replaced is similar). */
+  async supersededBy(scope: FactScope, fact: Fact): Promise<Fact[]> {
+    const namespace = scopeToNamespace(scope);
+    const filter = supersededByFilter(fact.id);
+    const found = await this.#filtered(namespace, fact.text.slice(0, 2000), { topK: 100, includeMetadata: true, filter });
+    return toFacts(found).filter((f) => f.supersededBy === fact.id);
+  }
+
+  /** One query for `probe` (embedded here or by the index) restricted by a filter; a missing namespace finds nothing. */
+  #filtered(namespace: string, probe: string, common: { topK: number; includeMetadata: true; filter: string }): Promise<QueryResult[]> {
+    return orEmpty(async () => {
+      const vector = this.#embed ? (await this.#embedAll([probe]))[0] : undefined;
+      return vector
+        ? this.#index.query({ ...common, vector }, { namespace })
+        : this.#index.query({ ...common, data: probe }, { namespace });
+    }, []);
   }
 
   async patch(scope: FactScope, facts: Fact[]): Promise<void> {

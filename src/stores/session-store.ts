@@ -128,8 +128,12 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async owner(ref: SessionRef): Promise<string | null> {
+    return (await this.ownership(ref)).owner;
+  }
+
+  async ownership(ref: SessionRef): Promise<{ exists: boolean; owner: string | null }> {
     const owner = await this.#scripts.run(OWNER_LUA, [sessionKeys(ref).meta], []);
-    return typeof owner === "string" && owner !== "" ? owner : null;
+    return { exists: typeof owner === "string", owner: typeof owner === "string" && owner !== "" ? owner : null };
   }
 
   async read(ref: SessionRef, bound?: WindowBound): Promise<SessionSnapshot> {

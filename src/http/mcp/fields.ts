@@ -84,6 +84,10 @@ export const INPUTS = {
       .optional()
       .describe("The next-page cursor the previous call printed; omit for the first page."),
     limit: z.number().int().min(1).max(200).optional().describe("Memories per page (default 50)."),
+    current: z
+      .boolean()
+      .optional()
+      .describe("Only current memories: leave out those a newer statement superseded (default false: all, superseded ones marked)."),
     ...whichMemories,
   },
   get_context: {

@@ -176,7 +176,7 @@ const listMemories: ToolDefinition<"list_memories"> = {
   name: "list_memories",
   title: "List the user's memories",
   description:
-    "List every long-term memory of the user, one page at a time, oldest first (not ranked: use recall to search). When more remain, the answer ends with a cursor: pass it back to get the next page.",
+    "List every long-term memory of the user, one page at a time, oldest first (not ranked: use recall to search); a memory a newer statement replaced is marked superseded (current: true leaves those out). When more remain, the answer ends with a cursor: pass it back to get the next page.",
   inputSchema: INPUTS.list_memories,
   outputSchema: OUTPUTS.list_memories,
   access: userRead,
@@ -185,7 +185,9 @@ const listMemories: ToolDefinition<"list_memories"> = {
   target: userTarget,
   async run(memory, args, caller) {
     const userId = requireUser(args, caller);
-    const page = await memory.facts(userId).list(args.cursor ?? "", args.limit ?? 50, args.types as FactType[] | undefined, filterOf(args));
+    const page = await memory
+      .facts(userId)
+      .list(args.cursor ?? "", args.limit ?? 50, args.types as FactType[] | undefined, filterOf(args), { current: args.current === true });
     const head =
       page.facts.length === 0
         ? `${userId} has no stored memories${args.cursor ? " after this cursor" : ""}.`

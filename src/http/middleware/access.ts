@@ -88,9 +88,11 @@ export function accessGuard(): MiddlewareHandler<AppEnv> {
     c.set("users", namedUsers(c, target, body));
     const principal = c.get("principal");
     let decision = decideAccess(principal, op, target, c.req.method === "GET");
-    // A token's session must not be another user's (one HGET; keys skip it).
+    // A token's session must not be another user's, and a user token's must be its user's (one
+    // script call; keys skip it).
     if (decision.allowed && principal.kind === "token" && target.sessionId !== undefined) {
-      decision = decideSessionOwner(principal, await c.get("memory").sessionOwner(target.sessionId));
+      const { exists, owner } = await c.get("memory").sessionOwnership(target.sessionId);
+      decision = decideSessionOwner(principal, owner, { exists, op });
     }
     if (!decision.allowed) {
       // Only valid ids reach the log (a refused request may name anything).

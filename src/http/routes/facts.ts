@@ -4,7 +4,7 @@ import { recalledView } from "../render.ts";
 import { userRead, userWrite } from "../access-table.ts";
 import { defineRoute, type DefinedRoute } from "../route-def.ts";
 import { createRouter } from "../router.ts";
-import { IdSchema, UserParams, errors, queryInt, jsonResponse, security } from "../schemas/common.ts";
+import { IdSchema, QueryBool, UserParams, errors, queryInt, jsonResponse, security } from "../schemas/common.ts";
 import {
   FACT_EXAMPLES,
   FACT_IMPORT_EXAMPLE,
@@ -19,15 +19,21 @@ import {
   type FactRecall,
   type FactWrite,
 } from "../schemas/fact-responses.ts";
-import { CreatedAtSchema, FactTypeList, FactTypeSchema, QueryTime, checkMetadataParams, metadataParams } from "../schemas/facts.ts";
+import {
+  CreatedAtSchema,
+  FactTextSchema,
+  FactTypeList,
+  FactTypeSchema,
+  QueryTime,
+  checkMetadataParams,
+  metadataParams,
+} from "../schemas/facts.ts";
 import { MAX_IMPORT, type FactFilter, type FactDraft } from "../../memory/facts/index.ts";
 import { MetadataSchema } from "../schemas/messages.ts";
 
-const MAX_FACT_CHARS = 4000;
-
 const NewFact = z
   .object({
-    text: z.string().trim().min(1).max(MAX_FACT_CHARS),
+    text: FactTextSchema,
     type: FactTypeSchema.optional(),
     importance: z.number().min(0).max(1).optional(),
     createdAt: CreatedAtSchema.optional(),
@@ -55,7 +61,7 @@ const toDraft = (body: NewFactBody): FactDraft => ({
 });
 const FactPatch = z
   .object({
-    text: z.string().trim().min(1).max(MAX_FACT_CHARS).optional(),
+    text: FactTextSchema.optional(),
     type: FactTypeSchema.optional(),
     importance: z.number().min(0).max(1).optional(),
     metadata: MetadataSchema.optional(),
@@ -80,6 +86,10 @@ const searchFields = {
     .regex(/^[A-Za-z0-9_-]*$/, "invalid cursor")
     .optional(),
   limit: queryInt(1, 1000).optional(),
+  current: QueryBool.optional().openapi({
+    description:
+      "`true`: list only current facts, none a newer statement superseded (no `supersededAt`). Default: all, superseded ones marked. Recall answers current facts only either way",
+  }),
   agentId: IdSchema.optional().openapi({
     description: "Only what this agent sees: its own facts and the shared ones (written without an agent)",
   }),
@@ -165,7 +175,7 @@ const routes = {
         operationId: "searchFacts",
         tag: "Facts",
         description:
-          "With `query`: recall, relevance first; `minScore` is the relevance gate (0..1, 0 = unrelated; default: calibrated per `VECTOR_INDEX`), importance, use and recency only break near-ties within `RECALL_MARGIN`. Without: every fact, paged with `cursor` and `limit` (`nextCursor` is null on the last page). Both take filters, combined with AND: `types`, `agentId` (that agent's facts and the shared ones), `createdAfter` (inclusive), `createdBefore` (exclusive) and `metadata.<key>=<value>` (equality on a scalar metadata value, up to 8 keys; `3` and `true` also match the number and the boolean). A list filters each page after reading it, so a page may hold fewer than `limit` facts while `nextCursor` leads on. Unknown parameters, a raw `filter` string included, answer 400.",
+          "With `query`: recall, relevance first; `minScore` is the relevance gate (0..1, 0 = unrelated; default: calibrated per `VECTOR_INDEX`), importance, use and recency only break near-ties within `RECALL_MARGIN`. Recall answers current facts only. Without: every fact, superseded ones marked with `supersededAt` and `supersededBy` (`current=true` leaves them out), paged with `cursor` and `limit` (`nextCursor` is null on the last page). Both take filters, combined with AND: `types`, `agentId` (that agent's facts and the shared ones), `createdAfter` (inclusive), `createdBefore` (exclusive) and `metadata.<key>=<value>` (equality on a scalar metadata value, up to 8 keys; `3` and `true` also match the number and the boolean). A list filters each page after reading it, so a page may hold fewer than `limit` facts while `nextCursor` leads on. Unknown parameters, a raw `filter` string included, answer 400.",
       },
     },
   ),
@@ -216,7 +226,12 @@ const routes = {
     },
     {
       access: userWrite,
-      doc: { operationId: "deleteFact", tag: "Facts", description: "Deletes one fact." },
+      doc: {
+        operationId: "deleteFact",
+        tag: "Facts",
+        description:
+          'Deletes one fact. Deleting a statement takes it back: when it had superseded other facts, the newest of them is current again (`restored`; "forget that I moved to Munich" leaves "lives in Berlin" true) and the others now name that one in `supersededBy`; a deleted fact that was itself superseded hands what it replaced on to its successor. No fact is left naming a deleted one.',
+      },
     },
   ),
 };
@@ -258,7 +273,7 @@ export function factRoutes() {
       const recalled = await facts.recall(q.query, { k: q.k ?? c.get("memory").options.recallK, types, minScore: q.minScore, filter });
       return c.json({ userId, query: q.query, facts: recalled.map(recalledView) } satisfies FactRecall, 200);
     }
-    const page = await facts.list(q.cursor ?? "", q.limit ?? 100, types, filter);
+    const page = await facts.list(q.cursor ?? "", q.limit ?? 100, types, filter, { current: q.current });
     return c.json({ userId, facts: page.facts, nextCursor: page.nextCursor === "" ? null : page.nextCursor } satisfies FactList, 200);
   });
 
@@ -274,8 +289,8 @@ export function factRoutes() {
 
   app.openapi(routes.delete.route, async (c) => {
     const { userId, factId } = c.req.valid("param");
-    await c.get("memory").facts(userId).delete(factId);
-    return c.json({ userId, id: factId, deleted: 1 } satisfies FactDeleted, 200);
+    const { restored } = await c.get("memory").facts(userId).delete(factId);
+    return c.json({ userId, id: factId, deleted: 1, ...(restored === null ? {} : { restored }) } satisfies FactDeleted, 200);
   });
 
   return app;

@@ -13,7 +13,8 @@ const TokenBody = z
   .object({
     userId: IdSchema,
     sessionId: IdSchema.optional().openapi({
-      description: "Bind the token to this session: without it the token reaches only the user's own routes (facts, session list)",
+      description:
+        "Bind the token to this session: it then reaches only that session. Without it the token reaches the user's own routes (facts, session list) and every session the user owns, and starts new sessions with a chat turn",
     }),
     scopes: z
       .array(z.enum(TOKEN_SCOPES))
@@ -51,7 +52,7 @@ const route = defineRoute(
       operationId: "createToken",
       tag: "Access",
       description:
-        "Mints a short-lived HS256 token (at most 24 h) for one user, and one session if `sessionId` is given, with scopes `read`, `write`, `chat`. A browser frontend sends it as `Authorization: Bearer <token>`; it reaches only its own user's (and session's) routes and never export, erase, tokens or audit. Needs a full tenant API key and `TOKEN_SECRET`.",
+        "Mints a short-lived HS256 token (at most 24 h) for one user, and one session if `sessionId` is given, with scopes `read`, `write`, `chat`. A browser frontend sends it as `Authorization: Bearer <token>`; it reaches only its own user's routes and sessions (with `sessionId`, only that session) and never export, erase, tokens or audit. Needs a full tenant API key and `TOKEN_SECRET`.",
     },
     example: { userId: "xiaoming", sessionId: "reference-demo", scopes: ["read", "chat"], ttlSeconds: 900 },
   },

@@ -34,13 +34,18 @@ export const UserParams = z.object({
 /** Query-string booleans: only `true`/`false`/`1`/`0`, so a typo is an error instead of false. */
 export const QueryBool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
-/** Query-string integers within bounds. */
-export const queryInt = (min: number, max: number) =>
-  z
+/**
+ * Query-string integers within bounds. Every way to miss (not a number, a fraction, out of range)
+ * answers the whole rule, "must be an integer from 1 to 1000", so one error tells the fix.
+ */
+export const queryInt = (min: number, max: number) => {
+  const rule = `must be an integer from ${min} to ${max}`;
+  return z
     .string()
-    .regex(/^-?\d+$/, "must be an integer")
+    .regex(/^-?\d+$/, rule)
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(z.number().int(rule).min(min, rule).max(max, rule));
+};
 
 const errorResponse = (description: string, example: { code: string; message: string }) => ({
   description,

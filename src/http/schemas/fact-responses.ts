@@ -32,9 +32,10 @@ const factFields = {
     .openapi({ description: "Earlier texts this fact superseded" }),
   metadata: z.record(z.string(), z.unknown()).optional(),
   supersededAt: Ms.optional().openapi({
-    description: "When the fact stopped being true: a newer statement superseded it (kept in lists and exports, never recalled)",
+    description:
+      "When the fact stopped being true: a newer statement superseded it (kept in lists and exports, never recalled; `current=true` lists leave it out)",
   }),
-  supersededBy: z.string().optional().openapi({ description: "The fact that superseded it" }),
+  supersededBy: z.string().optional().openapi({ description: "The fact that superseded it (always a stored fact: see deleteFact)" }),
 };
 
 export const FactSchema = z.object(factFields).openapi("Fact");
@@ -70,7 +71,17 @@ export const FactsAnswerSchema = z.union([FactRecall.openapi("FactRecall"), Fact
   description: "With `query`: the recalled facts (FactRecall); without: one page of all facts (FactList)",
 });
 
-export const FactDeletedSchema = z.object({ userId: z.string(), id: z.string(), deleted: z.literal(1) }).openapi("FactDeleted");
+export const FactDeletedSchema = z
+  .object({
+    userId: z.string(),
+    id: z.string(),
+    deleted: z.literal(1),
+    restored: z.string().optional().openapi({
+      description:
+        "Only when the deleted fact had superseded others: the one current again now that the statement replacing it is gone (delete it too to forget both)",
+    }),
+  })
+  .openapi("FactDeleted");
 
 export type FactWrite = z.infer<typeof FactWriteSchema>;
 export type FactRecall = z.infer<typeof FactRecall>;

@@ -1,9 +1,30 @@
 /** @module Zod input schemas of the fact routes: fact types, createdAt and time queries, and metadata.<key> query filters. */
 import { z } from "@hono/zod-openapi";
-import { MAX_METADATA_FILTER_VALUE, MAX_METADATA_FILTERS, METADATA_FILTER_KEY } from "../../memory/facts/index.ts";
+import { MAX_METADATA_FILTER_VALUE, MAX_METADATA_FILTERS, METADATA_FILTER_KEY, factTextProblem } from "../../memory/facts/index.ts";
 import { FACT_TYPES, type FactType } from "../../memory/model.ts";
 
 export const FactTypeSchema = z.enum(FACT_TYPES as unknown as [FactType, ...FactType[]]);
+
+/** Longest fact text, in characters. */
+export const MAX_FACT_CHARS = 4000;
+
+/**
+ * A fact's text on every route that writes one: trimmed, 1-4000 characters, and none of the
+ * characters the fact text rule refuses (NUL, lone surrogates, bidi controls; see `factTextProblem`).
+ */
+export const FactTextSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(MAX_FACT_CHARS)
+  .superRefine((text, ctx) => {
+    const problem = factTextProblem(text);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .openapi({
+    description:
+      "1-4000 characters after trimming; no NUL, lone surrogates or bidirectional controls (U+202A-U+202E, U+2066-U+2069): such a text is refused (400), never stripped",
+  });
 
 /** `types=fact,preference` in a query string; only known types, so nothing else reaches a filter. */
 export const FactTypeList = z

@@ -1,8 +1,9 @@
 /**
  * Who may do what: pure rules over the three kinds of credential. A tenant key with the full role
  * may do everything in its tenant; a read key may only read; a token (minted by a full key for a
- * browser frontend) reaches only its own user's data, and its own session's when it is bound to
- * one, within its scopes. Operations nobody classified are closed to tokens (default deny).
+ * browser frontend) reaches only its own user's data, within its scopes: a token bound to a session
+ * only that session, a user token (bound to none) every session its user owns. Operations nobody
+ * classified are closed to tokens (default deny).
  */
 
 /** What a token may be granted. */
@@ -53,8 +54,10 @@ export function decideAccess(principal: Principal, op: OperationClass | null, ta
   if (!principal.scopes.includes(op.need)) return deny(`this token lacks the "${op.need}" scope`);
   if (target.userId !== undefined && target.userId !== principal.userId) return deny("this token belongs to another user");
   if (op.target === "session" || target.sessionId !== undefined) {
-    if (principal.sessionId === null) return deny("this token is not bound to a session; mint one with sessionId");
-    if (target.sessionId !== principal.sessionId) return deny("this token is bound to another session");
+    // A user token may name any session: the owner rule (decideSessionOwner) then decides.
+    if (principal.sessionId === null) {
+      if (target.sessionId === undefined) return deny("this token is not bound to a session: name the session (path or X-Memory-Session)");
+    } else if (target.sessionId !== principal.sessionId) return deny("this token is bound to another session");
   }
   return allow;
 }
@@ -72,15 +75,30 @@ export function actingUserOf(principal: Principal, named: string | undefined): {
   return { userId: principal.userId };
 }
 
+/** What the owner rule knows of a session besides its owner, and what the request does with it. */
+export interface SessionAccess {
+  /** Whether the session exists (absent: not known, so treated as existing). */
+  exists?: boolean | undefined;
+  /** The operation's class (absent: not known, so no chat turn). */
+  op?: OperationClass | null | undefined;
+}
+
 /**
- * The owner rule of session routes, after {@link decideAccess}: a token reaches a session only
- * when no other user owns it (`owner`: the session's stored owner, null when none). A token bound
- * to a session id another user's session took (or that it was minted for by mistake) reads and
- * writes nothing of it. Keys pass: a tenant key speaks for every user of its tenant.
+ * The owner rule of session routes, after {@link decideAccess} (`owner`: the session's stored
+ * owner, null when none). Keys pass: a tenant key speaks for every user of its tenant. No token
+ * reaches a session another user owns, even one bound to its id (a session id another user's
+ * session took, or one minted by mistake). A token bound to the session also reaches it while
+ * nobody owns it. A user token (bound to none) reaches the sessions its user owns, and starts a new
+ * one with a chat turn (which makes its user the owner); a session that exists without an owner is
+ * not its user's, so it takes a token bound to it.
  */
-export function decideSessionOwner(principal: Principal, owner: string | null): AccessDecision {
-  if (principal.kind !== "token" || owner === null || owner === principal.userId) return allow;
-  return deny("this session belongs to another user");
+export function decideSessionOwner(principal: Principal, owner: string | null, session: SessionAccess = {}): AccessDecision {
+  if (principal.kind !== "token" || owner === principal.userId) return allow;
+  if (owner !== null) return deny("this session belongs to another user");
+  if (principal.sessionId !== null) return allow;
+  const op = session.op;
+  if (session.exists === false && op && op.need === "chat") return allow;
+  return deny("this token is not bound to a session, and its user does not own this one (a chat turn starts a new session)");
 }
 
 /** What a client asks `POST /v1/tokens` for. */

@@ -1,13 +1,14 @@
 /** @module FactService: writing, editing, importing, recalling and learning one user's long-term facts. */
 import { MemoryError } from "../errors.ts";
-import { learnedText, redactedMessages, redactFactText, shownFact } from "./fact-guard.ts";
-import { isEmptyFilter, matchesFilter, type FactFilter } from "./filter.ts";
+import { redactFactText } from "./fact-guard.ts";
+import { checkFactText } from "./fact-text.ts";
+import { isEmptyFilter, matchesFilter, type FactFilter, type FactListOptions } from "./filter.ts";
 import { createFact, factId, freshFactId, mergeFact, normalizeFactText, reinstated, type FactDraft } from "./identity.ts";
-import { planLearnedWrites, type LearnedStep } from "./learned-writes.ts";
-import { learningFilter, offeredFacts, relationSupersedes, type LearnTurn } from "./learning-view.ts";
+import { learnTurn, type LearnReport } from "./learn-turn.ts";
+import type { LearnTurn } from "./learning-view.ts";
 import type { MemoryOptions } from "../options.ts";
 import { recallFrom, type RecallOutcome } from "./recall.ts";
-import { isFiller } from "./salience.ts";
+import { repairAfterDelete } from "./supersession.ts";
 import type { FactExtractor } from "../ports/llm.ts";
 import type { FactPage, FactScope, FactStore } from "../ports/facts.ts";
 import type { Fact, FactType, RecalledFact, StoredMessage } from "../model.ts";
@@ -30,9 +31,6 @@ export interface FactChanges {
   metadata?: Record<string, unknown> | undefined;
 }
 
-/** How many of the user's most similar current facts learning offers the extractor. */
-export const LEARN_SIMILAR = 8;
-
 /** What a recall asks for besides its query. */
 export interface FactRecallOptions {
   k: number;
@@ -44,14 +42,6 @@ export interface FactRecallOptions {
 
 /** Most facts one import may carry (one Vector upsert). */
 export const MAX_IMPORT = 100;
-
-export interface LearnReport {
-  added: string[];
-  updated: string[];
-  /** Facts that stopped being true (marked superseded; their replacements are in `added`). */
-  superseded: string[];
-  skipped: number;
-}
 
 /** Writing and reading one user's long-term facts with the domain's identity and merge rules. */
 export class FactService {
@@ -71,21 +61,42 @@ export class FactService {
   }
 
   /**
-   * A page of the user's facts in storage order, optionally of some types only and within a filter.
-   * The page is read first and filtered after, so a filtered page may hold fewer than `limit`
-   * facts (even none) while `nextCursor` still leads on.
+   * A page of the user's facts in storage order, optionally of some types only, within a filter,
+   * and only the current ones (`current`: no `supersededAt`). The page is read first and filtered
+   * after, so a filtered page may hold fewer than `limit` facts (even none) while `nextCursor`
+   * still leads on.
    */
-  async list(cursor: string, limit: number, types?: readonly FactType[], filter?: FactFilter): Promise<FactPage> {
+  async list(
+    cursor: string,
+    limit: number,
+    types?: readonly FactType[],
+    filter?: FactFilter,
+    options: FactListOptions = {},
+  ): Promise<FactPage> {
     const page = await this.#d.facts.list(this.#d.scope, cursor, limit);
-    const typed = types && types.length > 0 ? page.facts.filter((f) => types.includes(f.type)) : page.facts;
-    return { ...page, facts: isEmptyFilter(filter) ? typed : typed.filter((f) => matchesFilter(f, filter)) };
+    const keep = (f: Fact): boolean =>
+      (!types || types.length === 0 || types.includes(f.type)) &&
+      (!options.current || f.supersededAt === undefined) &&
+      (isEmptyFilter(filter) || matchesFilter(f, filter));
+    return { ...page, facts: page.facts.filter(keep) };
   }
 
-  /** Deletes one fact; `not_found` when there was none. */
-  async delete(id: string): Promise<void> {
-    const deleted = await this.#d.facts.delete(this.#d.scope, [id]);
+  /**
+   * Deletes one fact; `not_found` when there was none. The facts it had superseded are repaired
+   * first (see {@link repairAfterDelete}): the newest becomes current again and is returned as
+   * `restored`. Repairing before deleting means a failure between leaves the fact to delete in
+   * place, and a retry finishes the job; never a `supersededBy` naming a fact that is gone.
+   */
+  async delete(id: string): Promise<{ restored: string | null }> {
+    const { facts, scope } = this.#d;
+    const [fact] = await facts.get(scope, [id]);
+    if (!fact) throw new MemoryError("not_found", `no fact ${id}`);
+    const repair = repairAfterDelete(fact, await facts.supersededBy(scope, fact));
+    if (repair.updates.length > 0) await facts.patch(scope, repair.updates);
+    const deleted = await facts.delete(scope, [id]);
     if (deleted === 0) throw new MemoryError("not_found", `no fact ${id}`);
     this.#d.audited?.("fact.delete", id);
+    return { restored: repair.restored };
   }
 
   /**
@@ -94,6 +105,7 @@ export class FactService {
    */
   async remember(written: FactDraft): Promise<{ fact: Fact; created: boolean }> {
     const { facts, scope } = this.#d;
+    checkFactText(written.text);
     const draft = this.#redacted(written);
     const contentId = await factId(scope, draft.text, draft.agentId);
     const [match] = await facts.findByContent(scope, [{ contentId, text: draft.text }]);
@@ -115,6 +127,7 @@ export class FactService {
     const { facts, scope } = this.#d;
     if (written.length === 0) return [];
     if (written.length > MAX_IMPORT) throw new MemoryError("invalid", `at most ${MAX_IMPORT} facts per import`);
+    for (const [i, d] of written.entries()) checkFactText(d.text, `facts.${i}.text`);
     const drafts = written.map((d, i) => this.#redacted(d, `facts[${i}]`));
     const contentIds = await Promise.all(drafts.map((d) => factId(scope, d.text, d.agentId)));
     const firstOf = new Map<string, number>();
@@ -162,6 +175,7 @@ export class FactService {
    */
   async update(id: string, asked: FactChanges): Promise<Fact> {
     const { facts, scope } = this.#d;
+    if (asked.text !== undefined) checkFactText(asked.text);
     const changes = asked.text === undefined ? asked : { ...asked, text: this.#redactedText(asked.text, "text") };
     const existing = await this.get(id);
     const now = this.#now();
@@ -230,87 +244,8 @@ export class FactService {
     return recallFrom(facts, scope, query, { ...options, now: this.#now(), options: this.#d.options });
   }
 
-  /**
-   * Extracts facts from new messages and applies them: add, update (a new version of the fact, the
-   * old text goes to history), supersede (the old fact stops being true: kept, marked, no longer
-   * recalled; the new statement is its own fact) or skip. The user's most similar current facts
-   * that the turn's agent sees (with what the previous turns wrote) are given to the extractor so
-   * it can tell these apart; an operation naming a fact it was not given is skipped. A statement of
-   * a single-valued relation supersedes every current fact of it that was given. Facts it writes
-   * record the extractor's version (`metadata.learnedBy`).
-   */
-  async learn(extractor: FactExtractor, said: StoredMessage[], sourceSession: string, turn: LearnTurn = {}): Promise<LearnReport> {
-    const { facts, scope } = this.#d;
-    const { redact } = this.#d.options;
-    // Secrets never reach a learner (nor an LLM): neither in the messages nor in the facts offered.
-    const messages = redactedMessages(said, redact);
-    const report: LearnReport = { added: [], updated: [], superseded: [], skipped: 0 };
-    const userText = messages
-      .filter((m) => m.role === "user")
-      .map((m) => m.content)
-      .join("\n");
-    if (userText.trim() === "") return report;
-    // Only what the turn's agent sees; what the previous turns wrote is read by id beside the query.
-    const filter = learningFilter(turn.agentId);
-    const recent = [...(turn.recentlyWritten ?? [])];
-    const [similar, readBack] = await Promise.all([
-      facts.query(scope, { text: userText.slice(0, 2000), topK: LEARN_SIMILAR, filter }),
-      recent.length > 0 ? facts.get(scope, recent) : Promise.resolve([]),
-    ]);
-    const existing = offeredFacts(
-      similar.candidates.map((s) => s.fact),
-      readBack,
-      filter,
-    );
-    // The extractor sees them redacted; the writes below change the stored facts themselves.
-    const offered = existing.flatMap((f) => shownFact(f, redact) ?? []);
-    const operations = await extractor.extract({ messages, existing: offered });
-    const lastUser = [...messages].reverse().find((m) => m.role === "user");
-    const metadata = extractor.version === undefined ? undefined : { learnedBy: extractor.version };
-    const steps: LearnedStep[] = [];
-    for (const op of operations) {
-      // Whatever the extractor says, filler ("Remember that.", "ok") never becomes a memory.
-      const current = op.op === "update" || op.op === "supersede" ? existing.find((f) => f.id === op.id) : undefined;
-      // Nor does a secret, a claim of rights or role, or an instruction to the assistant.
-      const text = op.op === "skip" ? null : learnedText(op.text, redact);
-      if (op.op === "skip" || text === null || isFiller(text) || (op.op !== "add" && !current)) {
-        report.skipped += 1;
-        continue;
-      }
-      const draft: FactDraft = {
-        text,
-        type: op.type,
-        importance: op.importance,
-        sourceSession,
-        sourceMessage: lastUser?.id,
-        ...(metadata ? { metadata } : {}),
-      };
-      // an update keeps the fact's agent; learned statements are shared facts
-      const contentId = await factId(scope, draft.text, op.op === "update" ? current?.agentId : undefined);
-      steps.push(op.op === "add" ? { op: "add", draft, contentId } : { op: op.op, draft, contentId, current: current! });
-    }
-    steps.push(...relationSupersedes(steps, existing, turn.relationKeys));
-    if (steps.length === 0) return report;
-    const unique = [...new Map(steps.map((s) => [s.contentId, s.draft.text])).entries()];
-    const found = await facts.findByContent(
-      scope,
-      unique.map(([contentId, text]) => ({ contentId, text })),
-    );
-    const matches = new Map(unique.map(([contentId], i) => [contentId, found[i] ?? { holder: null, idTaken: false }]));
-    // One upsert for the whole turn; a delete (an update folded into the fact that already says
-    // it) comes after, so a failure between leaves an extra fact, never a lost one.
-    const planned = planLearnedWrites(steps, matches, this.#now());
-    if (planned.upserts.length > 0) await facts.upsert(scope, planned.upserts);
-    if (planned.deletes.length > 0) await facts.delete(scope, planned.deletes);
-    for (const outcome of planned.outcomes) {
-      if (outcome.kind === "skipped") report.skipped += 1;
-      else if (outcome.kind === "added") report.added.push(outcome.id);
-      else if (outcome.kind === "updated") report.updated.push(outcome.id);
-      else {
-        report.added.push(outcome.by);
-        report.superseded.push(outcome.id);
-      }
-    }
-    return report;
+  /** One learning turn on this user's facts (see {@link learnTurn}). */
+  learn(extractor: FactExtractor, said: StoredMessage[], sourceSession: string, turn: LearnTurn = {}): Promise<LearnReport> {
+    return learnTurn({ ...this.#d, now: this.#now }, extractor, said, sourceSession, turn);
   }
 }

@@ -80,3 +80,9 @@ export function matchesFilter(fact: Fact, filter: FactFilter | undefined): boole
   }
   return true;
 }
+
+/** How a list is narrowed besides types and the {@link FactFilter}. */
+export interface FactListOptions {
+  /** Only current facts: none a newer statement superseded (no `supersededAt`). @default false */
+  current?: boolean | undefined;
+}

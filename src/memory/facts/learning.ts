@@ -1,7 +1,8 @@
 /** @module Background fact learning: delivers queued facts to long-term memory and applies the extractor's operations. */
 import type { TenantDeps } from "../tenant-deps.ts";
 import { LlmError } from "../errors.ts";
-import { FactService, type LearnReport } from "./fact-service.ts";
+import { FactService } from "./fact-service.ts";
+import type { LearnReport } from "./learn-turn.ts";
 import { freshFactId, mergeFact, refreshOf, reinstated } from "./identity.ts";
 import type { FactRefresh, FactScope, FactStore, UserStore } from "../ports/facts.ts";
 import type { FactExtractor } from "../ports/llm.ts";

@@ -1,5 +1,7 @@
 /** @module Turns user messages flagged `persist` into facts with content ids, type and importance from salience cues. */
+import { MemoryError } from "../errors.ts";
 import { redactFactText } from "./fact-guard.ts";
+import { factTextProblem } from "./fact-text.ts";
 import { createFact, factId, type FactDraft } from "./identity.ts";
 import { REDACTION_CATEGORIES, type RedactionCategory } from "./sensitive.ts";
 import type { FactScope } from "../ports/facts.ts";
@@ -26,13 +28,17 @@ export interface PersistInput {
  * The facts a write stores: user messages flagged `persist` (or all, with `persistAll`), with a
  * content id, and type and importance from the salience cues unless the client set importance.
  * Restatements within the batch collapse into one fact. Assistant, tool and system text never
- * becomes a fact here. Secrets are stored redacted; a message that says nothing but a secret
- * ("My password is hunter2") stores no fact (the message itself is still appended).
+ * becomes a fact here. A text the fact text rule refuses (see `factTextProblem`) refuses the
+ * whole write (`invalid`), before anything is stored. Secrets are stored redacted; a message
+ * that says nothing but a secret ("My password is hunter2") stores no fact (the message itself
+ * is still appended).
  */
 export async function factsToPersist(input: PersistInput): Promise<Fact[]> {
   const facts = new Map<string, Fact>();
   for (const [i, message] of input.incoming.entries()) {
     if (message.role !== "user" || !(input.persistAll || message.persist) || message.content.trim() === "") continue;
+    const problem = factTextProblem(message.content.trim());
+    if (problem) throw new MemoryError("invalid", `messages.${i}.content ${problem}: a persisted message is stored as a fact`);
     const { text, onlySecret } = redactFactText(message.content.trim(), input.redact ?? REDACTION_CATEGORIES);
     if (onlySecret) continue;
     const salience = isSalient(text);

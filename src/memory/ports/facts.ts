@@ -148,6 +148,11 @@ export interface FactStore {
    */
   touch(scope: FactScope, accesses: FactAccess[]): Promise<void>;
   delete(scope: FactScope, ids: string[]): Promise<number>;
+  /**
+   * The facts `fact` superseded: those whose `supersededBy` is its id (a store may cap them at a
+   * hundred; one statement rarely replaces more than one). One round trip.
+   */
+  supersededBy(scope: FactScope, fact: Fact): Promise<Fact[]>;
   list(scope: FactScope, cursor: string, limit: number): Promise<FactPage>;
   deleteAll(scope: FactScope): Promise<number>;
   /** Every scope that holds facts (for the cron sweep). */

@@ -165,6 +165,8 @@ export interface SessionStore {
   append(ref: SessionRef, messages: StoredMessage[], options: AppendOptions): Promise<AppendResult>;
   /** The session's stored owner (null: no session, or one no user owns); one round trip. */
   owner(ref: SessionRef): Promise<string | null>;
+  /** Whether the session exists, and its stored owner (null: none); one round trip. */
+  ownership(ref: SessionRef): Promise<{ exists: boolean; owner: string | null }>;
   /**
    * One round trip, an atomic snapshot. With a bound, only the newest window messages a context
    * of that budget can use come back (plus the counts and totals), whatever the window's length.

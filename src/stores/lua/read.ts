@@ -60,5 +60,8 @@ snap.win = head
 return encode_snap(snap)
 `;
 
-/** The session's stored owner, or false. KEYS: meta. */
-export const OWNER_LUA = `return redis.call('HGET', KEYS[1], 'userId')`;
+/** The session's stored owner; '' for a session nobody owns, false for none at all. KEYS: meta. */
+export const OWNER_LUA = `local owner = redis.call('HGET', KEYS[1], 'userId')
+if owner then return owner end
+if redis.call('EXISTS', KEYS[1]) == 1 then return '' end
+return false`;

@@ -4,8 +4,9 @@ import { LUA_MSG_HEAD } from "./common.ts";
 /**
  * Clears a session (a `/clear`), optionally keeping the pinned system messages. Bumps the epoch so
  * a compression that read the session before the reset cannot commit after it. Meta (owner,
- * settings, created) survives; its TTL is left as it is. Turn outcomes, the open tool calls and the
- * title go with the conversation.
+ * settings, created) survives; its TTL is left as it is. Turn outcomes, the open tool calls, the
+ * title and the retry tag of the last request (meta.tail, see APPEND_LUA) go with the conversation:
+ * the same request after a reset is a new turn, not a retry of one that is gone.
  *
  * KEYS: sys win sum meta arc ids notes pad turns
  * ARGV: keepSystem('1'/'0')
@@ -22,7 +23,7 @@ for i = 1, #kept do
   if id then ids[#ids + 1] = id end
 end
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
-redis.call('HDEL', KEYS[4], 'calls', 'title')
+redis.call('HDEL', KEYS[4], 'calls', 'title', 'tail')
 local removed = nwin
 if keep then
   -- kept system messages stay idempotent: re-sending the same prompt id must not duplicate it

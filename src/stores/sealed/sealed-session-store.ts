@@ -60,6 +60,10 @@ export class SealedSessionStore implements SessionStore {
     return this.#inner.owner(ref);
   }
 
+  ownership(ref: SessionRef): Promise<{ exists: boolean; owner: string | null }> {
+    return this.#inner.ownership(ref);
+  }
+
   async read(ref: SessionRef, bound?: WindowBound): Promise<SessionSnapshot> {
     return seal.snapshot(await this.#inner.read(ref, bound), seal.codecsFor(this.#cipher, ref.tenant).open);
   }

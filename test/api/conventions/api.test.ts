@@ -28,7 +28,7 @@ describe("schema errors say where and what, with the bound", () => {
     ],
     ["POST", "/v1/sessions/conv-1/chat", { message: "hi", temperature: 3 }, "invalid body: temperature must be <= 2"],
     ["POST", "/v1/users/u1/facts", { text: "x", importance: 2 }, "invalid body: importance must be <= 1"],
-    ["GET", "/v1/sessions/conv-1/context?k=1000", undefined, "invalid query: k must be <= 50"],
+    ["GET", "/v1/sessions/conv-1/context?k=1000", undefined, "invalid query: k must be an integer from 0 to 50"],
     [
       "GET",
       "/v1/sessions/a:b",

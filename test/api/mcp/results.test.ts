@@ -267,5 +267,9 @@ describe("superseded memories", () => {
     const lines = listed.text.split("\n");
     expect(lines.find((l) => l.startsWith(`- ${paris.id} `))).toMatch(new RegExp(`\\(superseded ${day} by ${berlin.id}\\)$`));
     expect(lines.find((l) => l.startsWith(`- ${berlin.id} `))).not.toContain("superseded");
+
+    const current = memoriesOf((await tool(client, "list_memories", { userId: user, current: true })).structured);
+    expect(current.map((m) => m.id)).toContain(berlin.id);
+    expect(current.map((m) => m.id)).not.toContain(paris.id);
   });
 });

@@ -104,6 +104,8 @@ describe("GET /v1/users/{userId}/sessions: a chat sidebar's list", () => {
     expect(expectJsonError(await list("u1", "?cursor=abc"), 400).error.message).toBe(
       "invalid query: cursor must be the nextCursor of the previous page",
     );
-    expect(expectJsonError(await list("u1", "?limit=500"), 400).error.message).toBe("invalid query: limit must be <= 100");
+    expect(expectJsonError(await list("u1", "?limit=500"), 400).error.message).toBe(
+      "invalid query: limit must be an integer from 1 to 100",
+    );
   });
 });

@@ -242,6 +242,11 @@ export class InMemoryFactStore implements FactStore {
     return ids.filter((id) => this.#scope(scope).delete(id)).length;
   }
 
+  async supersededBy(scope: FactScope, fact: Fact): Promise<Fact[]> {
+    this.#enter("supersededBy");
+    return clone([...this.#scope(scope).values()].filter((f) => f.supersededBy === fact.id));
+  }
+
   async list(scope: FactScope, cursor: string, limit: number): Promise<FactPage> {
     this.#enter("list");
     const all = [...this.#scope(scope).values()].sort((a, b) => a.id.localeCompare(b.id));

@@ -146,6 +146,12 @@ export class InMemorySessionStore implements SessionStore {
     return this.#t.state(ref, false)?.meta?.userId ?? null;
   }
 
+  async ownership(ref: SessionRef): Promise<{ exists: boolean; owner: string | null }> {
+    this.#enter("ownership");
+    const meta = this.#t.state(ref, false)?.meta;
+    return { exists: meta !== undefined && meta !== null, owner: meta?.userId ?? null };
+  }
+
   /** The whole window always (a bound only limits what a store must return). */
   async read(ref: SessionRef): Promise<SessionSnapshot> {
     this.#enter("read");
