@@ -1004,6 +1004,7 @@ export interface components {
             type?: "fact" | "preference" | "context" | "temporary" | "experience";
             importance?: number;
             /**
+             * Format: date-time
              * @description When the fact was originally stated: epoch ms or ISO 8601 (not in the future). Default: now.
              * @example 1735689600000
              */
