@@ -31,13 +31,13 @@ interface Outcome {
 }
 const outcomes: Outcome[] = [];
 
-/** Runs `script` in bash; resolves with its exit code and output (the last 4 KB). */
+/** Runs `script` in bash; resolves with its exit code and output (at most 1 MB). */
 function bash(script: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 300_000): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn("bash", ["-eo", "pipefail", "-c", script], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString("utf8")).slice(-4096);
+      if (output.length < 1 << 20) output += chunk.toString("utf8");
     };
     child.stdout.on("data", keep);
     child.stderr.on("data", keep);
@@ -155,7 +155,8 @@ try {
     if (command === "npm run example:browser") {
       // A server that runs until stopped: start it, fetch its page and a token, stop it.
       const port = await freePort();
-      const script = `${command} & pid=$!; trap 'kill $pid' EXIT
+      // Its own process group (set -m), so the trap stops npm and the server it started.
+      const script = `set -m; ${command} & pid=$!; trap 'kill -- -$pid' EXIT
 for i in $(seq 1 120); do curl -sf http://127.0.0.1:${port}/ >/dev/null && break; sleep 0.5; done
 curl -sf http://127.0.0.1:${port}/ | grep -qi '<html'
 curl -sf -X POST http://127.0.0.1:${port}/token -H 'content-type: application/json' -d '{"userId":"docs-check","sessionId":"docs-check"}' | grep -q token`;
