@@ -1,6 +1,7 @@
 /**
- * wrangler's `[build]` step (before `wrangler dev` and `wrangler deploy`): the API reference's
- * browser script into `public/`, and the rank tables' binaries with their hash built in.
+ * wrangler's `[build]` step (before `wrangler deploy`; `npm run dev` runs the same steps itself
+ * before wrangler starts, see scripts/dev-build.ts): the API reference's browser script into
+ * `public/`, and the rank tables' binaries with their hash built in.
  *
  *   node --import tsx scripts/build-assets.ts
  */

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { CONFIG_VARS } from "../src/worker/config/table.ts";
 import { startUpstashLocal, type UpstashLocal } from "../tools/upstash-local/index.ts";
 import { DEV_DENSE_MODEL, parseDenseModel, type DenseModel } from "../tools/upstash-local/vector/config.ts";
+import { prepareDevBuild } from "./dev-build.ts";
 import { applyDevDefaults } from "./dev-defaults.ts";
 import { PORT_SETTINGS, parseDevCommand } from "./dev-options.ts";
 import { listenFailure, portMessage, portProblem } from "./port-check.ts";
@@ -94,11 +95,31 @@ writeFileSync(
   { mode: 0o600 },
 );
 
+// The build step before wrangler starts: wrangler's own `[build]` would build twice per start.
+let build: Awaited<ReturnType<typeof prepareDevBuild>>;
+try {
+  build = await prepareDevBuild();
+} catch (err) {
+  await local?.close();
+  fail(`npm run dev: the build step failed: ${(err as Error).message}`);
+}
+for (const note of build.notes) console.log(note);
+
 // Run wrangler's own entry with this Node (no npx layer) in a process group of its own: wrangler's
 // entry starts its CLI, which starts workerd and esbuild, and stopping the group stops all of them,
 // even when a forced stop is needed (killing the entry alone would leave workerd running).
 const wranglerBin = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js");
-const wranglerArgs = ["dev", "--ip", HOST, "--port", String(options.port), "--inspector-port", String(options.inspectorPort)];
+const wranglerArgs = [
+  "dev",
+  "--config",
+  build.config,
+  "--ip",
+  HOST,
+  "--port",
+  String(options.port),
+  "--inspector-port",
+  String(options.inspectorPort),
+];
 const wrangler = spawn(
   process.execPath,
   [wranglerBin, ...wranglerArgs, "--test-scheduled", "--env-file", envFile, "--show-interactive-dev-session=false"],

@@ -22,6 +22,16 @@ export interface CopiedAsset {
   bytes: number;
   /** Version of `@scalar/api-reference` it came from. */
   version: string;
+  /** False when the file already held these bytes (it is then left untouched). */
+  written: boolean;
+}
+
+function sameBytes(a: string, b: string): boolean {
+  try {
+    return statSync(a).size === statSync(b).size && readFileSync(a).equals(readFileSync(b));
+  } catch {
+    return false;
+  }
 }
 
 export function copyDocsAssets(publicDir: string = PUBLIC_DIR): CopiedAsset {
@@ -30,8 +40,10 @@ export function copyDocsAssets(publicDir: string = PUBLIC_DIR): CopiedAsset {
   const manifest = JSON.parse(readFileSync(join(dirname(source), "../../package.json"), "utf8")) as { version: string };
   const file = join(publicDir, ...DOCS_SCRIPT_PATH.split("/").filter((part) => part !== ""));
   mkdirSync(dirname(file), { recursive: true });
-  copyFileSync(source, file);
-  return { file, bytes: statSync(file).size, version: manifest.version };
+  // Left alone when current: wrangler dev watches public/ and reloads on every write.
+  const written = !sameBytes(source, file);
+  if (written) copyFileSync(source, file);
+  return { file, bytes: statSync(file).size, version: manifest.version, written };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

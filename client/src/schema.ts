@@ -394,8 +394,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * OpenAI-compatible chat completions with memory (`user` names the memory user; session from X-Memory-Session, else the user); every field passes through
-         * @description OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The `user` field (OpenAI's end-user id) names the memory user (`X-Memory-User` overrides it), the session comes from `X-Memory-Session` (default: the `user` value); `X-Memory-Persist: true` or `persist` on the last user message keeps it as a fact; earlier messages already in memory are not stored twice, nor is a message an SDK retries after a failure.
+         * OpenAI-compatible chat completions with memory (`user` or X-Memory-User names the memory user; session from X-Memory-Session, else the memory user); every field passes through
+         * @description OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The `user` field (OpenAI's end-user id) names the memory user (`X-Memory-User` overrides it), the session comes from `X-Memory-Session` (default: the memory user, so `X-Memory-User` alone is enough; a token must send its session); `X-Memory-Persist: true` or `persist` on the last user message keeps it as a fact; earlier messages already in memory are not stored twice, nor is a message an SDK retries after a failure.
          */
         post: operations["createChatCompletion"];
         delete?: never;
@@ -1005,6 +1005,7 @@ export interface components {
             type?: "fact" | "preference" | "context" | "temporary" | "experience";
             importance?: number;
             /**
+             * Format: date-time
              * @description When the fact was originally stated: epoch ms or ISO 8601 (not in the future). Default: now.
              * @example 1735689600000
              */

@@ -1,14 +1,12 @@
 // The inspector: plain browser JavaScript over the public API (no build step, nothing from a CDN).
 // The API key lives in sessionStorage only: never in the URL, gone when the tab closes.
 
+import { $, age, clip, el, fillTable, reveal, row } from "./dom.js";
+import { initTraces, loadTraces, renderTrace } from "./traces.js";
+
 const KEY_STORE = "agent-memory.inspector.key";
-const $ = (id) => document.getElementById(id);
 
-const state = { userId: "", sessionId: "", traces: [], tracesShown: 0 };
-
-/** Turns listed per page; the server keeps a session's latest 20. */
-const TRACE_PAGE = 10;
-const TRACES_KEPT = 20;
+const state = { userId: "", sessionId: "", traces: [], tracesShown: 0, facts: [] };
 
 function apiKey() {
   return sessionStorage.getItem(KEY_STORE) ?? "";
@@ -21,45 +19,29 @@ async function api(path) {
   if (!key) throw new ApiFailure("enter an API key first");
   const res = await fetch(path, { headers: { authorization: `Bearer ${key}` } });
   const body = await res.json().catch(() => null);
+  // A key that is refused must not leave what another key read on screen.
+  if (res.status === 401 || res.status === 403) clearShown();
   if (!res.ok) throw new ApiFailure(`${res.status}: ${body?.error?.message ?? res.statusText}`);
   return body;
 }
 
+const PANELS = ["budget-panel", "system-panel", "summary-panel", "window-panel", "archive-panel", "facts-panel", "traces-panel"];
+
+/** Hides and empties every panel and the session list: nothing read with an earlier key stays shown. */
+function clearShown() {
+  state.sessionId = "";
+  state.traces = [];
+  state.tracesShown = 0;
+  state.facts = [];
+  for (const id of PANELS) $(id).hidden = true;
+  for (const id of ["window", "archive", "facts"]) fillTable(id, []);
+  for (const id of ["session-select", "system", "summary-meta", "budget-bar", "budget-legend", "traces", "trace-detail"])
+    $(id).replaceChildren();
+  $("summary-text").textContent = "";
+}
+
 function showError(err) {
   $("error").textContent = err instanceof Error ? err.message : String(err);
-}
-
-/** An element with text (never HTML: everything shown comes from stored data). */
-function el(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  if (className) node.className = className;
-  return node;
-}
-
-function row(cells) {
-  const tr = document.createElement("tr");
-  for (const [text, className] of cells) tr.append(el("td", text, className));
-  return tr;
-}
-
-const clip = (text, n = 400) => (text.length > n ? `${text.slice(0, n)}…` : text);
-
-function age(ms) {
-  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  if (s < 120) return `${s} s`;
-  if (s < 7200) return `${Math.round(s / 60)} min`;
-  if (s < 172_800) return `${Math.round(s / 3600)} h`;
-  return `${Math.round(s / 86_400)} d`;
-}
-
-function fillTable(id, rows) {
-  const body = $(id).querySelector("tbody");
-  body.replaceChildren(...rows);
-}
-
-function reveal(...ids) {
-  for (const id of ids) $(id).hidden = false;
 }
 
 // --- key, user, session ---------------------------------------------------------------------
@@ -73,12 +55,15 @@ $("key-form").addEventListener("submit", (event) => {
   const value = $("api-key").value.trim();
   if (value) sessionStorage.setItem(KEY_STORE, value);
   $("api-key").value = "";
+  initTraces({ api, state, showError });
   showKeyStatus();
   $("user-id").focus();
 });
 
 $("forget-key").addEventListener("click", () => {
   sessionStorage.removeItem(KEY_STORE);
+  clearShown();
+  initTraces({ api, state, showError });
   showKeyStatus();
 });
 
@@ -148,7 +133,7 @@ async function inspect() {
   renderArchive(history.archived ?? []);
   await Promise.all([readContext(""), state.userId ? loadFacts() : Promise.resolve()]);
   await loadTraces();
-  reveal("budget-panel", "system-panel", "summary-panel", "window-panel", "archive-panel", "facts-panel", "traces-panel");
+  reveal(...PANELS);
 }
 
 function renderSystem(system) {
@@ -206,13 +191,40 @@ function renderArchive(archived) {
 
 async function loadFacts() {
   const page = await api(`/v1/users/${encodeURIComponent(state.userId)}/facts?limit=100`);
-  const facts = page.facts ?? [];
+  state.facts = page.facts ?? [];
+  renderFacts();
+}
+
+/** A fact's value cell: a superseded one is struck through after a badge with the date it stopped being true. */
+function factValue(f) {
+  const td = el("td", undefined, "text");
+  if (f.supersededAt) {
+    const when = new Date(f.supersededAt);
+    const badge = el("span", `superseded ${when.toISOString().slice(0, 10)}`, "badge superseded-badge");
+    badge.title = `superseded ${when.toLocaleString()}${f.supersededBy ? ` by fact ${f.supersededBy}` : ""}`;
+    td.append(badge, " ", el("s", f.text));
+  } else td.textContent = f.text;
+  return td;
+}
+
+function renderFacts() {
+  const currentOnly = $("facts-current-only").checked;
+  const shown = currentOnly ? state.facts.filter((f) => !f.supersededAt) : state.facts;
   fillTable(
     "facts",
-    facts.map((f) => row([[f.type], [f.importance, "num"], [age(f.createdAt), "num"], [f.accessCount, "num"], [f.text, "text"]])),
+    shown.map((f) => {
+      const tr = row([[f.type], [f.importance, "num"], [age(f.createdAt), "num"], [f.accessCount, "num"]]);
+      tr.append(factValue(f));
+      if (f.supersededAt) tr.className = "superseded";
+      return tr;
+    }),
   );
-  $("facts-h").textContent = `Facts of ${state.userId} (${facts.length})`;
+  const superseded = state.facts.filter((f) => f.supersededAt).length;
+  $("facts-h").textContent =
+    `Facts of ${state.userId} (${state.facts.length - superseded} current${superseded > 0 ? `, ${superseded} superseded` : ""})`;
 }
+
+$("facts-current-only").addEventListener("change", renderFacts);
 
 const PARTS = ["system", "summary", "facts", "window"];
 
@@ -254,103 +266,5 @@ function renderBudget(context) {
   );
 }
 
-/** The session's latest turns, newest first: the first page now, earlier ones on "Earlier turns". */
-async function loadTraces() {
-  const { traces } = await api(`/v1/sessions/${encodeURIComponent(state.sessionId)}/traces?limit=${TRACES_KEPT}`);
-  state.traces = traces;
-  state.tracesShown = 0;
-  $("traces").replaceChildren();
-  if (traces.length === 0) $("traces").replaceChildren(el("li", "no traces yet", "dropped"));
-  await showMoreTraces();
-}
-
-/** What a turn was about: its recall query (the user's message for a chat turn). */
-function traceLabel(ref, trace) {
-  const when = new Date(ref.at).toLocaleTimeString();
-  const query = trace?.recall?.query;
-  return `${ref.kind} · ${when} · ${query ? `“${clip(query, 80)}”` : "no query"}`;
-}
-
-async function showMoreTraces() {
-  const list = $("traces");
-  list.querySelector("li.more")?.remove();
-  const page = state.traces.slice(state.tracesShown, state.tracesShown + TRACE_PAGE);
-  state.tracesShown += page.length;
-  // Each trace is read once here, for its query; opening it shows what was read.
-  const details = await Promise.all(page.map((t) => api(`/v1/traces/${encodeURIComponent(t.traceId)}`).catch(() => null)));
-  list.append(
-    ...page.map((t, i) => {
-      const li = el("li");
-      const button = el("button", traceLabel(t, details[i]));
-      button.type = "button";
-      button.dataset.traceId = t.traceId;
-      button.addEventListener("click", async () => {
-        try {
-          renderTrace(details[i] ?? (await api(`/v1/traces/${encodeURIComponent(t.traceId)}`)));
-        } catch (err) {
-          showError(err);
-        }
-      });
-      li.append(button);
-      return li;
-    }),
-  );
-  if (state.tracesShown < state.traces.length) {
-    const li = el("li", undefined, "more");
-    const more = el("button", `Earlier turns (${state.traces.length - state.tracesShown} more)`);
-    more.type = "button";
-    more.id = "traces-more";
-    more.addEventListener("click", () => showMoreTraces().catch(showError));
-    li.append(more);
-    list.append(li);
-  }
-  $("traces-h").textContent = `Latest turns (${state.tracesShown} of ${state.traces.length})`;
-}
-
-function renderTrace(trace) {
-  const box = $("trace-detail");
-  const parts = [];
-  parts.push(el("h3", `Trace ${trace.traceId} (${trace.kind})`));
-  const meta = el("dl", undefined, "meta");
-  const c = trace.context;
-  const items = [
-    [
-      "Query",
-      trace.recall ? `${trace.recall.query} (${trace.recall.mode}, k=${trace.recall.k}, min score ${trace.recall.minScore})` : "none",
-    ],
-    [
-      "Injected",
-      c
-        ? `system ${c.system.tokens} + summary ${c.summary?.tokens ?? 0} + facts ${c.facts.tokens} + window ${c.window.tokens} = ${c.total} tokens`
-        : "-",
-    ],
-    ["Round trips", trace.roundTrips.map((r) => `${r.name} ${r.ms} ms${r.ok ? "" : " (failed)"}`).join(", ") || "none"],
-    ["Degraded", trace.degraded.length > 0 ? trace.degraded.join(", ") : "nothing"],
-  ];
-  meta.append(...items.flatMap(([k, v]) => [el("dt", k), el("dd", v)]));
-  parts.push(meta);
-  const candidates = trace.recall?.candidates ?? [];
-  if (candidates.length > 0) {
-    const table = el("table");
-    table.id = "candidates";
-    const head = el("thead");
-    const hr = el("tr");
-    for (const h of ["Verdict", "Similarity", "Score", "Type", "Fact"]) {
-      const th = el("th", h);
-      th.scope = "col";
-      hr.append(th);
-    }
-    head.append(hr);
-    const body = el("tbody");
-    body.append(
-      ...candidates.map((k) =>
-        row([[k.reason, k.kept ? "kept" : "dropped"], [k.similarity, "num"], [k.score, "num"], [k.type], [clip(k.text, 200), "text"]]),
-      ),
-    );
-    table.append(head, body);
-    parts.push(table);
-  }
-  box.replaceChildren(...parts);
-}
-
+initTraces({ api, state, showError });
 showKeyStatus();

@@ -5,6 +5,7 @@ import type { DefinedRoute } from "../route-def.ts";
 import { routeByKey } from "../routes/registry.ts";
 import { API_TAGS } from "./operations.ts";
 import { PARAMETER_DOCS } from "./parameters.ts";
+import { compatDocument } from "./schema-compat.ts";
 
 export type OpenAPIDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
 
@@ -64,5 +65,6 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>): OpenAPIDocument {
       operation.description ??= row.description;
     }
   }
+  compatDocument(document);
   return document;
 }

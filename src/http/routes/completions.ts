@@ -20,7 +20,7 @@ const route = defineRoute(
     method: "post",
     path: "/v1/chat/completions",
     summary:
-      "OpenAI-compatible chat completions with memory (`user` names the memory user; session from X-Memory-Session, else the user); every field passes through",
+      "OpenAI-compatible chat completions with memory (`user` or X-Memory-User names the memory user; session from X-Memory-Session, else the memory user); every field passes through",
     security,
     request: {
       headers: z.object({
@@ -50,7 +50,7 @@ const route = defineRoute(
     },
   },
   {
-    // The session comes from X-Memory-Session: a token must send it (the `user` field cannot name one).
+    // The session comes from X-Memory-Session: a token must send it (a key's request defaults to the user).
     access: chatTurn,
     // The handler calls `admit` before the LLM.
     parallelAdmit: true,
@@ -58,7 +58,7 @@ const route = defineRoute(
       operationId: "createChatCompletion",
       tag: "Chat",
       description:
-        "OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The `user` field (OpenAI's end-user id) names the memory user (`X-Memory-User` overrides it), the session comes from `X-Memory-Session` (default: the `user` value); `X-Memory-Persist: true` or `persist` on the last user message keeps it as a fact; earlier messages already in memory are not stored twice, nor is a message an SDK retries after a failure.",
+        "OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The `user` field (OpenAI's end-user id) names the memory user (`X-Memory-User` overrides it), the session comes from `X-Memory-Session` (default: the memory user, so `X-Memory-User` alone is enough; a token must send its session); `X-Memory-Persist: true` or `persist` on the last user message keeps it as a fact; earlier messages already in memory are not stored twice, nor is a message an SDK retries after a failure.",
     },
     example: {
       model: "gpt-4o-mini",
@@ -78,11 +78,11 @@ const proxyFormat = (model: string): StreamFormat => ({
   error: (err) => `data: ${JSON.stringify(openAIError(err))}\n\ndata: [DONE]\n\n`,
 });
 
-/** `user` names the session (and user) when no header does; it must then be a valid id. */
-function fromUserField(user: string | undefined, header: string): string | undefined {
+/** `user` names the memory user (and so the session) when no header does; it must then be a valid id. */
+function fromUserField(user: string | undefined): string | undefined {
   if (user === undefined) return undefined;
   if (!IdSchema.safeParse(user).success) {
-    throw new ApiError(400, "validation_failed", `invalid body: user must be a valid id to name the memory session (or send ${header})`);
+    throw new ApiError(400, "validation_failed", "invalid body: user must be a valid id to name the memory user (or send X-Memory-User)");
   }
   return user;
 }
@@ -92,15 +92,17 @@ export function completionRoutes() {
   app.openapi(route.route, async (c) => {
     const body = c.req.valid("json");
     const headers = c.req.valid("header");
-    const sessionId = headers["x-memory-session"] ?? fromUserField(body.user, "X-Memory-Session");
+    // The `user` field names the user only for a key's request: a token acts for its own user.
+    const userId = actingUser(c, headers["x-memory-user"], () => fromUserField(body.user));
+    // Without X-Memory-Session a key's request continues the memory user's own conversation; a
+    // token must name its session (the access guard has already refused one that did not).
+    const sessionId = headers["x-memory-session"] ?? (c.get("principal").kind === "key" ? userId : undefined);
     if (!sessionId)
       throw new ApiError(
         400,
         "validation_failed",
-        "invalid header: x-memory-session is required (or name the session in the `user` field)",
+        "invalid header: x-memory-session is required (or name the memory user with X-Memory-User or the `user` field)",
       );
-    // The `user` field names the user only for a key's request: a token acts for its own user.
-    const userId = actingUser(c, headers["x-memory-user"], () => fromUserField(body.user, "X-Memory-User"));
     beginTrace(c, "proxy", { sessionId, userId }, headers["x-memory-trace"] === "1");
     const proxied = await proxiedTurn(proxiedRequest(body, headers["x-memory-persist"] === "true"));
     if ("refused" in proxied) throw new ApiError(400, "validation_failed", `invalid body: ${proxied.refused}`);

@@ -12,6 +12,10 @@ import { openApiDocument, type OpenAPIDocument } from "../docs/openapi-document.
  */
 export const DOCS_SCRIPT_PATH = "/docs/scalar/api-reference.js";
 
+/** The page's icon, a static asset in `public/` (without one the browser asks for /favicon.ico: a 404 in the console). */
+export const DOCS_ICON_PATH = "/favicon.svg";
+const ICON_LINK = `<link rel="icon" type="image/svg+xml" href="${DOCS_ICON_PATH}" />`;
+
 /** The browser enforces it too: the page loads from and connects to this origin only (enough for rendering and "try it"). */
 const DOCS_CSP = [
   "default-src 'self'",
@@ -33,6 +37,13 @@ export function mountDocs(app: OpenAPIHono<AppEnv>): void {
   app.get("/openapi.json", (c) => c.json((document ??= openApiDocument(app))));
   app.use("/docs", async (c, next) => {
     await next();
+    // Scalar's page has no icon option: the link goes into its head.
+    if (c.res.status === 200 && (c.res.headers.get("content-type") ?? "").includes("text/html")) {
+      const html = (await c.res.text()).replace("<head>", `<head>\n    ${ICON_LINK}`);
+      const headers = new Headers(c.res.headers);
+      headers.delete("content-length");
+      c.res = new Response(html, { status: c.res.status, headers });
+    }
     c.header("content-security-policy", DOCS_CSP);
   });
   const reference = (devKey: string | null) =>

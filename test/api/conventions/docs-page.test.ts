@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DOCS_SCRIPT_PATH } from "../../../src/http/routes/docs.ts";
+import { DOCS_ICON_PATH, DOCS_SCRIPT_PATH } from "../../../src/http/routes/docs.ts";
 
 // Requests enter as on wrangler: static assets (public/) first, then the Worker. The pool's binding
 // to the current worker takes that route; `exports.default.fetch` would call the Worker directly.
@@ -55,5 +55,45 @@ describe("GET /docs", () => {
     const spec = await get("/openapi.json");
     expect(spec.status).toBe(200);
     expect(((await spec.json()) as { openapi: string }).openapi).toBe("3.1.0");
+  });
+
+  it("links its icon, served from this origin (no /favicon.ico 404 in the console)", async () => {
+    const html = await (await get("/docs")).text();
+    const icon = /<link rel="icon"[^>]*href="([^"]+)"/.exec(html)?.[1];
+    expect(icon).toBe(DOCS_ICON_PATH);
+    const res = await get(DOCS_ICON_PATH);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/image\/svg\+xml/);
+    expect(await res.text()).toContain("<svg");
+  });
+
+  it("serves a document the reference page validates: no empty item or value schema, no bare union of different types", async () => {
+    // Scalar's check (logged as "document validation errors") fails a schema holding an empty
+    // schema `{}` (zod's unknown) as `items` or `additionalProperties`, or an `anyOf` of branches of
+    // different plain types with no `type` beside it (MessageInput's content, NewFact's createdAt).
+    const spec = (await (await get("/openapi.json")).json()) as { components: { schemas: Record<string, unknown> } };
+    const problems: string[] = [];
+    const isEmpty = (value: unknown) => typeof value === "object" && value !== null && Object.keys(value).length === 0;
+    const check = (schema: unknown, where: string): void => {
+      if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return;
+      const s = schema as Record<string, unknown>;
+      for (const key of ["items", "additionalProperties"]) if (isEmpty(s[key])) problems.push(`${where}/${key}: empty schema`);
+      const union = s.anyOf ?? s.oneOf;
+      if (Array.isArray(union) && s.type === undefined) {
+        const types = union.map((b) => (b as { type?: unknown }).type);
+        if (types.every((t) => typeof t === "string") && new Set(types).size > 1)
+          problems.push(`${where}: a union of ${types.join(", ")} without a type`);
+      }
+      for (const key of ["items", "additionalProperties", "not"]) check(s[key], `${where}/${key}`);
+      for (const key of ["anyOf", "oneOf", "allOf"]) {
+        const list = s[key];
+        if (Array.isArray(list)) for (const [i, branch] of list.entries()) check(branch, `${where}/${key}/${i}`);
+      }
+      if (typeof s.properties === "object" && s.properties !== null) {
+        for (const [name, value] of Object.entries(s.properties)) check(value, `${where}/properties/${name}`);
+      }
+    };
+    for (const [name, schema] of Object.entries(spec.components.schemas)) check(schema, name);
+    expect(problems).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, freePorts, runScript, shellEnv, stopLeftovers, waitForOk, type ScriptRun } from "../dev/dev-process.ts";
+import { SESSION3, TURNS, USER, USER2, USER3, seed, seedSuperseded, seedTools, useStack } from "./inspector-seed.ts";
 
 /** How long a poll waits for the page: the first turn of a freshly started dev stack is a cold request. */
 const UI_WAIT = { timeout: 15_000 };
@@ -21,72 +22,6 @@ let dataDir = "";
 let run: ScriptRun;
 let base = "";
 let browser: Browser;
-const USER = "inspector-user";
-const SESSION = "inspector-demo";
-
-async function api(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  expect(res.status, JSON.stringify(json)).toBeLessThan(300);
-  return json;
-}
-
-/** A session with a pinned prompt, a summary (and so archived originals), a window, facts and a trace. */
-async function seed(): Promise<void> {
-  const topics = [
-    "Porto trip in May",
-    "green tea",
-    "the blue bicycle",
-    "a Rust side project",
-    "Thursday's dentist appointment",
-    "jazz records",
-  ];
-  const messages = [{ role: "system", content: "You are a concise travel assistant." }];
-  topics.forEach((topic, i) => {
-    messages.push({ role: "user", content: `Let me tell you about ${topic}, item ${i}.` });
-    messages.push({ role: "assistant", content: `Noted: ${topic}.` });
-  });
-  await api("POST", `/v1/sessions/${SESSION}/messages`, { userId: USER, messages });
-  await api("POST", `/v1/sessions/${SESSION}/compress?force=true`);
-  await api("POST", `/v1/sessions/${SESSION}/messages`, {
-    userId: USER,
-    messages: [{ role: "user", content: "What should I pack for Porto?" }],
-  });
-  await api("POST", `/v1/users/${USER}/facts`, { text: "The user is travelling to Porto in May", type: "context", importance: 0.8 });
-  await api("POST", `/v1/users/${USER}/facts`, { text: "The user prefers green tea", type: "preference", importance: 0.6 });
-  await api("GET", `/v1/sessions/${SESSION}/context?userId=${USER}&query=${encodeURIComponent("packing for Porto")}`);
-}
-
-const USER2 = "inspector-tools-user";
-const TURNS = 12;
-
-/** A second user with two sessions, one with a tool call and more traced turns than a page shows. */
-async function seedTools(): Promise<void> {
-  await api("POST", `/v1/sessions/inspector-other/messages`, {
-    userId: USER2,
-    messages: [{ role: "user", content: "Nothing to see here." }],
-  });
-  await api("POST", `/v1/sessions/inspector-tools/messages`, {
-    userId: USER2,
-    messages: [
-      { role: "user", content: "What is the weather in Porto?" },
-      {
-        role: "assistant",
-        content: "",
-        tool_calls: [{ id: "call_w1", type: "function", function: { name: "get_weather", arguments: '{"city":"Porto"}' } }],
-      },
-      { role: "tool", tool_call_id: "call_w1", content: "sunny, 24 C" },
-      { role: "assistant", content: "It is sunny in Porto." },
-    ],
-  });
-  for (let i = 1; i <= TURNS; i++)
-    await api("GET", `/v1/sessions/inspector-tools/context?userId=${USER2}&query=${encodeURIComponent(`question number ${i}`)}`);
-}
-
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "agent-memory-inspector-"));
   const [port, redisPort, vectorPort, inspectorPort] = (await freePorts(4)) as [number, number, number, number];
@@ -103,8 +38,10 @@ beforeAll(async () => {
   );
   base = `http://127.0.0.1:${port}`;
   if (!(await waitForOk(`${base}/healthz`, run))) throw new Error(`npm run dev did not serve /healthz:\n${run.output()}`);
+  useStack(base);
   await seed();
   await seedTools();
+  await seedSuperseded();
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
 }, 300_000);
 
@@ -227,6 +164,85 @@ describe("/inspector", () => {
     expect((await labels.allTextContents()).join("\n")).toContain("“question number 1”");
     expect(await page.locator("#traces-more").count()).toBe(0);
     expect(await page.locator("#traces-h").textContent()).toBe(`Latest turns (${TURNS + 1} of ${TURNS + 1})`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("marks superseded facts, hides them on 'Current only', and says the recall counts come from the cron", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    await page.goto(`${base}/inspector`);
+    await page.fill("#api-key", KEY);
+    await page.press("#api-key", "Enter");
+    await page.fill("#user-id", USER3);
+    await page.press("#user-id", "Enter");
+    await expect.poll(() => page.locator("#session-select option").count(), UI_WAIT).toBe(1);
+    await page.selectOption("#session-select", SESSION3);
+    await page.locator("#facts-panel").waitFor({ state: "visible" });
+
+    const old = page.locator("#facts tbody tr.superseded");
+    await expect.poll(() => old.count(), UI_WAIT).toBe(1);
+    expect(await old.locator("s").textContent()).toContain("Berlin");
+    expect(await old.locator(".superseded-badge").textContent()).toMatch(/^superseded \d{4}-\d{2}-\d{2}$/);
+    const current = page.locator("#facts tbody tr:not(.superseded)");
+    expect(await current.count()).toBe(1);
+    expect(await current.textContent()).toContain("Munich");
+    expect(await current.locator("s, .superseded-badge").count()).toBe(0);
+    expect(await page.locator("#facts-h").textContent()).toBe(`Facts of ${USER3} (1 current, 1 superseded)`);
+
+    await page.check("#facts-current-only");
+    await expect.poll(() => page.locator("#facts tbody tr").count(), UI_WAIT).toBe(1);
+    expect(await page.locator("#facts tbody tr").textContent()).toContain("Munich");
+    expect(await page.locator("#recalled-h").textContent()).toContain("updated by the cron every 15 min");
+    await page.close();
+  });
+
+  it("clears everything another key showed when a key is refused (401)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    await page.goto(`${base}/inspector`);
+    await page.fill("#api-key", KEY);
+    await page.press("#api-key", "Enter");
+    await page.fill("#user-id", USER);
+    await page.press("#user-id", "Enter");
+    await expect.poll(() => page.locator("#session-select option").count(), UI_WAIT).toBe(1);
+    await page.click("#session-form button[type=submit]");
+    await page.locator("#facts-panel").waitFor({ state: "visible" });
+    await expect.poll(() => page.locator("#facts tbody tr").count(), UI_WAIT).toBe(2);
+
+    await page.fill("#api-key", "not-a-key");
+    await page.press("#api-key", "Enter");
+    await page.fill("#user-id", USER);
+    await page.press("#user-id", "Enter");
+    await expect.poll(() => page.locator("#error").textContent(), UI_WAIT).toMatch(/^401: /);
+    for (const panel of ["#budget-panel", "#window-panel", "#facts-panel", "#traces-panel", "#summary-panel"]) {
+      expect(await page.locator(panel).isHidden(), panel).toBe(true);
+    }
+    expect(await page.locator("#facts tbody tr").count()).toBe(0);
+    expect(await page.locator("#window tbody tr").count()).toBe(0);
+    expect(await page.locator("#session-select option").count()).toBe(0);
+    expect(await page.locator("#system").textContent()).toBe("");
+    expect(await page.locator("#summary-text").textContent()).toBe("");
+    expect(await page.locator("body").textContent()).not.toContain("The user prefers green tea");
+    await page.close();
+  });
+
+  it("renders the API reference with no console warning or error (document validation, icon)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const problems: string[] = [];
+    page.on("console", (msg) => {
+      if (msg.type() === "error" || msg.type() === "warning") problems.push(`${msg.type()}: ${msg.text()}`);
+    });
+    page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+    page.on("response", (res) => {
+      if (res.status() >= 400) problems.push(`${res.status()} ${res.url()}`);
+    });
+    await page.goto(`${base}/docs`, { waitUntil: "networkidle" });
+    // The page checks each schema as it renders it: scroll through every section.
+    for (let i = 0; i < 60; i++) {
+      await page.mouse.wheel(0, 3000);
+      await page.waitForTimeout(50);
+    }
+    await page.waitForTimeout(1000);
+    expect(await page.locator("link[rel=icon]").getAttribute("href")).toBe("/favicon.svg");
     expect(problems).toEqual([]);
     await page.close();
   });

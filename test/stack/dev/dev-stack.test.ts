@@ -70,8 +70,11 @@ describe("npm run dev", () => {
     const { exit, left } = await stop(run, "SIGTERM");
     expect(exit, run.output()).toBe(0);
     expect(left, "processes of the stack still running after SIGTERM").toEqual([]);
-    // An offline start is quiet: no `Request.cf` fetch, no stack trace.
+    // An offline start is quiet: no `Request.cf` fetch, no stack trace, one build, current types.
     expect(run.output()).not.toContain("Request.cf");
+    expect(run.output()).not.toContain("restarting build");
+    expect(run.output()).not.toContain("types might be out of date");
+    expect(run.output().match(/Ready on http/g), run.output()).toHaveLength(1);
     expect(run.output()).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
   });
 
