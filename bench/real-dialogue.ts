@@ -17,7 +17,6 @@
  *
  *   LOCOMO=/path/to/locomo10.json npx tsx bench/real-dialogue.ts
  *   LOCOMO_CONVERSATIONS=0,1 ...   only these conversations (default: all ten)
- *   LOCOMO_TS=1 ...                send each message with its session's time (`ts`)
  *   VERBOSE=1 ...                  every question with what each arm found
  *
  * The file is not committed (its licence is non-commercial): fetch it from the LoCoMo repository.
@@ -44,7 +43,6 @@ const TOP = 10;
 const PARALLEL = 4;
 const TUNE = [0, 1, 2, 3, 4];
 const indices = (process.env.LOCOMO_CONVERSATIONS ?? "0,1,2,3,4,5,6,7,8,9").split(",").map(Number);
-const withTs = process.env.LOCOMO_TS === "1";
 const verbose = process.env.VERBOSE === "1";
 
 type Arm = "learner" | "verbatim";
@@ -136,12 +134,12 @@ async function runView(view: SpeakerView, arm: Arm): Promise<{ stored: number; l
   const userId = `${arm}-${run}-c${view.conversation}-${view.user.replace(/\W/g, "")}`;
   for (const session of view.sessions) {
     const sessionId = `${userId}-s${session.index}`;
-    let exchange: { id: string; role: "user" | "assistant"; content: string; persist?: boolean; ts?: number }[] = [];
+    let exchange: { id: string; role: "user" | "assistant"; content: string; persist?: boolean }[] = [];
     const flush = async () => {
       if (exchange.length > 0) await call("POST", `/v1/sessions/${sessionId}/messages`, { userId, messages: exchange });
       exchange = [];
     };
-    for (const [i, turn] of session.turns.entries()) {
+    for (const turn of session.turns) {
       const role = turn.speaker === view.user ? "user" : "assistant";
       // A new exchange starts with the user's first line after a reply.
       if (role === "user" && exchange.some((m) => m.role === "assistant")) await flush();
@@ -152,7 +150,6 @@ async function runView(view: SpeakerView, arm: Arm): Promise<{ stored: number; l
         role,
         content: turn.text,
         ...(role === "user" && arm === "verbatim" ? { persist: true } : {}),
-        ...(withTs ? { ts: session.startsAt + i * 30_000 } : {}),
       });
     }
     await flush();
@@ -203,7 +200,7 @@ await upstash.close();
 
 const f3 = (n: number): string => n.toFixed(3).replace(/^0/, "");
 console.log(
-  `\nLoCoMo answer words (share of the gold answer's content words), ${views.length} speaker views, ${withTs ? "with" : "without"} message times; ${seconds.toFixed(0)} s, load average ${loadavg()[0]?.toFixed(1)}`,
+  `\nLoCoMo answer words (share of the gold answer's content words), ${views.length} speaker views; ${seconds.toFixed(0)} s, load average ${loadavg()[0]?.toFixed(1)}`,
 );
 for (const half of ["tune", "held-out"]) {
   if (!ARMS.some((arm) => tallies.has(`${half}/${arm}`))) continue;
