@@ -395,7 +395,7 @@ export interface paths {
         put?: never;
         /**
          * OpenAI-compatible chat completions with memory (`user` or X-Memory-User names the memory user; session from X-Memory-Session, else the memory user); every field passes through
-         * @description OpenAI-compatible chat completions with memory: point any OpenAI SDK here. The `user` field (OpenAI's end-user id) names the memory user (`X-Memory-User` overrides it), the session comes from `X-Memory-Session` (default: the memory user, so `X-Memory-User` alone is enough; a token must send its session); `X-Memory-Persist: true` or `persist` on the last user message keeps it as a fact; earlier messages already in memory are not stored twice, nor is a message an SDK retries after a failure.
+         * @description OpenAI-compatible chat completions with memory: point an OpenAI SDK here. The `user` field (OpenAI's end-user id) names the memory user (`X-Memory-User` overrides it), the session comes from `X-Memory-Session` (default: the memory user, so `X-Memory-User` alone is enough; a token must send its session); `X-Memory-Persist: true` or `persist` on the last user message keeps it as a fact; earlier messages already in memory are not stored twice, nor is a message an SDK retries after a failure.
          */
         post: operations["createChatCompletion"];
         delete?: never;

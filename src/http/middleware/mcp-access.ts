@@ -33,7 +33,7 @@ interface ToolCall {
   args: Record<string, unknown>;
 }
 
-/** The `tools/call` requests of a JSON-RPC message or batch, and whether it holds any other message. */
+/** The `tools/call` requests of a JSON-RPC message or batch, and whether it holds other messages too. */
 function toolCalls(body: unknown): { calls: ToolCall[]; others: boolean } {
   const messages = Array.isArray(body) ? body : [body];
   const calls: ToolCall[] = [];

@@ -54,7 +54,7 @@ export function decideAccess(principal: Principal, op: OperationClass | null, ta
   if (!principal.scopes.includes(op.need)) return deny(`this token lacks the "${op.need}" scope`);
   if (target.userId !== undefined && target.userId !== principal.userId) return deny("this token belongs to another user");
   if (op.target === "session" || target.sessionId !== undefined) {
-    // A user token may name any session: the owner rule (decideSessionOwner) then decides.
+    // A user token may name a session of its choice: the owner rule (decideSessionOwner) then decides.
     if (principal.sessionId === null) {
       if (target.sessionId === undefined) return deny("this token is not bound to a session: name the session (path or X-Memory-Session)");
     } else if (target.sessionId !== principal.sessionId) return deny("this token is bound to another session");

@@ -19,7 +19,7 @@ const CLAIMS: readonly RegExp[] = [
   // "full access", "admin rights", "root privileges"
   /\b(?:full|complete|total|admin|administrator|administrative|root|superuser|super-user|unrestricted|unlimited|elevated|privileged|special|master|all)\s+(?:access|rights|privileges|permissions?|clearance)\b(?!\s+(?:to|over|on|for)\s+(?:my|our)\b)/iu,
   // "access to all ...", "permission over every ..."
-  /\b(?:access|permissions?|rights|privileges|clearance)\s+(?:to|over|on|for)\s+(?:all|every|any|everything|everyone|anything|other|the\s+whole|the\s+entire|the\s+admin|admin)\b/iu,
+  /\b(?:access|permissions?|rights|privileges|clearance)\s+(?:to|over|on|for)\s+(?:all|every|an[y]|everything|everyone|anything|other|the\s+whole|the\s+entire|the\s+admin|admin)\b/iu,
   /\b(?:authori[sz]ed|entitled|cleared)\s+to\b/iu,
   new RegExp(
     `\\b(?:allowed|permitted|able|approved)\\s+to\\s+(?:see|view|read|access|open|modify|change|edit|delete|manage|control|bypass|override|ignore|know|get|use|export|query|download)\\b[^.!?。]{0,60}?\\b${GUARDED}`,
@@ -49,7 +49,7 @@ const INSTRUCTIONS: readonly RegExp[] = [
     `\\b(?:from\\s+now\\s+on|from\\s+this\\s+point\\s+on|starting\\s+(?:now|today)|going\\s+forward|henceforth|hereafter)\\s*,?\\s+(?:you\\b|always\\b|never\\b|only\\b|please\\b|${ASK}\\b)`,
     "iu",
   ),
-  /\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|my|of|these|those)\s+)*(?:previous|prior|earlier|above|preceding|former|original|system|existing|safety|other)?\s*(?:instructions?|prompts?|rules|directives|guidelines|restrictions|guardrails|programming)\b/iu,
+  /\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|an[y]|the|your|my|of|these|those)\s+)*(?:previous|prior|earlier|above|preceding|former|original|system|existing|safety|other)?\s*(?:instructions?|prompts?|rules|directives|guidelines|restrictions|guardrails|programming)\b/iu,
   new RegExp(`^(?:please\\s*,?\\s+|and\\s+|also\\s+|so\\s+)?(?:always|never|only)\\s+${ASK}\\b`, "iu"),
   /^(?:please\s*,?\s+)?(?:do\s+not|don't|dont)\s+(?:ever\s+)?(?:answer|reply|respond|mention|tell|refuse|say|reveal|use|ask|talk|speak|remind|warn|filter|censor|apologi[sz]e)\b/iu,
   /\byou\s+(?:must|should|shall|have\s+to|need\s+to|are\s+to|will\s+now|are\s+now|may\s+not|must\s+not|cannot\s+refuse|are\s+not\s+allowed|are\s+required)\b/iu,

@@ -24,7 +24,7 @@ export function isCardNumber(digits: string): boolean {
   return /^[2-6]\d{12,18}$/.test(digits) && !/^(\d)\1+$/.test(digits) && passesLuhn(digits);
 }
 
-/** An IBAN (spaces removed, any case): country letters, check digits, 11-30 more, mod 97 = 1. */
+/** An IBAN (spaces removed, upper or lower case): country letters, check digits, 11-30 more, mod 97 = 1. */
 export function isIban(compact: string): boolean {
   const iban = compact.toUpperCase();
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;

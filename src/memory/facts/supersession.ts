@@ -2,7 +2,7 @@
 import { reinstated } from "./identity.ts";
 import type { Fact } from "../model.ts";
 
-/** The facts to write before `gone` is deleted, and the one that became current again, if any. */
+/** The facts to write before `gone` is deleted, and the one that became current again (null when none did). */
 export interface SupersessionRepair {
   updates: Fact[];
   /** The fact current again because the statement that replaced it is gone; null when none is. */

@@ -38,7 +38,7 @@ export interface MetricsRecorder {
 export const NO_METRICS: MetricsRecorder = { count: () => undefined, compression: () => undefined, sessionGrew: () => undefined };
 
 // Session ids are client-chosen and may be "constructor" or "__proto__": their counts live in an
-// object with no prototype, so such a name is a key like any other.
+// object with no prototype, so such a name is an ordinary key.
 const emptyBatch = (): MetricsBatch => ({
   counters: {},
   ratioSum: 0,

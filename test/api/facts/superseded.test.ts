@@ -67,7 +67,7 @@ describe("superseded facts in the facts API", () => {
     expect((await listPage(uid, { current: "true" })).facts.map((f) => f.id)).toEqual([berlin.id]);
     expect((await recall(uid, "Where does the user live?", { minScore: "0" })).map((f) => f.id)).toEqual([berlin.id]);
 
-    // The restored fact's text can be edited like any other, and deleting it forgets both.
+    // The restored fact's text can be edited like every other fact, and deleting it forgets both.
     const edit = await call("PATCH", `${factsPath(uid)}/${berlin.id}`, { body: { text: "The user lives in Potsdam." } });
     expect(edit.status, edit.text).toBe(200);
     const gone = await call("DELETE", `${factsPath(uid)}/${berlin.id}`);

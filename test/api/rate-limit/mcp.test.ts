@@ -90,7 +90,7 @@ describe("RATE_LIMIT on every route family", () => {
     expect(statuses.filter(([, status]) => status === 429)).toEqual([]);
   });
 
-  it("refuses /mcp GET and HEAD past the limit like any other request", async () => {
+  it("refuses /mcp GET and HEAD past the limit like every other request", async () => {
     const { key, env } = limited("1/24h");
     expect((await call("GET", "/mcp", { key, env, headers: MCP_HEADERS })).status).toBe(405);
     expect((await call("HEAD", "/mcp", { key, env, headers: MCP_HEADERS })).status).toBe(429);

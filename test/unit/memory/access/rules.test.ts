@@ -48,7 +48,7 @@ describe("decideAccess", () => {
     expect(decideAccess(token(), sessionRead, { sessionId: "s1" }).allowed).toBe(true);
     expect(decideAccess(token(), sessionRead, { sessionId: "s2" }).allowed).toBe(false);
     expect(decideAccess(token(), sessionRead, { sessionId: "s1", userId: "bob" }).allowed).toBe(false);
-    // A user token may name any session; the owner rule decides (see decideSessionOwner).
+    // A user token may name a session of its choice; the owner rule decides (see decideSessionOwner).
     expect(decideAccess(token({ sessionId: null }), sessionRead, { sessionId: "s1" }).allowed).toBe(true);
     expect(decideAccess(token({ sessionId: null }), sessionRead, {}).allowed).toBe(false);
     expect(decideAccess(token({ sessionId: null }), userWrite, { userId: "ana" }).allowed).toBe(true);

@@ -25,7 +25,7 @@ describe("isEmptyBatch", () => {
 });
 
 describe("RequestMetrics", () => {
-  it("counts sessions named like Object.prototype's members as any other id", () => {
+  it("counts sessions named like Object.prototype's members as ordinary ids", () => {
     const metrics = new RequestMetrics();
     metrics.sessionGrew("constructor", 2);
     metrics.sessionGrew("__proto__", 1);
