@@ -57,8 +57,10 @@ interface ArmTally {
   byCategory: Map<number, Score>;
   userLines: number;
   stored: number;
+  /** Of `stored`, the episodes (the user's messages kept as said). */
+  episodes: number;
 }
-const emptyTally = (): ArmTally => ({ byCategory: new Map(), userLines: 0, stored: 0 });
+const emptyTally = (): ArmTally => ({ byCategory: new Map(), userLines: 0, stored: 0, episodes: 0 });
 /** Tallies by half ("tune" / "held-out") and arm. */
 const tallies = new Map<string, ArmTally>();
 const tallyOf = (half: string, arm: Arm): ArmTally => {
@@ -96,11 +98,11 @@ async function call<T>(method: string, route: string, body?: unknown): Promise<T
   }
 }
 
-async function allFacts(userId: string): Promise<{ id: string; text: string }[]> {
-  const facts: { id: string; text: string }[] = [];
+async function allFacts(userId: string): Promise<{ id: string; text: string; type: string }[]> {
+  const facts: { id: string; text: string; type: string }[] = [];
   let cursor = "";
   do {
-    const page = await call<{ facts: { id: string; text: string }[]; nextCursor: string | null }>(
+    const page = await call<{ facts: { id: string; text: string; type: string }[]; nextCursor: string | null }>(
       "GET",
       `/v1/users/${userId}/facts?limit=1000${cursor ? `&cursor=${cursor}` : ""}`,
     );
@@ -114,17 +116,19 @@ async function allFacts(userId: string): Promise<{ id: string; text: string }[]>
  * Background work (fact delivery, learning) is done when the user's facts have not changed for
  * `STABLE` polls in a row: one upsert embeds up to 100 texts, which takes seconds on a loaded machine.
  */
-async function settle(userId: string): Promise<number> {
+async function settle(userId: string): Promise<{ stored: number; episodes: number }> {
   const STABLE = 4;
   let last = -1;
   let same = 0;
+  let episodes = 0;
   for (let i = 0; i < 300 && same < STABLE; i++) {
     await new Promise((r) => setTimeout(r, 1500));
-    const n = (await allFacts(userId)).length;
-    same = n === last ? same + 1 : 0;
-    last = n;
+    const all = await allFacts(userId);
+    same = all.length === last ? same + 1 : 0;
+    last = all.length;
+    episodes = all.filter((f) => f.type === "episode").length;
   }
-  return last;
+  return { stored: last, episodes };
 }
 
 /** Runs one speaker view in one arm; answers the number of memories stored and the user's lines. */
@@ -154,8 +158,9 @@ async function runView(view: SpeakerView, arm: Arm): Promise<{ stored: number; l
     }
     await flush();
   }
-  const stored = await settle(userId);
+  const { stored, episodes } = await settle(userId);
   tally.stored += stored;
+  tally.episodes += episodes;
   const asked = `${userId}-ask`;
   for (const q of view.questions) {
     const query = encodeURIComponent(q.text);
@@ -229,8 +234,9 @@ for (const half of ["tune", "held-out"]) {
           `${arm.padEnd(10)} ${label.padEnd(14)} ${String(s.questions).padStart(9)}   ${f3(s.top / s.questions).padStart(6)}   ${f3(s.context / s.questions).padStart(7)}`,
         );
     }
+    const perLine = (n: number): string => (n / Math.max(1, t.userLines)).toFixed(2);
     console.log(
-      `${arm.padEnd(10)} stored memories per user line: ${(t.stored / Math.max(1, t.userLines)).toFixed(2)} (${t.stored} / ${t.userLines})`,
+      `${arm.padEnd(10)} per user line: ${perLine(t.stored - t.episodes)} facts, ${perLine(t.episodes)} episodes (${t.stored} memories / ${t.userLines} lines)`,
     );
   }
 }

@@ -118,9 +118,16 @@ export interface SessionSnapshot {
   settings: SessionSettings;
 }
 
-export type FactType = "fact" | "preference" | "context" | "temporary" | "experience";
+/**
+ * What a memory is. `episode` is a user's message kept as said (verbatim, dated by when it was
+ * said); the others are statements learned or written about the user.
+ */
+export type FactType = "fact" | "preference" | "context" | "temporary" | "experience" | "episode";
 
-export const FACT_TYPES: readonly FactType[] = ["fact", "preference", "context", "temporary", "experience"];
+export const FACT_TYPES: readonly FactType[] = ["fact", "preference", "context", "temporary", "experience", "episode"];
+
+/** The types a learner writes and supersedes: every type but `episode`, which is never rewritten or superseded. */
+export const LEARNED_TYPES: readonly FactType[] = FACT_TYPES.filter((t) => t !== "episode");
 
 /** A long-term memory of one user. */
 export interface Fact {

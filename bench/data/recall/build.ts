@@ -32,6 +32,7 @@ const IMPORTANCE: Readonly<Record<FactType | Weight, readonly [number, number]>>
   experience: [0.4, 0.7],
   context: [0.4, 0.6],
   temporary: [0.4, 0.55],
+  episode: [0.5, 0.5],
   low: [0.1, 0.3],
   high: [0.85, 0.95],
 };

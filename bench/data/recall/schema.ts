@@ -15,6 +15,7 @@ export const LIFETIME_SECONDS: Readonly<Record<FactType, number>> = {
   context: 7 * 86_400,
   temporary: 3_600,
   experience: 30 * 86_400,
+  episode: 365 * 86_400,
 };
 
 /** How a persona file marks an importance that is not typical for the fact's type. */

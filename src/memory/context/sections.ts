@@ -28,24 +28,45 @@ export function summarySection(
   return { content: head + fitted.text, tokens: frame + fitted.tokens, truncated: true };
 }
 
-/** The groups of the facts section, each with its header: preferences, facts, experiences, then the rest. */
+/**
+ * The groups of the facts section, each with its header: preferences, facts, experiences, the
+ * rest, then episodes (the user's own words, dated).
+ */
 export const FACT_GROUPS: readonly { header: string; types: readonly FactType[] }[] = [
   { header: "Preferences:", types: ["preference"] },
   { header: "Facts:", types: ["fact"] },
   { header: "Experiences:", types: ["experience"] },
   { header: "Other:", types: ["context", "temporary"] },
+  { header: "What the user said (dated):", types: ["episode"] },
 ];
+
+const OTHER_GROUP = 3;
 
 const groupOf = (type: FactType): number => {
   const i = FACT_GROUPS.findIndex((g) => g.types.includes(type));
-  return i < 0 ? FACT_GROUPS.length - 1 : i;
+  return i < 0 ? OTHER_GROUP : i;
 };
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "7 May 2023" (UTC): the day a message was said, in words a model and a reader both take in. */
+export function dayOf(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
+/** One line of the section: "- text", or "- [7 May 2023] text" for an episode, so "when" can be answered. */
+export function factLine(recalled: RecalledFact): string {
+  const text = recalled.fact.text.replace(/\s+/g, " ").trim();
+  return recalled.fact.type === "episode" ? `\n- [${dayOf(recalled.fact.createdAt)}] ${text}` : `\n- ${text}`;
+}
 
 /**
  * Recalled facts as one system message: the label, then per type group (preference -> fact ->
- * experience -> other) one header and a "- fact" line each. Facts are taken in rank order while
- * they fit the allowance (a long fact is skipped, a shorter later one may still fit; a group's
- * header is paid for by its first fact), then shown grouped, each group in rank order.
+ * experience -> other -> episodes) one header and a line each. Learned facts are taken first, in
+ * rank order, then episodes in rank order, while they fit the allowance (a long one is skipped, a
+ * shorter later one may still fit; a group's header is paid for by its first line), then shown
+ * grouped, each group in rank order.
  */
 export function factsSection(
   facts: readonly RecalledFact[],
@@ -55,9 +76,10 @@ export function factsSection(
 ): (Section & { included: RecalledFact[] }) | null {
   let tokens = MESSAGE_OVERHEAD_TOKENS + counter.count(label);
   const groups: { recalled: RecalledFact; line: string }[][] = FACT_GROUPS.map(() => []);
-  for (const recalled of facts) {
+  const ordered = [...facts.filter((r) => r.fact.type !== "episode"), ...facts.filter((r) => r.fact.type === "episode")];
+  for (const recalled of ordered) {
     const group = groups[groupOf(recalled.fact.type)]!;
-    const line = `\n- ${recalled.fact.text.replace(/\s+/g, " ").trim()}`;
+    const line = factLine(recalled);
     const header = group.length === 0 ? counter.count(`\n${FACT_GROUPS[groupOf(recalled.fact.type)]!.header}`) : 0;
     const lineTokens = counter.count(line) + header;
     if (tokens + lineTokens > allowance) continue; // a shorter, lower-ranked fact may still fit

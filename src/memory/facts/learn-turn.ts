@@ -1,4 +1,5 @@
 /** @module One learning turn: the extractor's operations on new messages, checked and applied to the user's facts in one write. */
+import { episodesOf } from "./episodes.ts";
 import { learnedText, redactedMessages, shownFact } from "./fact-guard.ts";
 import { factId, type FactDraft } from "./identity.ts";
 import { planLearnedWrites, type LearnedStep } from "./learned-writes.ts";
@@ -7,7 +8,7 @@ import type { MemoryOptions } from "../options.ts";
 import { isFiller } from "./salience.ts";
 import type { FactExtractor } from "../ports/llm.ts";
 import type { FactScope, FactStore } from "../ports/facts.ts";
-import type { StoredMessage } from "../model.ts";
+import { LEARNED_TYPES, type StoredMessage } from "../model.ts";
 
 /** How many of the user's most similar current facts learning offers the extractor. */
 export const LEARN_SIMILAR = 8;
@@ -18,6 +19,8 @@ export interface LearnReport {
   /** Facts that stopped being true (marked superseded; their replacements are in `added`). */
   superseded: string[];
   skipped: number;
+  /** Episodes written: the turn's user messages kept as said (see `episodesOf`). */
+  episodes: string[];
 }
 
 /** What a learning turn runs on: the user's facts and the options. */
@@ -49,7 +52,7 @@ export async function learnTurn(
   const { redact } = deps.options;
   // Secrets never reach a learner (nor an LLM): neither in the messages nor in the facts offered.
   const messages = redactedMessages(said, redact);
-  const report: LearnReport = { added: [], updated: [], superseded: [], skipped: 0 };
+  const report: LearnReport = { added: [], updated: [], superseded: [], skipped: 0, episodes: [] };
   const userText = messages
     .filter((m) => m.role === "user")
     .map((m) => m.content)
@@ -59,14 +62,15 @@ export async function learnTurn(
   const filter = learningFilter(turn.agentId);
   const recent = [...(turn.recentlyWritten ?? [])];
   const [similar, readBack] = await Promise.all([
-    facts.query(scope, { text: userText.slice(0, 2000), topK: LEARN_SIMILAR, filter }),
+    // Episodes are never rewritten or superseded: the extractor is offered learned facts only.
+    facts.query(scope, { text: userText.slice(0, 2000), topK: LEARN_SIMILAR, types: [...LEARNED_TYPES], filter }),
     recent.length > 0 ? facts.get(scope, recent) : Promise.resolve([]),
   ]);
   const existing = offeredFacts(
     similar.candidates.map((s) => s.fact),
     readBack,
     filter,
-  );
+  ).filter((f) => f.type !== "episode");
   // The extractor sees them redacted; the writes below change the stored facts themselves.
   const offered = existing.flatMap((f) => shownFact(f, redact) ?? []);
   const operations = await extractor.extract({ messages, existing: offered });
@@ -84,7 +88,8 @@ export async function learnTurn(
     }
     const draft: FactDraft = {
       text,
-      type: op.type,
+      // a learner states facts; an episode is only ever the user's own message
+      type: op.type === "episode" ? "experience" : op.type,
       importance: op.importance,
       sourceSession,
       sourceMessage: lastUser?.id,
@@ -95,18 +100,27 @@ export async function learnTurn(
     steps.push(op.op === "add" ? { op: "add", draft, contentId } : { op: op.op, draft, contentId, current: current! });
   }
   steps.push(...relationSupersedes(steps, existing, turn.relationKeys));
-  if (steps.length === 0) return report;
+  const now = (deps.now ?? Date.now)();
+  const episodes = deps.options.episodes
+    ? await episodesOf({ scope, sessionId: sourceSession, messages, agentId: turn.agentId, redact, now })
+    : [];
+  if (steps.length === 0 && episodes.length === 0) return report;
   const unique = [...new Map(steps.map((s) => [s.contentId, s.draft.text])).entries()];
-  const found = await facts.findByContent(
-    scope,
-    unique.map(([contentId, text]) => ({ contentId, text })),
-  );
+  const found =
+    unique.length === 0
+      ? []
+      : await facts.findByContent(
+          scope,
+          unique.map(([contentId, text]) => ({ contentId, text })),
+        );
   const matches = new Map(unique.map(([contentId], i) => [contentId, found[i] ?? { holder: null, idTaken: false }]));
-  // One upsert for the whole turn; a delete (an update folded into the fact that already says
-  // it) comes after, so a failure between leaves an extra fact, never a lost one.
-  const planned = planLearnedWrites(steps, matches, (deps.now ?? Date.now)());
-  if (planned.upserts.length > 0) await facts.upsert(scope, planned.upserts);
+  // One upsert for the whole turn, its episodes included; a delete (an update folded into the
+  // fact that already says it) comes after, so a failure between leaves an extra fact, never a lost one.
+  const planned = planLearnedWrites(steps, matches, now);
+  const upserts = [...planned.upserts, ...episodes];
+  if (upserts.length > 0) await facts.upsert(scope, upserts);
   if (planned.deletes.length > 0) await facts.delete(scope, planned.deletes);
+  report.episodes = episodes.map((e) => e.id);
   for (const outcome of planned.outcomes) {
     if (outcome.kind === "skipped") report.skipped += 1;
     else if (outcome.kind === "added") report.added.push(outcome.id);

@@ -119,7 +119,7 @@ async function learnTurn(
     return service.learn(fallback, input.messages, input.sessionId, turn);
   });
   // Superseded facts were written too (marked): an erase meanwhile must not find them again.
-  const written = [...report.added, ...report.updated, ...report.superseded];
+  const written = [...report.added, ...report.updated, ...report.superseded, ...report.episodes];
   if (written.length > 0 && erasedSince(await users.erasedAt(input.scope), input.scheduledAt)) {
     await facts.delete(input.scope, written);
     return null;

@@ -14,7 +14,8 @@ const REPAIR_LOCK_TTL_MS = 10_000;
 function duplicateGroups(facts: readonly Fact[], keys: RelationKeys): Fact[][] {
   const groups = new Map<string, Fact[]>();
   for (const fact of facts) {
-    if (fact.supersededAt !== undefined) continue;
+    // An episode is what the user said once: never a current truth to repair.
+    if (fact.supersededAt !== undefined || fact.type === "episode") continue;
     const key = keys.keyOf(fact.text);
     if (key === null) continue;
     const group = `${fact.agentId ?? ""}\u0000${key}`;

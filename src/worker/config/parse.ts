@@ -165,5 +165,10 @@ function memoryOptions(v: ConfigValues): MemoryOptions {
     fusion: v.VECTOR_FUSION,
     factsLabel: v.FACTS_LABEL,
     redact: v.REDACT,
+    episodes: v.EPISODES === "on",
+    factPolicies: {
+      ...DEFAULT_MEMORY_OPTIONS.factPolicies,
+      episode: { ...DEFAULT_MEMORY_OPTIONS.factPolicies.episode, ttlSeconds: v.EPISODE_TTL_DAYS * 86_400 },
+    },
   });
 }

@@ -144,7 +144,24 @@ export const CONFIG_VARS = {
     min: 1,
     max: 31_536_000,
   }),
-  RECALL_K: intVar("RECALL_K", { description: "facts recalled into a context", default: d.recallK, ...b.recallK }),
+  RECALL_K: intVar("RECALL_K", {
+    description:
+      "most memories recalled into a context (a cap: the facts share of the budget decides how many fit, learned facts before episodes)",
+    default: d.recallK,
+    ...b.recallK,
+  }),
+  EPISODES: enumVar("EPISODES", {
+    description:
+      "keep each learned turn's user messages as episodes (verbatim, dated, type `episode`) beside the facts learned from them; recall searches both. Written by learning, so `FACT_EXTRACTION=off` writes none",
+    values: ["on", "off"],
+    default: "on",
+  }),
+  EPISODE_TTL_DAYS: intVar("EPISODE_TTL_DAYS", {
+    description: "lifetime of an episode after it was stored (erase, TTL sweep and decay treat it like a fact)",
+    default: d.factPolicies.episode.ttlSeconds / 86_400,
+    min: 1,
+    max: 36_500,
+  }),
   RECALL_MIN_SCORE: customVar("RECALL_MIN_SCORE", {
     description: "the relevance gate (0..1, 0 = unrelated) a recalled fact must reach; `minScore` of a request overrides it",
     defaultText: `calibrated per mode: dense ${DEFAULT_RECALL_GATES.dense}, sparse ${DEFAULT_RECALL_GATES.sparse}, hybrid ${DEFAULT_RECALL_GATES.hybrid}, rrf/dbsf ${DEFAULT_RECALL_GATES.rrf}`,

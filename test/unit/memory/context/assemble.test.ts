@@ -90,6 +90,28 @@ describe("assembleContext", () => {
     ]);
   });
 
+  it("shows episodes last, each dated by when it was said, and fills the allowance with learned facts first", () => {
+    const episode = (text: string, said: number, score: number): RecalledFact => {
+      const r = fact(text, score);
+      return { ...r, fact: { ...r.fact, type: "episode", createdAt: said } };
+    };
+    const facts = [
+      episode("I went to a support group yesterday.", Date.UTC(2023, 4, 8, 13, 56), 0.9),
+      fact("has two kids", 0.5),
+      episode("We camped by the lake.", Date.UTC(2023, 6, 1), 0.7),
+    ];
+    const all = assembleContext(input({ facts, window: [] }));
+    expect(all.messages[0]?.content).toBe(
+      "Facts:\nFacts:\n- has two kids\nWhat the user said (dated):\n- [8 May 2023] I went to a support group yesterday.\n- [1 Jul 2023] We camped by the lake.",
+    );
+    // room for one line: the learned fact takes it, though the episode ranked higher
+    const room = "Facts:".length + "\nFacts:".length + "\n- has two kids".length + 4 + 10;
+    const tight = assembleContext(
+      input({ facts, window: [], options: { ...options, shares: { ...options.shares, facts: room / options.budget } } }),
+    );
+    expect(tight.facts.map((r) => r.fact.text)).toEqual(["has two kids"]);
+  });
+
   it("does not repeat a fact whose source message is still in the returned window", () => {
     const source = storedMessage("user", "I like tea", { tokens: 5 });
     const learned: RecalledFact = {

@@ -10,7 +10,9 @@ const scope = { tenant: "t", userId: "u" };
 
 function service(facts = new InMemoryFactStore()) {
   let clock = 1_000;
-  return { facts, service: new FactService({ facts, scope, options: DEFAULT_MEMORY_OPTIONS, now: () => (clock += 1) }) };
+  // the learner's own operations; episodes are tested in episodes.test.ts
+  const options = { ...DEFAULT_MEMORY_OPTIONS, episodes: false };
+  return { facts, service: new FactService({ facts, scope, options, now: () => (clock += 1) }) };
 }
 
 const draft = (text: string) => ({ text, type: "fact" as const, importance: 0.5 });

@@ -22,11 +22,18 @@ function setup(options: MemoryOptions = DEFAULT_MEMORY_OPTIONS) {
   return {
     store,
     service,
+    /** Learned facts (episodes apart). */
     texts: () =>
       store
         .all(SCOPE)
+        .filter((f) => f.type !== "episode")
         .map((f) => f.text)
         .sort(),
+    episodes: () =>
+      store
+        .all(SCOPE)
+        .filter((f) => f.type === "episode")
+        .map((f) => f.text),
   };
 }
 
@@ -46,9 +53,11 @@ const add = (text: string): FactOperation => ({ op: "add", text, type: "fact", i
 
 describe("learning with redaction on (the default)", () => {
   it("the offline learner teaches the rest of a message and never the secret", async () => {
-    const { service, texts } = setup();
+    const { service, texts, episodes } = setup();
     await service.learn(new HeuristicFactExtractor(), [user("My password is hunter2 and I live in Lyon")], "s1");
     expect(texts()).toEqual(["The user lives in Lyon."]);
+    // the message kept as said loses the secret's clause the same way
+    expect(episodes()).toEqual(["I live in Lyon"]);
   });
 
   it("an extractor reads redacted messages and redacted facts; secret-bearing, claim and instruction ops are skipped", async () => {

@@ -14,7 +14,8 @@ import { InMemoryFactStore } from "../../../support/fakes/facts.ts";
 
 const scope = { tenant: "acme", userId: "u1" };
 const NOW = Date.UTC(2026, 2, 10);
-const options = { ...DEFAULT_MEMORY_OPTIONS, retrieval: "dense" as const };
+// The learner's own operations; the episodes a turn also writes are tested in episodes.test.ts.
+const options = { ...DEFAULT_MEMORY_OPTIONS, retrieval: "dense" as const, episodes: false };
 
 /** Answers each call with the next scripted list (operations may depend on the facts offered) and records the calls. */
 class ScriptedExtractor implements FactExtractor {
@@ -52,7 +53,7 @@ describe("supersession", () => {
     const report = await service.learn(extractor, [userMessage("I moved to Berlin")], "s1");
     expect(store.calls.upsert! - upsertsBefore).toBe(1);
     const berlinId = await factId(scope, "The user lives in Berlin");
-    expect(report).toEqual({ added: [berlinId], updated: [], superseded: [paris.id], skipped: 0 });
+    expect(report).toEqual({ added: [berlinId], updated: [], superseded: [paris.id], skipped: 0, episodes: [] });
 
     const all = store.all(scope);
     const old = all.find((f) => f.id === paris.id)!;
@@ -92,7 +93,7 @@ describe("supersession", () => {
       ],
     ]);
     const report = await service.learn(extractor, [userMessage("Tofu is my cat")], "s1");
-    expect(report).toEqual({ added: [], updated: [], superseded: [], skipped: 2 });
+    expect(report).toEqual({ added: [], updated: [], superseded: [], skipped: 2, episodes: [] });
     expect(store.all(scope)).toEqual(stored);
   });
 
@@ -173,7 +174,7 @@ describe("a learning turn is one write", () => {
     const upsertsBefore = store.calls.upsert ?? 0;
     const report = await service.learn(turn(), [userMessage("news")], "s1");
     expect(store.calls.upsert! - upsertsBefore).toBe(1);
-    expect(report).toMatchObject({ updated: [mia.id], superseded: [paris.id], skipped: 0 });
+    expect(report).toMatchObject({ updated: [mia.id], superseded: [paris.id], skipped: 0, episodes: [] });
     expect(report.added).toHaveLength(2);
     expect(
       store
@@ -199,7 +200,7 @@ describe("a learning turn is one write", () => {
     ]);
     const report = await service.learn(extractor, [userMessage("I switched to Globex")], "s1");
     const globex = await factId(scope, "The user works at Globex");
-    expect(report).toEqual({ added: [globex, globex], updated: [], superseded: [stored[0]!.id], skipped: 0 });
+    expect(report).toEqual({ added: [globex, globex], updated: [], superseded: [stored[0]!.id], skipped: 0, episodes: [] });
     const all = store.all(scope);
     expect(all).toHaveLength(2);
     expect(all.find((f) => f.id === globex)).toMatchObject({ importance: 0.9, version: 2 });

@@ -14,7 +14,8 @@ import { InMemoryUserStore } from "../../../support/fakes/facts.ts";
 import { InMemoryLearningLocks, LaggingFactStore } from "../../../support/fakes/learning.ts";
 
 const scope = { tenant: "acme", userId: "u1" };
-const options = { ...DEFAULT_MEMORY_OPTIONS, retrieval: "dense" as const };
+// The learner's own operations; the episodes a turn also writes are tested in episodes.test.ts.
+const options = { ...DEFAULT_MEMORY_OPTIONS, retrieval: "dense" as const, episodes: false };
 let counter: TokenCounter;
 beforeAll(async () => {
   counter = await loadTokenCounter();

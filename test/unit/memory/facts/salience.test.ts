@@ -29,7 +29,7 @@ describe("filler", () => {
     const service = new FactService({ facts: store, scope: { tenant: "t", userId: "u" }, options: DEFAULT_MEMORY_OPTIONS, now: () => NOW });
     const extractor: FactExtractor = { extract: async () => [{ op: "add", text: "Remember that.", type: "fact", importance: 0.8 }] };
     const message = { id: "m1", role: "user" as const, content: "Remember that.", tokens: 3, importance: 0.5, ts: NOW };
-    expect(await service.learn(extractor, [message], "s1")).toEqual({ added: [], updated: [], superseded: [], skipped: 1 });
+    expect(await service.learn(extractor, [message], "s1")).toEqual({ added: [], updated: [], superseded: [], skipped: 1, episodes: [] });
     const persisted = await factsToPersist({
       incoming: [{ role: "user", content: "Remember that.", persist: true }],
       stored: [message],
