@@ -18,7 +18,7 @@ export const PARAMETER_DOCS: Readonly<Record<string, string>> = {
   "query:userId": "Whose long-term facts to recall; default: the session's user",
   "query:k": "How many facts to recall at most",
   "query:budget": "Token budget of the context; default CONTEXT_BUDGET",
-  "query:types": "Only these fact types, comma-separated: fact, preference, context, temporary, experience",
+  "query:types": "Only these fact types, comma-separated: fact, preference, context, temporary, experience, episode",
   "query:type": "Alias of `types`",
   "query:minScore": "Recall only facts scoring at least this (0 to 1); default RECALL_MIN_SCORE",
   "query:keepSystem": "Keep the pinned system messages (`true`/`false`)",

@@ -8,7 +8,7 @@ import { FactTypeSchema, metadataFilterKeyProblem, metadataFilterValueProblem } 
 import { MetadataSchema } from "../schemas/messages.ts";
 
 const TYPE_HELP =
-  "fact: a stable truth about the user (name, job, family); preference: a like, dislike or habit; context: the user's current situation or project; temporary: true for a short while (this week's trip); experience: something that happened to the user";
+  "fact: a stable truth about the user (name, job, family); preference: a like, dislike or habit; context: the user's current situation or project; temporary: true for a short while (this week's trip); experience: something that happened to the user; episode: a message of the user kept as said, dated when it was said (written by learning)";
 
 const userIdField = IdSchema.optional().describe(
   "The user whose memory this is. Omit it when the connection already names the user (a user token, or the X-Memory-User header); otherwise required.",

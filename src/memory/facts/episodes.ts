@@ -15,6 +15,20 @@ import type { RedactionCategory } from "./sensitive.ts";
 /** Longest episode text; a longer message keeps its head, cut at a sentence end where there is one. */
 export const MAX_EPISODE_CHARS = 2000;
 
+/** Letters of a CJK script: each says about as much as a short word. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+/**
+ * Whether a message says enough to be read on its own later: three words, or four CJK
+ * characters. "one", "Lisbon." or "me too" are answers only their question makes readable; what
+ * they teach the learners keep as facts.
+ */
+export function saysEnough(text: string): boolean {
+  const cjk = text.match(CJK)?.length ?? 0;
+  const words = text.replace(CJK, " ").match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  return cjk >= 4 || words >= 3;
+}
+
 /** Importance of an episode: the middle of the scale, so relevance alone orders them. */
 const EPISODE_IMPORTANCE = 0.5;
 
@@ -47,7 +61,7 @@ export interface EpisodeInput {
 }
 
 /**
- * The episodes of a turn: each user message that says something (not filler), whitespace
+ * The episodes of a turn: each user message that says something ({@link saysEnough}, not filler), whitespace
  * collapsed, with what the learners may not keep taken out the same way (secrets, claims of rights
  * or role, instructions to the assistant: such a message is not kept). Created when it was said
  * (`createdAt` = the message's time, never later than now); its lifetime runs from when it was
@@ -58,7 +72,7 @@ export async function episodesOf(input: EpisodeInput): Promise<Fact[]> {
   for (const message of input.messages) {
     if (message.role !== "user") continue;
     const said = message.content.replace(/[ \t]+/g, " ").trim();
-    if (said === "" || isFiller(said) || factTextProblem(said) !== null) continue;
+    if (!saysEnough(said) || isFiller(said) || factTextProblem(said) !== null) continue;
     const text = learnedText(headOf(said), input.redact);
     if (text === null || text === "") continue;
     const id = await episodeId(input.scope, input.sessionId, message.id);

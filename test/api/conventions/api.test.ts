@@ -141,7 +141,8 @@ describe("ids: one pattern, wide enough for e-mail-like user ids", () => {
     expect(list.json.sessions.map((s) => s.sessionId)).toEqual([sid]);
     const exported = await call<{ sessions: { sessionId: string }[]; facts: { text: string }[] }>("GET", `/v1/users/${uid}/export`);
     expect(exported.json.sessions.map((s) => s.sessionId)).toEqual([sid]);
-    expect(exported.json.facts.map((f) => f.text).sort()).toEqual(["I live in Lisbon", "prefers the window seat"]);
+    // the chat turn's question is kept as an episode beside them
+    expect(exported.json.facts.map((f) => f.text).sort()).toEqual(["I live in Lisbon", "prefers the window seat", "where do I live?"]);
 
     const erased = await call("DELETE", `/v1/users/${encodeURIComponent(uid)}`);
     expect(erased.status, erased.text).toBe(200);

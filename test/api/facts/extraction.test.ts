@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, uniqueId } from "../support/helpers.ts";
-import { addFact, contextFor, findFact, listAll, mergeRecallCounts } from "../support/facts.ts";
+import { addFact, contextFor, findFact, listAll, listLearned, mergeRecallCounts } from "../support/facts.ts";
 import { append, readSession } from "../support/sessions.ts";
 
 describe("automatic fact extraction (FACT_EXTRACTION default: heuristic)", () => {
@@ -16,9 +16,12 @@ describe("automatic fact extraction (FACT_EXTRACTION default: heuristic)", () =>
     expect(res.json.facts).toEqual([]);
     await res.drained;
 
-    const facts = await listAll(uid);
+    const facts = await listLearned(uid);
     expect(facts).toHaveLength(1);
     expect(facts[0]?.text).toContain("花生过敏");
+    // beside it, the message as said, kept as an episode of the same source
+    const episodes = (await listAll(uid)).filter((f) => f.type === "episode");
+    expect(episodes).toMatchObject([{ text: "记住，我对花生过敏", sourceSession: sid, sourceMessage: "m1" }]);
     expect(facts[0]).toMatchObject({ sourceSession: sid, sourceMessage: "m1", accessCount: 0 });
     expect(facts[0]?.importance).toBeGreaterThanOrEqual(0.8);
     // and the message itself went to the window as usual, exactly once
@@ -29,7 +32,7 @@ describe("automatic fact extraction (FACT_EXTRACTION default: heuristic)", () =>
     const sid = uniqueId("extract");
     const uid = uniqueId("weather");
     await append(sid, [{ role: "user", content: "今天天气不错" }], { userId: uid });
-    expect(await listAll(uid)).toEqual([]);
+    expect(await listLearned(uid)).toEqual([]);
   });
 
   it("learns nothing from assistant messages or without a user", async () => {
@@ -44,7 +47,7 @@ describe("automatic fact extraction (FACT_EXTRACTION default: heuristic)", () =>
     const uid = uniqueId("twice");
     await append(uniqueId("extract"), [{ role: "user", content: "remember that I always take the window seat" }], { userId: uid });
     await append(uniqueId("extract"), [{ role: "user", content: "Remember that I always take the window seat." }], { userId: uid });
-    const facts = await listAll(uid);
+    const facts = await listLearned(uid);
     expect(facts).toHaveLength(1);
     expect(facts[0]?.text.toLowerCase()).toContain("window seat");
   });

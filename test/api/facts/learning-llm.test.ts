@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { uniqueId } from "../support/helpers.ts";
 import { chatRequests, readSession, resetLlm, turnRequests } from "../support/chat.ts";
-import { addFact, exportUser, listAll, recall, type FactView } from "../support/facts.ts";
+import { addFact, exportUser, listAll, listLearned, recall, type FactView } from "../support/facts.ts";
 import { promptText, scriptLlm, type LlmRequest, type ScriptedAnswer } from "../support/llm.ts";
 import { memoryClient } from "../support/openai.ts";
 
@@ -56,7 +56,7 @@ describe("learning through the proxy with FACT_EXTRACTION=llm", () => {
       expect(prompt).toContain(`assistant (context only): ${lines[i * 2]}`);
       expect(prompt).toMatch(/\[\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(\w+day\)\] user:/);
     });
-    const facts = await listAll(uid);
+    const facts = await listLearned(uid);
     expect(facts.map((f) => f.text).sort()).toEqual(
       [
         "The user's sister Mia lives in Lisbon and works as an architect.",
@@ -107,7 +107,7 @@ describe("learning through the proxy with FACT_EXTRACTION=llm", () => {
     await drain();
     expect(await extractionCalls()).toHaveLength(1);
 
-    const facts = await listAll(uid);
+    const facts = await listLearned(uid);
     expect(facts).toHaveLength(4);
     const texts = byText(facts);
     const berlin = texts.get("The user lives in Berlin.")!;
@@ -149,7 +149,7 @@ describe("learning through the proxy with FACT_EXTRACTION=llm", () => {
     await openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "记住，我对花生过敏" }] });
     await drain();
     expect(await extractionCalls()).toHaveLength(2);
-    const facts = await listAll(uid);
+    const facts = await listLearned(uid);
     expect(facts.some((f) => f.text.includes("花生过敏"))).toBe(true);
     for (const f of facts) expect(f.metadata?.learnedBy).not.toBe(VERSION);
   });
@@ -198,7 +198,7 @@ describe("the proxy speaks the app's language", () => {
     };
     await openai.chat.completions.create({ model: MODEL, messages: [flagged] });
     await drain();
-    const facts = await listAll(uid);
+    const facts = await listLearned(uid);
     expect(facts.map((f) => f.text).sort()).toEqual(["I always fly with carry-on only.", "My passport number ends in 4411."]);
     expect(await extractionCalls()).toEqual([]);
     // only the last user message: the earlier one was not stored as a fact

@@ -19,7 +19,18 @@ type Op = { op: string; memory: string; text: string; type: string; importance: 
 const ops = (...operations: Op[]): ScriptedAnswer => ({ text: JSON.stringify({ operations }) });
 const add = (text: string): Op => ({ op: "add", memory: "", text, type: "fact", importance: 0.8 });
 
-const texts = async (uid: string, env?: Record<string, string>) => (await listAll(uid, env ? { env } : {})).map((f) => f.text).sort();
+/** Learned facts' texts (episodes apart). */
+const texts = async (uid: string, env?: Record<string, string>) =>
+  (await listAll(uid, env ? { env } : {}))
+    .filter((f) => f.type !== "episode")
+    .map((f) => f.text)
+    .sort();
+/** The episodes' texts: the messages as said, kept beside what was learned. */
+const episodeTexts = async (uid: string) =>
+  (await listAll(uid))
+    .filter((f) => f.type === "episode")
+    .map((f) => f.text)
+    .sort();
 
 /** The system content of a later context of the user (a new session), asked about everything. */
 async function laterSystemContent(uid: string, query: string): Promise<string> {
@@ -50,6 +61,8 @@ describe("the offline learner (FACT_EXTRACTION=heuristic)", () => {
     });
     const learned = await texts(uid);
     expect(learned).toEqual(["The user lives in Lyon."]);
+    // the messages kept as said lose the secrets' clauses; one that says nothing else is not kept
+    expect(await episodeTexts(uid)).toEqual(["I live in Lyon"]);
     for (const query of ["Where do I live?", "What is my password?", "What is my API key?", "What is my card number?"]) {
       const system = await laterSystemContent(uid, query);
       if (query === "Where do I live?") expect(system).toContain(`${FACTS_LABEL}\nFacts:\n- The user lives in Lyon.`);

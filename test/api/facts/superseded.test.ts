@@ -9,9 +9,12 @@ import { append } from "../support/sessions.ts";
  * replaced is current again, and no fact is left naming a deleted one.
  */
 
-/** Teaches the offline learner one statement per message, each turn in its own session. */
+/**
+ * Teaches the offline learner one statement per message, each turn in its own session. Episodes
+ * off: they are never superseded, and this is about the learned facts (see episodes tests).
+ */
 async function say(userId: string, ...statements: string[]): Promise<void> {
-  for (const content of statements) await append(uniqueId("sup-s"), [{ role: "user", content }], { userId });
+  for (const content of statements) await append(uniqueId("sup-s"), [{ role: "user", content }], { userId, env: { EPISODES: "off" } });
 }
 
 const dangling = (facts: FactView[]): string[] =>

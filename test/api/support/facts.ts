@@ -6,7 +6,7 @@ import { call, type CallResult } from "./helpers.ts";
 
 /** Shapes of the facts and users API, as far as these tests read them, and small callers. */
 
-export type FactType = "fact" | "preference" | "context" | "temporary" | "experience";
+export type FactType = "fact" | "preference" | "context" | "temporary" | "experience" | "episode";
 
 export interface FactView {
   id: string;
@@ -111,6 +111,11 @@ export async function listAll(userId: string, options: As = {}): Promise<FactVie
     cursor = res.nextCursor;
   }
   throw new Error("the fact list did not end");
+}
+
+/** The user's learned and written facts: {@link listAll} without the episodes learning keeps beside them. */
+export async function listLearned(userId: string, options: As = {}): Promise<FactView[]> {
+  return (await listAll(userId, options)).filter((f) => f.type !== "episode");
 }
 
 export function getFact(userId: string, factId: string, options: As = {}): Promise<CallResult<FactView>> {

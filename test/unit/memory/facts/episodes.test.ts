@@ -1,7 +1,7 @@
 // Episodes: a learned turn's user messages kept as said, beside the facts learned from them.
 import { describe, expect, it } from "vitest";
 import { HeuristicFactExtractor } from "../../../../src/llm/heuristic-extractor.ts";
-import { episodeId, episodesOf, MAX_EPISODE_CHARS } from "../../../../src/memory/facts/episodes.ts";
+import { episodeId, episodesOf, MAX_EPISODE_CHARS, saysEnough } from "../../../../src/memory/facts/episodes.ts";
 import { FactService } from "../../../../src/memory/facts/fact-service.ts";
 import { shouldRetain } from "../../../../src/memory/facts/lifecycle.ts";
 import { REDACTION_CATEGORIES } from "../../../../src/memory/facts/sensitive.ts";
@@ -112,6 +112,11 @@ describe("episodes of a learning turn", () => {
 });
 
 describe("episodesOf", () => {
+  it("keeps what can be read on its own: three words or four CJK characters", () => {
+    expect(["one", "Lisbon.", "me too", "好的呀"].map(saysEnough)).toEqual([false, false, false, false]);
+    expect(["I live here", "We adopted Oscar!", "我叫小明", "我住在上海"].map(saysEnough)).toEqual([true, true, true, true]);
+  });
+
   it("keeps the head of a long message, cut at a sentence end; never dates an episode in the future", async () => {
     const long = `${"I like long walks by the river in the evening. ".repeat(80)}`;
     const [episode] = await episodesOf({
