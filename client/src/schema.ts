@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Append messages (one Redis round trip); schedules compression when due
-         * @description Appends messages to the session window in one atomic step. Client message ids make retries idempotent; a system message is pinned; `persist: true` on a user message also queues it as a long-term fact. Compression is scheduled in the background when the window passes `maxTokens`.
+         * @description Appends messages to the session window in one atomic step. Client message ids make retries idempotent; a system message is pinned; `persist: true` on a user message also queues it as a long-term fact. A message may carry `ts`, when it was written (importing history): dated messages go oldest first and never before the session's newest message. Compression is scheduled in the background when the window passes `maxTokens`.
          */
         post: operations["appendMessages"];
         delete?: never;
@@ -624,6 +624,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description When the message was written, in ms since the epoch (an import, messages queued offline); default the server's time. Relative dates in it ("yesterday") are learned against it. Not before the session's newest message, oldest first within a batch, at most 5 minutes ahead of the server clock (such a time is stored as the server's).
+             * @example 1683553000000
+             */
+            ts?: number;
         };
         Context: {
             sessionId: string;

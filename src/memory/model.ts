@@ -24,6 +24,11 @@ export interface IncomingMessage {
   /** Store a user message as a long-term fact too. Default false. */
   persist?: boolean | undefined;
   metadata?: Record<string, unknown> | undefined;
+  /**
+   * When the message was written, in ms since the epoch (an import, a client that queued it
+   * offline). Default: the server's time of the append. See `messageTimes` for the rules.
+   */
+  ts?: number | undefined;
 }
 
 /** A message as it is stored: its token count is computed once, on write. */

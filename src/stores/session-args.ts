@@ -29,8 +29,10 @@ export function serializeMessage(m: StoredMessage): string {
   if (!isCount(m.tokens)) throw new InvalidStoreInput("message tokens must be a non-negative integer");
   if (!Number.isFinite(m.importance) || m.importance < 0 || m.importance > 1)
     throw new InvalidStoreInput("message importance must be within 0..1");
-  const { id, role, tokens, importance, ...rest } = m;
-  return JSON.stringify({ id, role, tokens, importance, ...rest });
+  // the time is read by the append script too (see `msg_ts` in lua/append.ts): a safe integer, right after the header
+  if (!isCount(m.ts)) throw new InvalidStoreInput("message ts must be a non-negative integer");
+  const { id, role, tokens, importance, ts, ...rest } = m;
+  return JSON.stringify({ id, role, tokens, importance, ts, ...rest });
 }
 
 /** The three ARGV of a window bound (see WindowBound): allowance, count limit, importance threshold ('' = none). */
@@ -67,7 +69,7 @@ export function appendArgs(ref: SessionRef, messages: StoredMessage[], options: 
   for (const f of facts) args.push(assertId("fact id", f.id), JSON.stringify(f));
   for (const id of recalled) args.push(assertId("fact id", id));
   for (const m of messages) args.push(m.id, messageKind(m), String(m.tokens), serializeMessage(m));
-  args.push(...turnArgs(options));
+  args.push(...turnArgs(options), datedArg(options.dated, messages.length));
   return args;
 }
 
@@ -87,6 +89,13 @@ function messageKind(m: StoredMessage): string {
   if (ids.length === 0) return "w";
   if (!ids.every(isValidToolCallId)) throw new InvalidStoreInput("tool call ids must be printable ASCII without space, quote or backslash");
   return `${m.role === "tool" ? "t" : "a"} ${ids.join(" ")}`;
+}
+
+/** The append script's very last ARGV: per message '1' when the client gave its ts, else '0' ('' = none did). */
+function datedArg(dated: readonly boolean[] | undefined, count: number): string {
+  if (dated === undefined || !dated.includes(true)) return "";
+  if (dated.length !== count) throw new InvalidStoreInput("dated needs one flag per message");
+  return dated.map((d) => (d ? "1" : "0")).join("");
 }
 
 /** A retry tag as the proxy makes it: a hash, nothing a client typed. */

@@ -15,7 +15,7 @@ import type {
   SettingsChange,
   UserSessionsErased,
 } from "../memory/ports/index.ts";
-import { orphanToolMessage } from "../memory/sessions/index.ts";
+import { orphanToolMessage, tsBeforePrevious } from "../memory/sessions/index.ts";
 import type { SessionRef, SessionSettings, SessionSnapshot, StoredMessage } from "../memory/model.ts";
 import { MemoryError } from "../memory/errors.ts";
 import { InvalidStoreInput, SessionOwnerMismatch, UnexpectedReply } from "./errors.ts";
@@ -113,6 +113,10 @@ export class RedisSessionStore implements SessionStore {
     if (reply.err === "orphan_tool") {
       const index = num(reply.index, -1);
       throw orphanToolMessage(index, messages[index]?.tool_call_id ?? "(none)");
+    }
+    if (reply.err === "ts_before_previous") {
+      const index = num(reply.index, -1);
+      throw tsBeforePrevious(index, messages[index]?.ts, num(reply.previous));
     }
     const flags = asList(reply.added);
     if (flags.length !== messages.length) throw new UnexpectedReply("append");

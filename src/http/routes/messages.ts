@@ -32,7 +32,7 @@ const appendRoute = defineRoute(
       operationId: "appendMessages",
       tag: "Messages",
       description:
-        "Appends messages to the session window in one atomic step. Client message ids make retries idempotent; a system message is pinned; `persist: true` on a user message also queues it as a long-term fact. Compression is scheduled in the background when the window passes `maxTokens`.",
+        "Appends messages to the session window in one atomic step. Client message ids make retries idempotent; a system message is pinned; `persist: true` on a user message also queues it as a long-term fact. A message may carry `ts`, when it was written (importing history): dated messages go oldest first and never before the session's newest message. Compression is scheduled in the background when the window passes `maxTokens`.",
     },
     example: {
       userId: "xiaoming",

@@ -1,7 +1,7 @@
 /** @module The message input schemas shared by the native append API and the OpenAI proxy, and their conversion to the domain. */
 import { z } from "@hono/zod-openapi";
 import { TOOL_CALL_ID_PATTERN } from "../../memory/ids.ts";
-import { metadataProblem } from "../../memory/sessions/index.ts";
+import { MAX_CLOCK_SKEW_MS, metadataProblem } from "../../memory/sessions/index.ts";
 import type { IncomingMessage } from "../../memory/model.ts";
 import { IdSchema } from "./common.ts";
 
@@ -99,7 +99,7 @@ function checkShape(m: OpenAIShaped, ctx: z.core.$RefinementCtx): void {
     ctx.addIssue({ code: "custom", path: ["tool_call_id"], message: "only tool messages carry tool_call_id" });
 }
 
-/** A native append's message: the OpenAI fields, plus a client id, `persist`, `importance`, `metadata`. */
+/** A native append's message: the OpenAI fields, plus a client id, `persist`, `importance`, `metadata`, `ts`. */
 export const MessageInputSchema = z
   .object({
     id: IdSchema.optional().openapi({ description: "Client id; makes retries idempotent" }),
@@ -107,6 +107,15 @@ export const MessageInputSchema = z
     persist: z.boolean().optional().openapi({ description: "Also store a user message as a long-term fact (ignored for other roles)" }),
     importance: z.number().min(0).max(1).optional(),
     metadata: MetadataSchema.optional(),
+    ts: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .openapi({
+        description: `When the message was written, in ms since the epoch (an import, messages queued offline); default the server's time. Relative dates in it ("yesterday") are learned against it. Not before the session's newest message, oldest first within a batch, at most ${MAX_CLOCK_SKEW_MS / 60_000} minutes ahead of the server clock (such a time is stored as the server's).`,
+        example: 1683553000000,
+      }),
   })
   .strict()
   .superRefine(checkShape)
@@ -139,13 +148,14 @@ export function toIncoming(m: z.infer<typeof ProxyMessageSchema>): IncomingMessa
   return out;
 }
 
-/** A native append's message: the OpenAI fields plus its id, `persist`, `importance` and `metadata`. */
+/** A native append's message: the OpenAI fields plus its id, `persist`, `importance`, `metadata` and `ts`. */
 export function toIncomingNative(m: z.infer<typeof MessageInputSchema>): IncomingMessage {
   const out = toIncoming(m);
   if (m.id !== undefined) out.id = m.id;
   if (m.persist !== undefined) out.persist = m.persist;
   if (m.importance !== undefined) out.importance = m.importance;
   if (m.metadata !== undefined) out.metadata = m.metadata;
+  if (m.ts !== undefined) out.ts = m.ts;
   return out;
 }
 

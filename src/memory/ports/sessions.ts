@@ -49,6 +49,12 @@ export interface AppendOptions {
    * the session back. The owner is `userId`, else the session's stored owner.
    */
   unlessErasedSince?: number | undefined;
+  /**
+   * Per message, whether the client gave its `ts`. Each such message that is new must not be
+   * older than the session's newest stored message, else nothing is stored (`MemoryError`
+   * "invalid", see `tsBeforePrevious`). Undefined: no message is checked.
+   */
+  dated?: readonly boolean[] | undefined;
 }
 /** Turn outcomes a session keeps for retries; a retry of an older turn is a new turn. */
 export const TURN_OUTCOMES_KEPT = 200;

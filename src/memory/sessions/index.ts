@@ -3,6 +3,7 @@
  */
 export { proxiedTurn, type ChatTurn, type ProxiedRequest, type TurnMemory } from "./chat-turn.ts";
 export { metadataProblem, orphanToolMessage } from "./message-rules.ts";
+export { MAX_CLOCK_SKEW_MS, tsBeforePrevious } from "./message-times.ts";
 export type { CompressResult } from "./requests.ts";
 export { MAX_SESSIONS_PER_PAGE } from "./session-list.ts";
 export type { SessionState } from "./session-state.ts";

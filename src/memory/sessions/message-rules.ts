@@ -3,6 +3,8 @@ import { MemoryError } from "../errors.ts";
 import type { MessageLimits } from "../tenant-deps.ts";
 import type { IncomingMessage } from "../model.ts";
 
+export { datedMessages, messageTimes } from "./message-times.ts";
+
 /** Metadata nests at most this deep: stored messages must stay decodable by every reader. */
 export const METADATA_MAX_DEPTH = 8;
 /** Metadata of one message or fact serializes to at most this many characters. */

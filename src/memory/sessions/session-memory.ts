@@ -7,7 +7,7 @@ import { candidateDepth, emptyRecall, recallFrom, type RecallOutcome } from "../
 import { isFollowUp, turnRecallQuery } from "../facts/recall-query.ts";
 import { deliverPendingFacts, learnFromMessages } from "../facts/learning.ts";
 import type { AddResult, CompressResult, ContextRequest, ContextResult } from "./requests.ts";
-import { checkMessages, type MessageSource } from "./message-rules.ts";
+import { checkMessages, datedMessages, messageTimes, type MessageSource } from "./message-rules.ts";
 import { resolveSessionOptions } from "../options.ts";
 import { factsToPersist } from "../facts/persisted-messages.ts";
 import { planBudget } from "../context/budget.ts";
@@ -136,7 +136,8 @@ export class SessionMemory {
     const { sessions, options: defaults } = this.#d;
     const counter = await this.#d.counter();
     const now = this.#d.now();
-    const stored = messages.map((m) => toStoredMessage(m, { counter, now, newId: this.#d.newId }));
+    const times = messageTimes(messages, now);
+    const stored = messages.map((m, i) => ({ ...toStoredMessage(m, { counter, now, newId: this.#d.newId }), ts: times[i] ?? now }));
     const scope = this.#scope;
     const persistAll = options.persist === true;
     const persisting = { persistAll, sessionId: this.#ref.sessionId, now, redact: defaults.redact };
@@ -156,6 +157,7 @@ export class SessionMemory {
         title: sessionTitle(messages),
         retryTag: options.retryTag,
         unlessErasedSince: options.unlessErasedSince,
+        dated: datedMessages(messages),
       }),
     );
     const fresh = appended.added.filter((a) => !a.duplicate);

@@ -10,7 +10,7 @@ import { LUA_EXTEND, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
  *       allowance limit threshold (the snapshot's bound, see WindowBound),
  *       then per fact: id json, then the recalled fact ids,
  *       then per message: id kind tokens json,
- *       then turnKey outcome title retryTag ('' = none each)
+ *       then turnKey outcome title retryTag ('' = none each), then dated ('' = none)
  *
  * kind: 's' system, 'w' window, 'a <call ids>' an assistant message calling tools, 't <call id>' a
  * tool result. Turn outcomes and tool-call pairing (see TURN_LUA below): when the turn key already
@@ -28,6 +28,7 @@ import { LUA_EXTEND, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
  * ones when they differ (their ids leave the id set, so they could be pinned again later);
  * 'e<ms>' stores nothing (err 'erased') when the tombstone of the session's owner (the named user,
  * else the stored owner) is at or after <ms>.
+ * dated: per message '1' when the client gave its ts (see TIME_CHECK_LUA below).
  * `ttl` is the default idle TTL; a per-session `set:ttlSeconds` override stored in meta wins.
  * The owner check runs before any write, so a mismatch changes nothing - no message, no queued
  * fact, no recall count. A session id that a new owner takes over (the old session expired) leaves the previous
@@ -35,8 +36,8 @@ import { LUA_EXTEND, LUA_SNAPSHOT, LUA_TOUCH } from "./common.ts";
  */
 /** Before any write: the turn's recorded outcome, and the pairing of new tool results with calls. */
 const TURN_CHECK_LUA = `
-local msg_end = #ARGV - 4
-local tkey, tout, title, rtag = ARGV[#ARGV - 3], ARGV[#ARGV - 2], ARGV[#ARGV - 1], ARGV[#ARGV]
+local msg_end = #ARGV - 5
+local tkey, tout, title, rtag = ARGV[#ARGV - 4], ARGV[#ARGV - 3], ARGV[#ARGV - 2], ARGV[#ARGV - 1]
 local prior = false
 if tkey ~= '' then prior = redis.call('HGET', KEYS[13], 'k:' .. tkey) end
 local retried = (not prior) and rtag ~= '' and redis.call('HGET', KEYS[4], 'tail') == rtag
@@ -56,6 +57,39 @@ if not prior and not retried then
       elseif tag ~= 's' then
         open = ''
       end
+    end
+    seen[id] = true
+  end
+end
+`;
+
+/**
+ * Before the first write: a new message whose ts the client gave must not be older than the session's
+ * newest stored message. meta.lastts keeps that time (every append raises it, a reset drops it);
+ * a session written before it was kept falls back to its newest window message. `msg_ts` reads a
+ * message's ts from its clear header (see serializeMessage), decoding older entries as a fallback;
+ * it stays a string, so no float formatting touches it.
+ */
+const TIME_CHECK_LUA = `
+local function msg_ts(raw)
+  if not raw then return nil end
+  local ts = string.match(raw, '^{"id":"[^"]*","role":"[a-z]+","tokens":%d+,"importance":[-+.%deE]+,"ts":(%d+)[,}]')
+  if ts then return ts end
+  local ok, msg = pcall(cjson.decode, raw)
+  if ok and type(msg) == 'table' and type(msg.ts) == 'number' then return string.format('%.0f', msg.ts) end
+  return nil
+end
+local dated = ARGV[#ARGV]
+local lastts = redis.call('HGET', KEYS[4], 'lastts') or nil
+if not prior and not retried and string.find(dated, '1', 1, true) then
+  lastts = lastts or msg_ts(redis.call('LINDEX', KEYS[2], -1) or nil)
+  local newest = tonumber(lastts or '')
+  local seen = {}
+  for i = first, msg_end, 4 do
+    local id, n = ARGV[i], (i - first) / 4
+    if newest and not seen[id] and string.sub(dated, n + 1, n + 1) == '1' and redis.call('SISMEMBER', KEYS[6], id) == 0 then
+      local ts = tonumber(msg_ts(ARGV[i + 3]) or '')
+      if ts and ts < newest then return cjson.encode({ err = 'ts_before_previous', index = n, previous = lastts }) end
     end
     seen[id] = true
   end
@@ -103,7 +137,7 @@ if erased_since then
 end
 local nfacts, nrecalls = tonumber(ARGV[8]), tonumber(ARGV[9])
 local first = 13 + 2 * nfacts + nrecalls
-${TURN_CHECK_LUA}
+${TURN_CHECK_LUA}${TIME_CHECK_LUA}
 if not prior and not retried and string.find(ARGV[4], 'r', 1, true) then
   local wanted = {}
   for i = first, msg_end, 4 do
@@ -138,6 +172,8 @@ for i = first, msg_end, 4 do
       redis.call('HINCRBY', KEYS[4], 'wimp', imp)
     end
     added[#added + 1] = 1
+    local ts = msg_ts(ARGV[i + 3])
+    if ts and (not lastts or tonumber(ts) > tonumber(lastts)) then lastts = ts end
   else
     added[#added + 1] = 0
   end
@@ -146,6 +182,7 @@ redis.call('HSETNX', KEYS[4], 'created', now)
 redis.call('HSETNX', KEYS[4], 'epoch', '0')
 redis.call('HSETNX', KEYS[4], 'wtok', '0')
 redis.call('HSET', KEYS[4], 'updated', now)
+if lastts then redis.call('HSET', KEYS[4], 'lastts', lastts) end
 if uid ~= '' and not owner then
   redis.call('HSET', KEYS[4], 'userId', uid)
   local previous = redis.call('HGET', KEYS[8], sid)

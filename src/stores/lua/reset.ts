@@ -6,7 +6,8 @@ import { LUA_MSG_HEAD } from "./common.ts";
  * a compression that read the session before the reset cannot commit after it. Meta (owner,
  * settings, created) survives; its TTL is left as it is. Turn outcomes, the open tool calls, the
  * title and the retry tag of the last request (meta.tail, see APPEND_LUA) go with the conversation:
- * the same request after a reset is a new turn, not a retry of one that is gone.
+ * the same request after a reset is a new turn, not a retry of one that is gone. So does the newest
+ * message's time (meta.lastts): a reset session takes dated messages of every age again.
  *
  * KEYS: sys win sum meta arc ids notes pad turns
  * ARGV: keepSystem('1'/'0')
@@ -23,7 +24,7 @@ for i = 1, #kept do
   if id then ids[#ids + 1] = id end
 end
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
-redis.call('HDEL', KEYS[4], 'calls', 'title', 'tail')
+redis.call('HDEL', KEYS[4], 'calls', 'title', 'tail', 'lastts')
 local removed = nwin
 if keep then
   -- kept system messages stay idempotent: re-sending the same prompt id must not duplicate it
