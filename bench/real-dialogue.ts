@@ -9,6 +9,8 @@
  * ("When did Caroline ..." -> "When did I ...") in a new session. Scored: the share of the gold
  * answer's content words found in (a) the top 10 memories of `GET /v1/users/{u}/facts?query=&k=10`,
  * (b) the context `GET /v1/sessions/{new}/context?query=&userId=` returns (what a model would see).
+ * Every message carries its time (`ts`: the session's date, as LoCoMo states it), as an app
+ * importing past conversations sends them, so relative dates resolve against when they were said.
  *
  * Two arms in the same run, on one Worker (`FACT_EXTRACTION=heuristic`, defaults otherwise): the
  * product as configured ("learner") and the baseline that stores every user line as sent
@@ -138,12 +140,12 @@ async function runView(view: SpeakerView, arm: Arm): Promise<{ stored: number; l
   const userId = `${arm}-${run}-c${view.conversation}-${view.user.replace(/\W/g, "")}`;
   for (const session of view.sessions) {
     const sessionId = `${userId}-s${session.index}`;
-    let exchange: { id: string; role: "user" | "assistant"; content: string; persist?: boolean }[] = [];
+    let exchange: { id: string; role: "user" | "assistant"; content: string; ts: number; persist?: boolean }[] = [];
     const flush = async () => {
       if (exchange.length > 0) await call("POST", `/v1/sessions/${sessionId}/messages`, { userId, messages: exchange });
       exchange = [];
     };
-    for (const turn of session.turns) {
+    for (const [i, turn] of session.turns.entries()) {
       const role = turn.speaker === view.user ? "user" : "assistant";
       // A new exchange starts with the user's first line after a reply.
       if (role === "user" && exchange.some((m) => m.role === "assistant")) await flush();
@@ -153,6 +155,8 @@ async function runView(view: SpeakerView, arm: Arm): Promise<{ stored: number; l
         id: turn.dia_id.replace(/\W/g, "-"),
         role,
         content: turn.text,
+        // When it was said: the session's date, a second per line (history imported with its own time).
+        ts: session.startsAt + i * 1000,
         ...(role === "user" && arm === "verbatim" ? { persist: true } : {}),
       });
     }

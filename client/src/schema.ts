@@ -655,7 +655,7 @@ export interface components {
                 id: string;
                 text: string;
                 /** @enum {string} */
-                type: "fact" | "preference" | "context" | "temporary" | "experience";
+                type: "fact" | "preference" | "context" | "temporary" | "experience" | "episode";
                 score: number;
                 similarity: number;
             }[];
@@ -720,12 +720,12 @@ export interface components {
                 k: number;
                 topK: number;
                 minScore: number;
-                types: ("fact" | "preference" | "context" | "temporary" | "experience")[] | null;
+                types: ("fact" | "preference" | "context" | "temporary" | "experience" | "episode")[] | null;
                 candidates: {
                     id: string;
                     text: string;
                     /** @enum {string} */
-                    type: "fact" | "preference" | "context" | "temporary" | "experience";
+                    type: "fact" | "preference" | "context" | "temporary" | "experience" | "episode";
                     importance: number;
                     /** @description The index's own score in its retrieval mode */
                     similarity: number;
@@ -960,7 +960,7 @@ export interface components {
             contentId?: string;
             text: string;
             /** @enum {string} */
-            type: "fact" | "preference" | "context" | "temporary" | "experience";
+            type: "fact" | "preference" | "context" | "temporary" | "experience" | "episode";
             importance: number;
             /**
              * @description Epoch milliseconds
@@ -1007,7 +1007,7 @@ export interface components {
             /** @description 1-4000 characters after trimming; no NUL, lone surrogates or bidirectional controls (U+202A-U+202E, U+2066-U+2069): such a text is refused (400), never stripped */
             text: string;
             /** @enum {string} */
-            type?: "fact" | "preference" | "context" | "temporary" | "experience";
+            type?: "fact" | "preference" | "context" | "temporary" | "experience" | "episode";
             importance?: number;
             /**
              * Format: date-time
@@ -1051,7 +1051,7 @@ export interface components {
             contentId?: string;
             text: string;
             /** @enum {string} */
-            type: "fact" | "preference" | "context" | "temporary" | "experience";
+            type: "fact" | "preference" | "context" | "temporary" | "experience" | "episode";
             importance: number;
             /**
              * @description Epoch milliseconds
@@ -1759,7 +1759,7 @@ export interface operations {
                 k?: string;
                 /** @description Token budget of the context; default CONTEXT_BUDGET */
                 budget?: string;
-                /** @description Only these fact types, comma-separated: fact, preference, context, temporary, experience */
+                /** @description Only these fact types, comma-separated: fact, preference, context, temporary, experience, episode */
                 types?: string;
                 /** @description Recall only what this agent sees: its own facts and the shared ones */
                 agentId?: string;
@@ -3787,7 +3787,7 @@ export interface operations {
                 query?: string;
                 /** @description How many facts to recall at most */
                 k?: string;
-                /** @description Only these fact types, comma-separated: fact, preference, context, temporary, experience */
+                /** @description Only these fact types, comma-separated: fact, preference, context, temporary, experience, episode */
                 types?: string;
                 /** @description Alias of `types` */
                 type?: string;
@@ -4617,7 +4617,7 @@ export interface operations {
                     /** @description 1-4000 characters after trimming; no NUL, lone surrogates or bidirectional controls (U+202A-U+202E, U+2066-U+2069): such a text is refused (400), never stripped */
                     text?: string;
                     /** @enum {string} */
-                    type?: "fact" | "preference" | "context" | "temporary" | "experience";
+                    type?: "fact" | "preference" | "context" | "temporary" | "experience" | "episode";
                     importance?: number;
                     metadata?: {
                         [key: string]: unknown;
