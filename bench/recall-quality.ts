@@ -115,7 +115,8 @@ async function intentFigures(retrievers: readonly Retriever[]): Promise<string[]
     ["held-out-paraphrase", "held-out paraphrases"],
   ] as const;
   const hitIds = new Map<string, Set<string>>();
-  for (const retriever of retrievers.filter((r) => r.name === "product" || r.name === "product-nointent")) {
+  const measured = ["product", "product-nointent", "product-querygate"];
+  for (const retriever of retrievers.filter((r) => measured.includes(r.name))) {
     const hits = new Map<string, number>();
     const ids = new Set<string>();
     hitIds.set(retriever.name, ids);
@@ -141,6 +142,8 @@ async function intentFigures(retrievers: readonly Retriever[]): Promise<string[]
   lines.push(
     `  gained: ${[...on].filter((id) => !off.has(id)).join(", ") || "none"}; lost: ${[...off].filter((id) => !on.has(id)).join(", ") || "none"}`,
   );
+  const gated = hitIds.get("product-querygate") ?? new Set<string>();
+  lines.push(`  product-querygate against product: lost ${[...on].filter((id) => !gated.has(id)).join(", ") || "none"}`);
   const withIntent = (texts: readonly string[]) => texts.filter((t) => queryIntents(t).length > 0).length;
   const related = dataset.queries.map((q) => q.text);
   lines.push(
