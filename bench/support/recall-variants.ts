@@ -103,8 +103,20 @@ export const QUERY_GATES: Gates = {
 
 /** The variants, the product's first. */
 export const VARIANTS: readonly Variant[] = [
-  { name: "mean (product) at its gate", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "relevance", fixedGate: PRODUCT_GATES },
-  { name: "mean at queryGate", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "relevance", fixedGate: QUERY_GATES },
+  {
+    name: "mean at today's gates (hybridGate, every query alike)",
+    relevance: hybridOf,
+    floorRatio: GATE_FLOOR_RATIO,
+    order: "relevance",
+    fixedGate: PRODUCT_GATES,
+  },
+  {
+    name: "mean at queryGate (the product once recall uses it)",
+    relevance: hybridOf,
+    floorRatio: GATE_FLOOR_RATIO,
+    order: "relevance",
+    fixedGate: QUERY_GATES,
+  },
   {
     name: "mean, impersonal gate per persona",
     relevance: hybridOf,
