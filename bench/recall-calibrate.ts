@@ -3,7 +3,10 @@
  * dataset (bench/data/recall) once per depth, then measures a grid of Worker-side fusions (dense
  * weight, dense zero point, sparse scale, floor ratio) and orders (calibrated relevance, RRF, DBSF
  * over the candidates), each with its gate calibrated to abstain on >= 90% of unrelated queries,
- * on all personas and on held-out persona halves. Also the single-part (dense, sparse) gates.
+ * on all personas and on held-out halves (personas, and unrelated queries split by a hash of their
+ * text: bench/support/recall-split.ts). Also the single-part (dense, sparse) gates, and the gate of a
+ * query not about the user (`IMPERSONAL_SCRIPT_GATES`): the held-out table prints abstention and
+ * hit@3 by language for the product's gates, today's gate (the baseline) and the calibrated rules.
  *
  *   npx tsx bench/recall-calibrate.ts [--dense-model USE_LITE|HASHING_WEIGHTED|HASHING] [--top 15]
  *
@@ -19,14 +22,16 @@ import {
   HYBRID_DENSE_WEIGHTS,
   HYBRID_SCRIPT_GATES,
   hybridRelevance,
+  IMPERSONAL_SCRIPT_GATES,
   SPARSE_SCALE,
 } from "../src/memory/facts/relevance.ts";
 import { startVectorEmulator } from "../tools/upstash-local/vector/standalone.ts";
 import { parseDenseModel } from "../tools/upstash-local/vector/config.ts";
 import type { Dataset } from "./data/recall/schema.ts";
 import { BENCH_DENSE_MODEL } from "./support/recall-modes.ts";
-import { collectStudy, PRODUCT_GATES, type StudyCandidate, type Variant } from "./support/recall-variants.ts";
+import { collectStudy, PRODUCT_GATES, QUERY_GATES, type StudyCandidate, type Variant } from "./support/recall-variants.ts";
 import { formatStudy, runStudy } from "./support/recall-study.ts";
+import { formatHeldOut } from "./support/recall-heldout.ts";
 
 const { values: flags } = parseArgs({ options: { "dense-model": { type: "string" }, top: { type: "string", default: "15" } } });
 const denseModel = parseDenseModel(flags["dense-model"] ?? BENCH_DENSE_MODEL, "--dense-model");
@@ -59,7 +64,7 @@ const previous: Variant = {
 const productName = `w en ${HYBRID_DENSE_WEIGHTS.latin} / zh ${HYBRID_DENSE_WEIGHTS.cjk} zero ${DENSE_ZERO_COSINE} scale ${SPARSE_SCALE} floor ${GATE_FLOOR_RATIO}`;
 /** The product's relevance (weights by the query's CJK share) at its gates. */
 const current: Variant = {
-  name: `defaults (${productName}) at gates ${HYBRID_SCRIPT_GATES.latin} / ${HYBRID_SCRIPT_GATES.cjk}`,
+  name: `today's gates ${HYBRID_SCRIPT_GATES.latin} / ${HYBRID_SCRIPT_GATES.cjk}, every query alike (${productName})`,
   relevance: (c, q) => hybridRelevance(c.dense, c.sparse, q.cjkShare),
   floorRatio: GATE_FLOOR_RATIO,
   order: "relevance",
@@ -67,7 +72,7 @@ const current: Variant = {
 };
 /** The same relevance, gates calibrated in this run (one per query script, and one for both). */
 const productCalibrated: Variant[] = [true, false].map((perScript) => ({
-  name: `product relevance (${productName}), ${perScript ? "gate per script" : "one gate"}`,
+  name: `product relevance, ${perScript ? "gate per script" : "one gate"}, every query alike (${productName})`,
   relevance: (c: StudyCandidate, q: { cjkShare: number }) => hybridRelevance(c.dense, c.sparse, q.cjkShare),
   floorRatio: GATE_FLOOR_RATIO,
   order: "relevance" as const,
@@ -81,7 +86,19 @@ const single: Variant = {
   order: "relevance",
   fixedGate: 0.1213,
 };
-const grid: Variant[] = [previous, single, current, ...productCalibrated];
+/** The product's gates per query (`queryGate`): higher for a query not about the user. */
+const queryGated: Variant = {
+  ...current,
+  name: `queryGate (impersonal ${IMPERSONAL_SCRIPT_GATES.latin} / ${IMPERSONAL_SCRIPT_GATES.cjk})`,
+  fixedGate: QUERY_GATES,
+};
+/** Today's gates for queries about the user, a gate calibrated for the others (the rule behind queryGate). */
+const impersonalRules: Variant[] = (["per-persona", "pooled"] as const).map((impersonal) => ({
+  ...current,
+  name: `today's gates + impersonal gate, ${impersonal}`,
+  impersonal,
+}));
+const grid: Variant[] = [previous, single, current, queryGated, ...impersonalRules, ...productCalibrated];
 for (const w of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
   for (const zero of [0, 0.1, 0.2, 0.3]) {
     for (const scale of [2, 4, 8]) {
@@ -144,10 +161,11 @@ try {
   const study = await collectStudy(index, dataset, NOW, DEFAULT_MEMORY_OPTIONS.recallK);
   const result = runStudy(study, dataset, DEFAULT_MEMORY_OPTIONS.recallK, grid);
   const top = Number(flags.top);
+  const checked = [current, queryGated, ...impersonalRules, ...productCalibrated].map((v) => v.name);
   const keep = new Set([
     previous.name,
     single.name,
-    current.name,
+    ...checked,
     ...productCalibrated.map((v) => v.name),
     ...[...result.variants]
       .filter((v) => v.all.abstained >= 0.9)
@@ -163,6 +181,7 @@ try {
   );
   const kept = result.variants.filter((v) => keep.has(v.name));
   console.log(formatStudy({ ...result, variants: kept }).join("\n"));
+  console.log(formatHeldOut(result, new Set(checked)).join("\n"));
   console.log(
     "\nsubsets (all personas): recall@10 by query language; hit@3 and recall@10 of queries sharing no content word with their answers",
   );

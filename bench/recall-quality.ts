@@ -8,7 +8,8 @@
  *
  * Retrievers (bench/support; add one by writing a `RetrieverFactory` and listing it in RETRIEVERS):
  * - `product`: `SessionMemory.recall` with the default options for the index kind (`VECTOR_INDEX` =
- *   the mode; on hybrid, Worker-side fusion of both parts asked in one request). On hybrid also
+ *   the mode; on hybrid, Worker-side fusion of both parts asked in one request). `product-querygate`:
+ *   the same with the gate of `queryGate` per query (higher for a query not about the user). On hybrid also
  *   `product-rrf` / `product-dbsf`: the same with the index's own fusion (`VECTOR_FUSION`).
  * - `bm25`: plain BM25 over the same texts, in process (k1 1.5, b 0.75; words, CJK bigrams).
  * - `bm25-nostop`: the same without the stop words the emulator's BM25 model drops (informative:
@@ -57,12 +58,14 @@ import type { Retriever } from "./support/recall-retriever.ts";
 import { ReadOnceSessionStore } from "./support/recall-sessions.ts";
 import { collectStudy } from "./support/recall-variants.ts";
 import { formatStudy, runStudy, type StudyResult } from "./support/recall-study.ts";
+import { formatHeldOut } from "./support/recall-heldout.ts";
 import { cosineRawRetriever, productRetriever } from "./support/recall-vector.ts";
 
 /** What is measured; a factory returning null for the index mode is left out of that run. */
 const RETRIEVERS: readonly RetrieverFactory[] = [
   productRetriever("worker"),
   productRetriever("worker", { withoutIntents: true }),
+  productRetriever("worker", { queryGate: true }),
   productRetriever("rrf"),
   productRetriever("dbsf"),
   bm25Retriever,
@@ -76,7 +79,7 @@ function gateText(mode: IndexMode): string {
   return (["hybrid", "rrf", "dbsf"] as const).map((s) => `${s} ${DEFAULT_RECALL_GATES[s]}`).join(", ");
 }
 /** Retrievers that get per-language and per-type lines. */
-const BREAKDOWN = ["product", "product-nointent", "bm25", "bm25-nostop"];
+const BREAKDOWN = ["product", "product-querygate", "product-nointent", "bm25", "bm25-nostop"];
 /** The fixed "now" that dated facts are aged against. */
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
@@ -112,7 +115,8 @@ async function intentFigures(retrievers: readonly Retriever[]): Promise<string[]
     ["held-out-paraphrase", "held-out paraphrases"],
   ] as const;
   const hitIds = new Map<string, Set<string>>();
-  for (const retriever of retrievers.filter((r) => r.name === "product" || r.name === "product-nointent")) {
+  const measured = ["product", "product-nointent", "product-querygate"];
+  for (const retriever of retrievers.filter((r) => measured.includes(r.name))) {
     const hits = new Map<string, number>();
     const ids = new Set<string>();
     hitIds.set(retriever.name, ids);
@@ -138,6 +142,8 @@ async function intentFigures(retrievers: readonly Retriever[]): Promise<string[]
   lines.push(
     `  gained: ${[...on].filter((id) => !off.has(id)).join(", ") || "none"}; lost: ${[...off].filter((id) => !on.has(id)).join(", ") || "none"}`,
   );
+  const gated = hitIds.get("product-querygate") ?? new Set<string>();
+  lines.push(`  product-querygate against product: lost ${[...on].filter((id) => !gated.has(id)).join(", ") || "none"}`);
   const withIntent = (texts: readonly string[]) => texts.filter((t) => queryIntents(t).length > 0).length;
   const related = dataset.queries.map((q) => q.text);
   lines.push(
@@ -174,7 +180,10 @@ try {
   };
   const intents = await intentFigures(retrievers);
   if (flags.json) console.log(JSON.stringify({ ...result, study, intents }, null, 2));
-  else console.log([formatReport(result, BREAKDOWN), ...intents, ...(study ? formatStudy(study) : [])].join("\n"));
+  else
+    console.log(
+      [formatReport(result, BREAKDOWN), ...intents, ...(study ? [...formatStudy(study), ...formatHeldOut(study)] : [])].join("\n"),
+    );
 } finally {
   await local.close();
 }

@@ -1,7 +1,16 @@
 import type { Dataset, DatasetQuery, Language } from "../data/recall/schema.ts";
 import { Bm25Index, bm25Terms, bm25TermsWithoutStopWords } from "./bm25.ts";
 import { CUTOFFS, queryFigures, type Cutoff, type Figures, type Ranked } from "./recall-metrics.ts";
-import { HALVES, VARIANTS, type Gates, type StudyCandidate, type StudyQuery, type Variant } from "./recall-variants.ts";
+import { textHalf } from "./recall-split.ts";
+import {
+  HALVES,
+  VARIANTS,
+  type Gates,
+  type StudyCandidate,
+  type StudyQuery,
+  type StudyQueryInfo,
+  type Variant,
+} from "./recall-variants.ts";
 
 /**
  * Runs the recall variants (recall-variants.ts) on the collected queries: each variant's gates are
@@ -39,10 +48,16 @@ function dbsfOrder(cs: readonly StudyCandidate[]): Map<string, number> {
   return score;
 }
 
+/** The gate of `q`: its script's, or the larger impersonal one for a query not about the user. */
+export function gateOf(gates: Gates, q: StudyQueryInfo): number {
+  const gate = gates[q.language];
+  return gates.impersonal && !q.aboutUser ? Math.max(gate, gates.impersonal[q.language]) : gate;
+}
+
 /** What `v` recalls for `q` at cutoff `k` with `gates`. */
 function pick(v: Variant, q: StudyQuery, k: number, gates: Gates): string[] {
   const cs = q.byK.get(k) ?? [];
-  const gate = gates[q.language];
+  const gate = gateOf(gates, q);
   const rel = new Map(cs.map((c) => [c.id, v.relevance(c, q)]));
   if (best(v, q, k) < gate) return [];
   const floor = v.floorRatio > 0 ? Math.max(1e-9, gate * v.floorRatio) : Number.NEGATIVE_INFINITY;
@@ -62,7 +77,7 @@ function calibrate(values: number[]): number {
   return Math.ceil((at + 1e-9) * 1e4) / 1e4;
 }
 
-function gatesFor(v: Variant, unrelated: readonly StudyQuery[], recallK: number): Gates {
+function baseGates(v: Variant, unrelated: readonly StudyQuery[], recallK: number): Gates {
   if (typeof v.fixedGate === "number") return { en: v.fixedGate, zh: v.fixedGate };
   if (v.fixedGate !== undefined) return v.fixedGate;
   if (!v.perScript) {
@@ -73,10 +88,25 @@ function gatesFor(v: Variant, unrelated: readonly StudyQuery[], recallK: number)
   return { en: of("en"), zh: of("zh") };
 }
 
+function gatesFor(v: Variant, unrelated: readonly StudyQuery[], recallK: number): Gates {
+  const gates = baseGates(v, unrelated, recallK);
+  if (!v.impersonal) return gates;
+  const impersonal = (l: Language): number => {
+    const pairs = unrelated.filter((q) => q.language === l && !q.aboutUser);
+    if (v.impersonal === "pooled") return calibrate(pairs.map((q) => best(v, q, recallK)));
+    // every persona on its own: a user whose memories share a topic with the queries holds too
+    const personas = [...new Set(pairs.map((q) => q.persona))];
+    return Math.max(0, ...personas.map((p) => calibrate(pairs.filter((q) => q.persona === p).map((q) => best(v, q, recallK)))));
+  };
+  return { ...gates, impersonal: { en: impersonal("en"), zh: impersonal("zh") } };
+}
+
 export interface VariantFigures {
   gates: Gates;
   figures: Figures;
   abstained: number;
+  /** Abstention on the unrelated queries of each script. */
+  abstainedBy: Record<Language, number>;
   /** By query language and for the queries sharing no content word with their answers. */
   subsets: Record<"en" | "zh" | "paraphrase" | "inflection", Figures>;
 }
@@ -92,20 +122,29 @@ function measure(
     query: q.query as DatasetQuery,
     lists: Object.fromEntries(CUTOFFS.map((k) => [k, pick(v, q, k, gates)])) as Record<Cutoff, string[]>,
   }));
-  const abstained = unrelated.filter((q) => pick(v, q, recallK, gates).length === 0).length / Math.max(1, unrelated.length);
+  const abstainedOn = (qs: readonly StudyQuery[]): number =>
+    qs.filter((q) => pick(v, q, recallK, gates).length === 0).length / Math.max(1, qs.length);
+  const abstained = abstainedOn(unrelated);
+  const abstainedBy = {
+    en: abstainedOn(unrelated.filter((q) => q.language === "en")),
+    zh: abstainedOn(unrelated.filter((q) => q.language === "zh")),
+  };
   const subsets = {
     en: queryFigures(ranked.filter((r) => r.query.language === "en")),
     zh: queryFigures(ranked.filter((r) => r.query.language === "zh")),
     paraphrase: queryFigures(ranked.filter((r) => r.query.kind === "paraphrase")),
     inflection: queryFigures(ranked.filter((r) => r.query.kind === "inflection")),
   };
-  return { gates, figures: queryFigures(ranked), abstained, subsets };
+  return { gates, figures: queryFigures(ranked), abstained, abstainedBy, subsets };
 }
 
 export interface VariantRow {
   name: string;
   all: VariantFigures;
-  /** Calibrated on half 0, measured on half 1; and the other way round. */
+  /**
+   * Calibrated on persona half 0 and unrelated text half 0, measured on the related queries of
+   * persona half 1 and its unrelated queries of text half 1; and the other way round.
+   */
   heldOut: [VariantFigures, VariantFigures];
 }
 
@@ -124,14 +163,15 @@ export function runStudy(
   variants: readonly Variant[] = VARIANTS,
 ): StudyResult {
   const related = (ps?: readonly string[]) => study.filter((q) => q.query && (!ps || ps.includes(q.persona)));
-  const unrelated = (ps?: readonly string[]) => study.filter((q) => !q.query && (!ps || ps.includes(q.persona)));
+  const unrelated = (ps?: readonly string[], half?: 0 | 1) =>
+    study.filter((q) => !q.query && (!ps || ps.includes(q.persona)) && (half === undefined || textHalf(q.text) === half));
   const [a, b] = HALVES;
   const rows = variants.map((v) => ({
     name: v.name,
     all: measure(v, gatesFor(v, unrelated(), recallK), related(), unrelated(), recallK),
     heldOut: [
-      measure(v, gatesFor(v, unrelated(a), recallK), related(b), unrelated(b), recallK),
-      measure(v, gatesFor(v, unrelated(b), recallK), related(a), unrelated(a), recallK),
+      measure(v, gatesFor(v, unrelated(a, 0), recallK), related(b), unrelated(b, 1), recallK),
+      measure(v, gatesFor(v, unrelated(b, 1), recallK), related(a), unrelated(a, 0), recallK),
     ] as [VariantFigures, VariantFigures],
   }));
   const bm25 = (name: string, terms: (t: string) => string[]) => {
@@ -160,7 +200,9 @@ export function runStudy(
 
 const n3 = (x: number): string => x.toFixed(3);
 const pc = (x: number): string => `${(x * 100).toFixed(1)}%`;
-const gateText = (g: Gates): string => (g.en === g.zh ? g.en.toFixed(4) : `${g.en.toFixed(3)}/${g.zh.toFixed(3)}`);
+const gateText = (g: Gates): string =>
+  (g.en === g.zh ? g.en.toFixed(4) : `${g.en.toFixed(3)}/${g.zh.toFixed(3)}`) +
+  (g.impersonal ? ` +${g.impersonal.en.toFixed(3)}/${g.impersonal.zh.toFixed(3)}` : "");
 
 /** The study as a table: all personas, then held-out halves (figures on the half not fitted). */
 export function formatStudy(s: StudyResult): string[] {
@@ -174,7 +216,7 @@ export function formatStudy(s: StudyResult): string[] {
   const out = [
     "",
     "gate and ordering variants (hybrid, dated, relevance only; gate = lowest abstaining on >= 90% of the fit personas' unrelated pairs):",
-    `held-out: fit on A (${a.join(", ")}) -> measured on B (${b.join(", ")}), and B -> A; figures are recall@10 / abstention`,
+    `held-out: fit on A (${a.join(", ")}; unrelated text half 0) -> measured on B (${b.join(", ")}; text half 1), and B -> A; figures are recall@10 / abstention`,
     line("variant", "gate", "@1", "@5", "@10", "MRR", "abst", "A->B @10 / abst", "B->A @10 / abst"),
   ];
   for (const v of s.variants) {

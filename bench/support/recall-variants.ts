@@ -2,13 +2,21 @@ import { QueryMode, WeightingStrategy, type Index, type QueryResult } from "@ups
 import { createFact, factId } from "../../src/memory/facts/identity.ts";
 import { candidateDepth } from "../../src/memory/facts/recall.ts";
 import { recallQueryText, recallQueryTexts } from "../../src/memory/facts/recall-query.ts";
-import { GATE_FLOOR_RATIO, HYBRID_SCRIPT_GATES, hybridRelevance, queryCjkShare } from "../../src/memory/facts/relevance.ts";
+import { queryAboutUser } from "../../src/memory/facts/query-about-user.ts";
+import {
+  GATE_FLOOR_RATIO,
+  HYBRID_SCRIPT_GATES,
+  hybridRelevance,
+  IMPERSONAL_SCRIPT_GATES,
+  queryCjkShare,
+} from "../../src/memory/facts/relevance.ts";
 import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
 import { VectorFactStore } from "../../src/stores/facts-vector.ts";
 import { DEFAULT_BM25, idfWeight, textTerms } from "../../tools/upstash-local/vector/index.ts";
 import type { Dataset, DatasetQuery, Language } from "../data/recall/schema.ts";
 import { CUTOFFS } from "./recall-metrics.ts";
 import { personaFacts } from "./recall-run.ts";
+import { PERSONA_HALVES } from "./recall-split.ts";
 
 /**
  * Gate and ordering variants of hybrid recall, measured side by side on the same candidates.
@@ -19,7 +27,8 @@ import { personaFacts } from "./recall-run.ts";
  * and orders the survivors. Its gate is never picked by hand: it is the lowest value that abstains
  * on at least 90% of the fit personas' (unrelated query, persona) pairs, the rule the product's
  * defaults were calibrated with. To show that the choice is not fitted to the test, each variant is
- * also calibrated on one half of the personas and measured on the other (split by persona).
+ * also calibrated on one half of the personas and of the unrelated queries and measured on the
+ * other halves (recall-split.ts).
  * Only relevance is used (no importance / recency tie-break) and facts are dated, so `mean` at the
  * product's default gate is the product's hybrid recall without its tie-break.
  */
@@ -41,10 +50,14 @@ export interface StudyQueryInfo {
   terms: number;
   /** Sum of the IDF weights of those terms in the persona's namespace. */
   idfSum: number;
+  /** Whether the recall query text speaks about the user (queryAboutUser): picks the gate. */
+  aboutUser: boolean;
 }
 
 export interface StudyQuery extends StudyQueryInfo {
   persona: string;
+  /** The query as the dataset writes it (the held-out split hashes it). */
+  text: string;
   /** Null for an unrelated query. */
   query: DatasetQuery | null;
   /** Candidates at the product's depth for each cutoff (related) or for the context's k (unrelated). */
@@ -66,6 +79,12 @@ export interface Variant {
   perScript?: boolean;
   /** A fixed gate instead of a calibrated one (one for all, or one per query script). */
   fixedGate?: number | Gates;
+  /**
+   * Also a gate for queries not about the user, calibrated on those unrelated queries per script:
+   * `pooled` over all (query, persona) pairs, or `per-persona`: the lowest at which every persona
+   * abstains on 90% of them. With `fixedGate`, the fixed gates are kept for the other queries.
+   */
+  impersonal?: "pooled" | "per-persona";
 }
 
 const denseRel = (s: number | undefined): number => (s === undefined ? 0 : Math.min(1, Math.max(0, (s - 0.5) * 2)));
@@ -73,12 +92,39 @@ const denseRel = (s: number | undefined): number => (s === undefined ? 0 : Math.
 const TERM_MAX = DEFAULT_BM25.k1 + 1;
 const hybridOf = (c: StudyCandidate, q: StudyQueryInfo): number => hybridRelevance(c.dense, c.sparse, q.cjkShare);
 
-/** The product's Worker-fused gates by query script. */
+/** The product's Worker-fused gates by query script, as `hybridGate` applies them (every query alike). */
 export const PRODUCT_GATES: Gates = { en: HYBRID_SCRIPT_GATES.latin, zh: HYBRID_SCRIPT_GATES.cjk };
+
+/** The gates of `queryGate`: by query script, and higher for a query not about the user. */
+export const QUERY_GATES: Gates = {
+  ...PRODUCT_GATES,
+  impersonal: { en: IMPERSONAL_SCRIPT_GATES.latin, zh: IMPERSONAL_SCRIPT_GATES.cjk },
+};
 
 /** The variants, the product's first. */
 export const VARIANTS: readonly Variant[] = [
-  { name: "mean (product) at its gate", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "relevance", fixedGate: PRODUCT_GATES },
+  {
+    name: "mean at today's gates (hybridGate, every query alike)",
+    relevance: hybridOf,
+    floorRatio: GATE_FLOOR_RATIO,
+    order: "relevance",
+    fixedGate: PRODUCT_GATES,
+  },
+  {
+    name: "mean at queryGate (the product once recall uses it)",
+    relevance: hybridOf,
+    floorRatio: GATE_FLOOR_RATIO,
+    order: "relevance",
+    fixedGate: QUERY_GATES,
+  },
+  {
+    name: "mean, impersonal gate per persona",
+    relevance: hybridOf,
+    floorRatio: GATE_FLOOR_RATIO,
+    order: "relevance",
+    fixedGate: PRODUCT_GATES,
+    impersonal: "per-persona",
+  },
   // the ranking's ceiling: what the candidates hold when nothing is gated (abstains on nothing)
   { name: "mean, no gate", relevance: hybridOf, floorRatio: 0, order: "relevance", fixedGate: 0 },
   { name: "mean", relevance: hybridOf, floorRatio: GATE_FLOOR_RATIO, order: "relevance", perScript: true },
@@ -121,12 +167,10 @@ export const VARIANTS: readonly Variant[] = [
 ];
 
 /** Persona halves for the held-out check: each has an English persona and Chinese ones. */
-export const HALVES: readonly [readonly string[], readonly string[]] = [
-  ["emma", "xiaowen", "jianguo"],
-  ["marcus", "jiayi", "kai"],
-];
+export const HALVES = PERSONA_HALVES;
 
-export type Gates = Record<Language, number>;
+/** Gates by query script; `impersonal`, when set, is the gate of a query not about the user (the larger applies). */
+export type Gates = Record<Language, number> & { impersonal?: Record<Language, number> };
 
 function merge(
   dense: readonly QueryResult[],
@@ -200,10 +244,12 @@ export async function collectStudy(index: Index, dataset: Dataset, now: number, 
       }
       return byK;
     };
-    const info = (text: string, language: Language): StudyQueryInfo => {
+    const info = (text: string, language: Language): StudyQueryInfo & { text: string } => {
       const terms = [...new Set(textTerms(recallQueryText(text), DEFAULT_BM25))];
       return {
+        text,
         language,
+        aboutUser: queryAboutUser(recallQueryText(text)),
         cjkShare: queryCjkShare(recallQueryText(text)),
         terms: terms.length,
         idfSum: terms.reduce((s, t) => s + idfWeight(facts.length, df.get(t) ?? 0), 0),

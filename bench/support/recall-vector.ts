@@ -6,6 +6,8 @@ import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/opt
 import type { FusionMode } from "../../src/memory/options.ts";
 import type { FactMatches, FactQuery, FactScope } from "../../src/memory/ports/facts.ts";
 import { intentQueryText } from "../../src/memory/facts/query-intents.ts";
+import { recallQueryText } from "../../src/memory/facts/recall-query.ts";
+import { queryGate, relevanceScale } from "../../src/memory/facts/relevance.ts";
 import type { RecalledFact } from "../../src/memory/model.ts";
 import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
 import { VectorFactStore } from "../../src/stores/facts-vector.ts";
@@ -42,47 +44,57 @@ class StoreWithoutIntents extends VectorFactStore {
   }
 }
 
+/** A product variant: without the intent wording, or gated per query by `queryGate`. */
+export type ProductVariant = { withoutIntents: true } | { queryGate: true };
+
 /**
  * `product`: recall as a chat context gets it today, `SessionMemory.recall` with the default
  * options (candidate depth, value/recency ranking, minRecallScore), over `VectorFactStore` on the
- * emulator; `inject` is `getContext({ query })` with the default k and gate.
+ * emulator; `inject` is `getContext({ query })` with the default k and gate. `product-querygate`
+ * is the same with the gate of `queryGate` for each query, given as `minRecallScore` (what recall
+ * does once `recallFrom` falls back to `queryGate` instead of the scale's gate).
  */
 export const productRetriever =
-  (fusion: FusionMode, variant?: { withoutIntents: true }): RetrieverFactory =>
+  (fusion: FusionMode, variant?: ProductVariant): RetrieverFactory =>
   (env: BenchEnv) => {
     // Fusion variants only differ on a hybrid index.
     if (fusion !== "worker" && env.mode !== "hybrid") return null;
     const options: MemoryOptions = { ...DEFAULT_MEMORY_OPTIONS, retrieval: env.mode, fusion };
-    const store = variant?.withoutIntents
+    const withoutIntents = variant !== undefined && "withoutIntents" in variant;
+    const perQuery = variant !== undefined && "queryGate" in variant;
+    const suffix = withoutIntents ? "-nointent" : perQuery ? "-querygate" : "";
+    const store = withoutIntents
       ? new StoreWithoutIntents(env.index, { retrieval: env.mode, fusion })
       : new VectorFactStore(env.index, { retrieval: env.mode, fusion });
-    let manager: SessionMemory | null = null;
+    let persona = "";
     let toDataset = new Map<string, string>();
-    const current = (): SessionMemory => {
-      if (!manager) throw new Error("product retriever used before setup");
-      return manager;
+    const scale = relevanceScale(env.mode, fusion);
+    const tenant = `product-${fusion}${suffix}`;
+    const current = (query: string): SessionMemory => {
+      if (!persona) throw new Error("product retriever used before setup");
+      const gated = perQuery ? { ...options, minRecallScore: queryGate(recallQueryText(query), scale) } : options;
+      const deps = testDeps({
+        tenant,
+        sessions: env.sessions,
+        facts: store,
+        summarizer: new ExtractiveSummarizer(env.counter),
+        counter: env.counter,
+        options: gated,
+        now: () => env.now,
+      });
+      return new SessionMemory(deps, { sessionId: `recall-${persona}`, userId: persona });
     };
     const retriever: Retriever = {
-      name: (fusion === "worker" ? "product" : `product-${fusion}`) + (variant?.withoutIntents ? "-nointent" : ""),
-      async setup(persona) {
-        const scope = { tenant: `product-${fusion}${variant?.withoutIntents ? "-nointent" : ""}`, userId: persona.persona };
-        toDataset = await storePersona(store, scope, persona);
-        const deps = testDeps({
-          tenant: scope.tenant,
-          sessions: env.sessions,
-          facts: store,
-          summarizer: new ExtractiveSummarizer(env.counter),
-          counter: env.counter,
-          options,
-          now: () => env.now,
-        });
-        manager = new SessionMemory(deps, { sessionId: `recall-${persona.persona}`, userId: persona.persona });
+      name: (fusion === "worker" ? "product" : `product-${fusion}`) + suffix,
+      async setup(facts) {
+        toDataset = await storePersona(store, { tenant, userId: facts.persona }, facts);
+        persona = facts.persona;
       },
       async recall(query, k) {
-        return datasetIds(await current().recall(query, k), toDataset);
+        return datasetIds(await current(query).recall(query, k), toDataset);
       },
       async inject(query) {
-        const context = await current().getContext({ query });
+        const context = await current(query).getContext({ query });
         // A failed recall would look like an abstention: stop instead of counting it.
         if (context.degraded.length > 0) throw new Error(`context degraded (${context.degraded.join(", ")}): "${query}"`);
         return datasetIds(context.facts, toDataset);

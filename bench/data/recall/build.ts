@@ -18,6 +18,8 @@ import {
   type QuerySource,
   type Weight,
 } from "./schema.ts";
+import { UNRELATED_TASKS_EN } from "./unrelated-tasks-en.ts";
+import { UNRELATED_TASKS_ZH } from "./unrelated-tasks-zh.ts";
 import { UNRELATED_EN, UNRELATED_ZH } from "./unrelated.ts";
 
 export const PERSONAS: readonly PersonaSource[] = [EMMA, MARCUS, XIAOWEN, JIANGUO, JIAYI, KAI];
@@ -77,7 +79,8 @@ export function buildDataset(): Dataset {
       });
     }
   }
-  const unrelated = [...UNRELATED_EN, ...UNRELATED_ZH].map((text, i) => ({
+  // The task queries come last so the ids of the first unrelated queries stay as they were.
+  const unrelated = [...UNRELATED_EN, ...UNRELATED_ZH, ...UNRELATED_TASKS_EN, ...UNRELATED_TASKS_ZH].map((text, i) => ({
     id: `u${String(i + 1).padStart(3, "0")}`,
     text,
     language: languageOf(text),

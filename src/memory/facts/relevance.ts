@@ -1,6 +1,7 @@
-/** How relevant a candidate is, per scale and query script, and the calibrated gate of each scale. */
+/** @module How relevant a candidate is, per scale and query script, and the calibrated gate of each scale and query. */
 import type { FusionMode, RetrievalMode } from "../options.ts";
 import type { RecallCandidate, RelevanceScale } from "../model.ts";
+import { queryAboutUser } from "./query-about-user.ts";
 
 /**
  * Default gate (minimum relevance) per scale, calibrated with `bench/recall-calibrate.ts` on the
@@ -27,6 +28,17 @@ export const DEFAULT_RECALL_GATES: Readonly<Record<RelevanceScale, number>> = Ob
  * the caller (`RECALL_MIN_SCORE`) applies to every script as it is.
  */
 export const HYBRID_SCRIPT_GATES: Readonly<{ latin: number; cjk: number }> = Object.freeze({ latin: 0.1698, cjk: 0.1898 });
+
+/**
+ * Worker-fused hybrid gates, by script, of a query that is not about the user ({@link queryAboutUser}:
+ * "Translate good morning into Spanish", "帮我写一封邮件", "Who wrote Hamlet?"). Such a query meets a
+ * memory by topic only (a programmer's "I write code in Neovim" and "Write a Python function"), so
+ * it must match more closely. Each is the lowest value at which every persona of the committed
+ * dataset abstains on at least 90% of that script's unrelated queries that are not about the user
+ * (bench/recall-calibrate.ts; a gate pooled over personas held 90% on the personas it was fitted on
+ * and not on the others). Applied as the larger of this and {@link HYBRID_SCRIPT_GATES}.
+ */
+export const IMPERSONAL_SCRIPT_GATES: Readonly<{ latin: number; cjk: number }> = Object.freeze({ latin: 0.2842, cjk: 0.2863 });
 
 /**
  * Two-level gate: the best candidate must reach `minScore` (does memory know anything about the
@@ -72,8 +84,21 @@ const byScript = (values: { latin: number; cjk: number }, cjkShare: number): num
   return (1 - share) * values.latin + share * values.cjk;
 };
 
-/** The Worker-fused hybrid gate of a query with this CJK share. */
+/** The Worker-fused hybrid gate of a query with this CJK share (a query about the user). */
 export const hybridGate = (cjkShare: number): number => byScript(HYBRID_SCRIPT_GATES, cjkShare);
+
+/**
+ * The default gate of one query on `scale`: on the Worker-fused hybrid scale, by the query's script
+ * and, for a query that is not about the user, the larger {@link IMPERSONAL_SCRIPT_GATES}; on the
+ * others {@link DEFAULT_RECALL_GATES} (only the hybrid scale was calibrated per query). `query` is
+ * the recall query text (recall-query.ts: "the user" already reads as "I").
+ */
+export function queryGate(query: string, scale: RelevanceScale): number {
+  if (scale !== "hybrid") return DEFAULT_RECALL_GATES[scale];
+  const share = queryCjkShare(query);
+  const gate = hybridGate(share);
+  return queryAboutUser(query) ? gate : Math.max(gate, byScript(IMPERSONAL_SCRIPT_GATES, share));
+}
 
 /** `x` clamped to 0..1; 0 for a non-finite value. */
 export const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
