@@ -131,8 +131,11 @@ export type FactType = "fact" | "preference" | "context" | "temporary" | "experi
 
 export const FACT_TYPES: readonly FactType[] = ["fact", "preference", "context", "temporary", "experience", "episode"];
 
+/** A type a learner writes: every type but `episode`. */
+export type LearnedType = Exclude<FactType, "episode">;
+
 /** The types a learner writes and supersedes: every type but `episode`, which is never rewritten or superseded. */
-export const LEARNED_TYPES: readonly FactType[] = FACT_TYPES.filter((t) => t !== "episode");
+export const LEARNED_TYPES: readonly LearnedType[] = FACT_TYPES.filter((t): t is LearnedType => t !== "episode");
 
 /** A long-term memory of one user. */
 export interface Fact {

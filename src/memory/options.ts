@@ -71,6 +71,14 @@ export interface MemoryOptions {
    * gate of the mode (`DEFAULT_RECALL_GATES`). Nothing passes -> nothing is injected.
    */
   minRecallScore?: number | undefined;
+  /**
+   * Hold a recall query that is not about the user (no first-person word of the asker's own: a
+   * task, a translation, trivia) to the higher impersonal gate (`queryGate`). It abstains on
+   * more unrelated queries and misses more related ones that drop the pronoun, so it is off by
+   * default (docs/recall.md, "Queries not about the user"). Only the hybrid scale has it.
+   * @default false
+   */
+  impersonalGate: boolean;
   /** Which part of the Vector index recall searches. Default "hybrid". */
   retrieval: RetrievalMode;
   /** How a hybrid index's parts are fused. Default "worker". */
@@ -130,6 +138,7 @@ export const DEFAULT_MEMORY_OPTIONS: MemoryOptions = deepFreeze({
   summaryFailureLimit: 3,
   archiveLimit: 1000,
   recallK: 20,
+  impersonalGate: false,
   retrieval: "hybrid",
   fusion: "worker",
   recallMargin: 0.05,

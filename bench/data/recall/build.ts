@@ -1,4 +1,4 @@
-import type { FactType } from "../../../src/memory/model.ts";
+import type { LearnedType as FactType } from "../../../src/memory/model.ts";
 import { prng } from "../../../test/support/prng.ts";
 import { EMMA } from "./persona-emma.ts";
 import { JIANGUO } from "./persona-jianguo.ts";
@@ -34,7 +34,6 @@ const IMPORTANCE: Readonly<Record<FactType | Weight, readonly [number, number]>>
   experience: [0.4, 0.7],
   context: [0.4, 0.6],
   temporary: [0.4, 0.55],
-  episode: [0.5, 0.5],
   low: [0.1, 0.3],
   high: [0.85, 0.95],
 };

@@ -1,4 +1,4 @@
-import type { FactType } from "../../../src/memory/model.ts";
+import type { LearnedType as FactType } from "../../../src/memory/model.ts";
 
 /** Language of a text: a CJK character anywhere makes it `zh`. */
 export type Language = "en" | "zh";
@@ -15,7 +15,6 @@ export const LIFETIME_SECONDS: Readonly<Record<FactType, number>> = {
   context: 7 * 86_400,
   temporary: 3_600,
   experience: 30 * 86_400,
-  episode: 365 * 86_400,
 };
 
 /** How a persona file marks an importance that is not typical for the fact's type. */

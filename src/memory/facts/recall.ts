@@ -6,7 +6,16 @@ import type { Fact, FactType, RecalledFact, RecallCandidate, RelevanceScale } fr
 import { shownCandidates } from "./fact-guard.ts";
 import { isEmptyFilter, type FactFilter } from "./filter.ts";
 import { recallQueryTexts } from "./recall-query.ts";
-import { clamp01, DEFAULT_RECALL_GATES, GATE_FLOOR_RATIO, hybridGate, queryCjkShare, relevanceOf, relevanceScale } from "./relevance.ts";
+import {
+  clamp01,
+  DEFAULT_RECALL_GATES,
+  GATE_FLOOR_RATIO,
+  hybridGate,
+  queryCjkShare,
+  queryGate,
+  relevanceOf,
+  relevanceScale,
+} from "./relevance.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -137,7 +146,9 @@ export function rankRecalled(candidates: readonly RecallCandidate[], rank: RankO
 export const candidateDepth = (k: number): number => Math.min(100, Math.max(k * 3, k + 5));
 
 /** What {@link recallFrom} needs of the options. */
-export type RecallOptions = ScoreOptions & Pick<MemoryOptions, "recallMargin" | "minRecallScore" | "redact">;
+export type RecallOptions = ScoreOptions &
+  Pick<MemoryOptions, "recallMargin" | "minRecallScore" | "redact"> &
+  Partial<Pick<MemoryOptions, "impersonalGate">>;
 
 /**
  * One recall: a single store query (deep enough for the ranking to reorder) and
@@ -175,7 +186,7 @@ export async function recallFrom(
   );
   const outcome = selectRecalled(candidates, {
     k,
-    minScore: request.minScore ?? options.minRecallScore,
+    minScore: request.minScore ?? options.minRecallScore ?? (options.impersonalGate ? queryGate(text, scale) : undefined),
     scale,
     types: request.types,
     cjkShare: queryCjkShare(text),

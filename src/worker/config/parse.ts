@@ -159,6 +159,7 @@ function memoryOptions(v: ConfigValues): MemoryOptions {
     sessionTtlSeconds: v.SESSION_TTL_SECONDS,
     recallK: v.RECALL_K,
     minRecallScore: v.RECALL_MIN_SCORE,
+    impersonalGate: v.RECALL_IMPERSONAL_GATE === "on",
     recallMargin: v.RECALL_MARGIN,
     // Worker-side embeddings are dense vectors: the index's sparse model never sees the text.
     retrieval: v.EMBEDDINGS === "openai" ? "dense" : v.VECTOR_INDEX,

@@ -167,6 +167,12 @@ export const CONFIG_VARS = {
     defaultText: `calibrated per mode: dense ${DEFAULT_RECALL_GATES.dense}, sparse ${DEFAULT_RECALL_GATES.sparse}, hybrid ${DEFAULT_RECALL_GATES.hybrid}, rrf/dbsf ${DEFAULT_RECALL_GATES.rrf}`,
     parse: parseOptionalScore,
   }),
+  RECALL_IMPERSONAL_GATE: enumVar("RECALL_IMPERSONAL_GATE", {
+    description:
+      "hold a query that is not about the user (no I/my/we, 我/自己: a task, a translation, trivia) to the higher impersonal gate: abstains on more unrelated queries, misses more related ones that drop the pronoun (docs/recall.md); hybrid index only; ignored when `RECALL_MIN_SCORE` is set",
+    values: ["on", "off"],
+    default: "off",
+  }),
   RECALL_MARGIN: numberVar("RECALL_MARGIN", {
     description: "relevance difference within which importance, use and recency may reorder recalled facts",
     default: d.recallMargin,

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildDataset, serializeDataset } from "../../../bench/data/recall/build.ts";
 import { datasetProblems, longestSharedRun, MAX_SHARED_RUN } from "../../../bench/data/recall/rules.ts";
 import { LIFETIME_SECONDS, type Dataset } from "../../../bench/data/recall/schema.ts";
-import { FACT_TYPES } from "../../../src/memory/model.ts";
+import { LEARNED_TYPES as FACT_TYPES } from "../../../src/memory/model.ts";
 
 const committedText = readFileSync(new URL("../../../bench/data/recall/dataset.json", import.meta.url), "utf8");
 const dataset = JSON.parse(committedText) as Dataset;
