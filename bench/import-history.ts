@@ -24,6 +24,7 @@ import { loadavg } from "node:os";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import { DEV_DENSE_MODEL } from "../tools/upstash-local/vector/config.ts";
 import { startBenchWorker } from "./support/bench-worker.ts";
+import { prng } from "../test/support/prng.ts";
 
 const API_KEY = "bench-key";
 const int = (name: string, fallback: number): number => {
@@ -42,18 +43,6 @@ const WEEK = 7 * 86_400_000;
 /** Settled: every user's fact count unchanged over this many polls, `POLL_MS` apart. */
 const STABLE_POLLS = 8;
 const POLL_MS = 250;
-
-/** A small seeded PRNG (mulberry32): the same history on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PLACES = ["museum", "Louvre", "botanical garden", "science center", "old harbour", "night market", "zoo", "aquarium"];
 const PEOPLE = ["sister", "brother", "mother", "father", "cousin", "best friend", "colleague", "neighbour"];
