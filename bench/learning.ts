@@ -112,14 +112,14 @@ if (process.argv.includes("--in-process")) {
       }
       rows.push(
         `${label.padEnd(20)} ${pct(tally.learned, tally.factLines)} (${tally.learned}/${tally.factLines})  ${pct(tally.noise, tally.stored)} (${tally.noise}/${tally.stored})  ` +
-          `${pct(tally.hits, tally.questions)} (${tally.hits}/${tally.questions})  ${pct(tally.abstained, tally.unrelated)} (${tally.abstained}/${tally.unrelated})  ${pct(tally.newerWins, tally.contradictions)} (${tally.newerWins}/${tally.contradictions})`,
+          `${pct(tally.hits, tally.questions)} (${tally.hits}/${tally.questions})  ${pct(tally.abstained, tally.unrelated)} (${tally.abstained}/${tally.unrelated})  ${pct(tally.newerWins, tally.contradictions)} (${tally.newerWins}/${tally.contradictions})  ${tally.episodes}`,
       );
     }
   } finally {
     await Promise.all([upstash.close(), fake.close()]);
     rmSync(baselineRoot, { recursive: true, force: true });
   }
-  console.log(`\nthrough the proxy     learned          noise            hit@${TOP}            abstention       newer wins`);
+  console.log(`\nthrough the proxy     learned          noise            hit@${TOP}            abstention       newer wins      episodes`);
   for (const row of rows) console.log(row);
   console.log(`targets              >= 85%           <= 5%            >= 80%                             >= 90%`);
 }

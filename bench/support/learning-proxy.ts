@@ -24,7 +24,7 @@ export async function runPerson(base: URL, person: DatasetPerson, run: string, t
     if (!res.ok) throw new Error(`GET ${path}: HTTP ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
   };
-  const listFacts = async (): Promise<StoredFact[]> => (await api<{ facts: StoredFact[] }>(`/v1/users/${userId}/facts?limit=100`)).facts;
+  const listFacts = async (): Promise<StoredFact[]> => (await api<{ facts: StoredFact[] }>(`/v1/users/${userId}/facts?limit=1000`)).facts;
   /** Background learning is done when the user's facts stop changing. */
   const settle = async (): Promise<StoredFact[]> => {
     let last = "";
@@ -65,7 +65,8 @@ export async function runPerson(base: URL, person: DatasetPerson, run: string, t
       if (
         learnedIn(
           line,
-          facts.map((f) => f.text),
+          // a line is learned when a learned fact says it; its episode alone does not count
+          facts.filter((f) => f.type !== "episode").map((f) => f.text),
         )
       )
         tally.learned += 1;
@@ -73,6 +74,11 @@ export async function runPerson(base: URL, person: DatasetPerson, run: string, t
     }
   }
   for (const f of seen.values()) {
+    // Episodes keep every line as said, small talk too: the learner's noise is in its facts.
+    if (f.type === "episode") {
+      tally.episodes += 1;
+      continue;
+    }
     tally.stored += 1;
     const source = f.sourceMessage ? lineOfMessage.get(f.sourceMessage) : undefined;
     if (source?.kind === "noise") tally.noise += 1;

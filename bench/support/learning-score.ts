@@ -11,8 +11,11 @@ export const log = (...parts: unknown[]): void => {
 export interface Tally {
   factLines: number;
   learned: number;
+  /** Learned facts stored (episodes apart). */
   stored: number;
   noise: number;
+  /** Episodes stored: the lines kept as said. */
+  episodes: number;
   questions: number;
   hits: number;
   unrelated: number;
@@ -26,6 +29,7 @@ export const emptyTally = (): Tally => ({
   learned: 0,
   stored: 0,
   noise: 0,
+  episodes: 0,
   questions: 0,
   hits: 0,
   unrelated: 0,

@@ -66,7 +66,7 @@ export function factLine(recalled: RecalledFact): string {
  * experience -> other -> episodes) one header and a line each. Learned facts are taken first, in
  * rank order, then episodes in rank order, while they fit the allowance (a long one is skipped, a
  * shorter later one may still fit; a group's header is paid for by its first line), then shown
- * grouped, each group in rank order.
+ * grouped, each group in rank order; `included` lists them in the order they were taken.
  */
 export function factsSection(
   facts: readonly RecalledFact[],
@@ -87,14 +87,16 @@ export function factsSection(
     tokens += lineTokens;
   }
   let content = label;
-  const included: RecalledFact[] = [];
+  const chosen = new Set<RecalledFact>();
   groups.forEach((group, i) => {
     if (group.length === 0) return;
     content += `\n${FACT_GROUPS[i]!.header}`;
     for (const { recalled, line } of group) {
       content += line;
-      included.push(recalled);
+      chosen.add(recalled);
     }
   });
+  // Best first as they were taken (learned facts, then episodes), whatever group shows them.
+  const included = ordered.filter((r) => chosen.has(r));
   return included.length > 0 ? { content, tokens, included } : null;
 }

@@ -80,14 +80,8 @@ describe("assembleContext", () => {
     expect(result.messages[0]?.content).toBe(
       "Facts:\nPreferences:\n- likes tea\nFacts:\n- allergic to peanuts\n- born in 1990\nExperiences:\n- ran a marathon\nOther:\n- in Berlin this week\n- meeting at 3",
     );
-    expect(result.facts.map((r) => r.fact.text)).toEqual([
-      "likes tea",
-      "allergic to peanuts",
-      "born in 1990",
-      "ran a marathon",
-      "in Berlin this week",
-      "meeting at 3",
-    ]);
+    // the included facts stay best first, whichever group shows them
+    expect(result.facts.map((r) => r.fact.text)).toEqual(facts.map((r) => r.fact.text));
   });
 
   it("shows episodes last, each dated by when it was said, and fills the allowance with learned facts first", () => {
@@ -106,6 +100,7 @@ describe("assembleContext", () => {
     );
     // room for one line: the learned fact takes it, though the episode ranked higher
     const room = "Facts:".length + "\nFacts:".length + "\n- has two kids".length + 4 + 10;
+    expect(all.facts.map((r) => r.fact.text)).toEqual(["has two kids", "I went to a support group yesterday.", "We camped by the lake."]);
     const tight = assembleContext(
       input({ facts, window: [], options: { ...options, shares: { ...options.shares, facts: room / options.budget } } }),
     );
