@@ -9,6 +9,7 @@ import type { Fact, StoredMessage } from "../model.ts";
 import { learnedText } from "./fact-guard.ts";
 import { factTextProblem } from "./fact-text.ts";
 import { createFact } from "./identity.ts";
+import { speaksOfSelf } from "./query-about-user.ts";
 import { isFiller } from "./salience.ts";
 import type { RedactionCategory } from "./sensitive.ts";
 
@@ -61,9 +62,10 @@ export interface EpisodeInput {
 }
 
 /**
- * The episodes of a turn: each user message that says something ({@link saysEnough}, not filler), whitespace
- * collapsed, with what the learners may not keep taken out the same way (secrets, claims of rights
- * or role, instructions to the assistant: such a message is not kept). Created when it was said
+ * The episodes of a turn: each user message that says something of the user ({@link saysEnough},
+ * {@link speaksOfSelf}, not filler), whitespace collapsed, with what the learners may not keep
+ * taken out the same way (secrets, claims of rights or role, instructions to the assistant: such a
+ * message is not kept). Created when it was said
  * (`createdAt` = the message's time, never later than now); its lifetime runs from when it was
  * stored, so imported history does not expire on arrival.
  */
@@ -72,7 +74,8 @@ export async function episodesOf(input: EpisodeInput): Promise<Fact[]> {
   for (const message of input.messages) {
     if (message.role !== "user") continue;
     const said = message.content.replace(/[ \t]+/g, " ").trim();
-    if (!saysEnough(said) || isFiller(said) || factTextProblem(said) !== null) continue;
+    // A reaction, a greeting, a task or a question for the assistant says nothing of the user.
+    if (!saysEnough(said) || isFiller(said) || !speaksOfSelf(said) || factTextProblem(said) !== null) continue;
     const text = learnedText(headOf(said), input.redact);
     if (text === null || text === "") continue;
     const id = await episodeId(input.scope, input.sessionId, message.id);

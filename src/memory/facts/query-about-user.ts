@@ -3,7 +3,8 @@
  * "where do I live", "我的生日", "我们去哪儿") outside the words that only address the assistant ("tell
  * me", "help me", "how do I", "帮我", "给我") and outside the text a task works on (quoted text,
  * what follows a colon). A query that is not about the user ("Translate good morning into Spanish",
- * "帮我写一封道歉邮件") must match a memory more closely before recall injects it (relevance.ts).
+ * "帮我写一封道歉邮件") must match a memory more closely before recall injects it (relevance.ts). A
+ * message that does not speak of its author is not kept as an episode (episodes.ts).
  */
 
 /**
@@ -32,7 +33,17 @@ const FIRST_PERSON_ZH = /我|咱|俺|自己|本人/u;
  * first person (recall-query.ts). Used to choose the gate, never to rank.
  */
 export function queryAboutUser(query: string): boolean {
-  const text = query.normalize("NFKC").replace(PAYLOAD, " ");
+  return speaksOfSelf(query.normalize("NFKC").replace(PAYLOAD, " "));
+}
+
+/**
+ * Whether a message speaks of its author: a first-person word outside the frames that address the
+ * assistant ("I went to Woodhaven", "我们搬家了"; not "Tell me a joke", "How do I undo a commit?",
+ * "Nice weather today!"). Unlike {@link queryAboutUser} the whole text counts: what follows a
+ * colon in a message is what the user says ("Guess what: I got the job!").
+ */
+export function speaksOfSelf(message: string): boolean {
+  const text = message.normalize("NFKC");
   if (FIRST_PERSON_ZH.test(text.replace(ASSISTANT_FRAME_ZH, " "))) return true;
   const latin = text.replace(ASSISTANT_FRAME_EN, " ");
   return FIRST_PERSON_EN.test(latin) || US_LOWER.test(latin);

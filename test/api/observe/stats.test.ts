@@ -81,10 +81,10 @@ describe("GET /v1/stats", () => {
     expect(stats.messages).toBe(2 + 4 + 14);
     expect(stats.tokens).toBe(tokens);
     expect(stats.sessionLength).toEqual({ average: Math.round((20 / 3) * 10_000) / 10_000, p95: 14, sessions: 3 });
-    // the three written facts, and the ten user messages of the user's appends kept as episodes
+    // the three written facts; the appends' messages say nothing of the user, so no episode
     expect(stats.facts).toEqual({
-      total: 13,
-      byType: { fact: 1, preference: 2, context: 0, temporary: 0, experience: 0, episode: 10 },
+      total: 3,
+      byType: { fact: 1, preference: 2, context: 0, temporary: 0, experience: 0, episode: 0 },
       truncated: false,
     });
     expect(stats.compressions).toEqual({ count: 1, averageRatio: compressed.json.ratio });
