@@ -1,10 +1,13 @@
 // Chinese statements about the user and their world rewritten as facts about 用户 ("我妹妹在深圳当老师" -> "用户的妹妹在深圳当老师。").
 import { resolveChineseDates } from "./dates.ts";
 import type { Clause } from "./english.ts";
+import { chineseFactKind, chineseNoise } from "./precision-chinese.ts";
 import { ZH_DATE } from "./relation-key-chinese.ts";
 
 const OPENER =
-  /^(?:(?:你好|您好|嗨|哈喽|hello|hi|对了|顺便说一下|顺便说一句|顺便提一下|另外|还有|其实|嗯+|哦+|啊+|哈+|好的|好吧|是的|对|没错|那个|就是|说起来|跟你说|告诉你)[\s，,！!。：:、~～]*)+/iu;
+  /^(?:(?:你好|您好|嗨|哈喽|hello|hi|对了|顺便说一下|顺便说一句|顺便提一下|另外|还有|其实|嗯+|哦+|啊+|哈+|好的|好吧|是的|对|没错|那个|就是|说起来|跟你说|告诉你|哇塞?|天哪|嘿|对呀|是啊|确实|好呀|好啊|太好了|太棒了|好棒|厉害|所以|然后|那么|那(?=我|俺))[\s，,！!。：:、~～]*)+/iu;
+/** A label before the sentence ("第3轮：", "更新："): a few characters and a colon, no speaker. */
+const LABEL = /^[^：:，,。！!？?我你]{1,12}[：:]\s*/u;
 const EMPHASIS = /^(?:请|麻烦)?(?:记住|记一下|记好|别忘了|别忘|不要忘了|不要忘记|务必记得|一定要记得)(?:哦|啊)?[\s，,：:。！!]*/u;
 
 const QUESTION =
@@ -37,6 +40,9 @@ function toUser(clause: string): string {
     .replace(/用户家的(?=[在住是有])/gu, "用户家");
 }
 
+/** A piece that only evaluates ("特别好看", "真的很棒啊"). */
+const EVALUATION = /^(?:也|都|还|真的?|实在)?(?:特别|非常|很|超级?|真|太|挺|好|蛮|相当|可)[^，。,]{1,6}?(?:了|啊|呀|的|哦)?[。！!~～.…]*$/u;
+
 const finish = (s: string): string => `${s.replace(/[\s，,、；;：:。.!！~～…]+$/u, "")}。`;
 
 /** Whether the clause is a question, a request or chatter rather than a statement about the user's world. */
@@ -51,7 +57,7 @@ export function chineseClauses(sentence: string, ts: number): Clause[] {
   let emphasized = false;
   for (let guard = 0; guard < 3; guard++) {
     const before = s;
-    s = s.replace(OPENER, "");
+    s = s.replace(OPENER, "").replace(LABEL, "");
     const emphasis = EMPHASIS.exec(s);
     if (emphasis) {
       emphasized = true;
@@ -71,12 +77,16 @@ export function chineseClauses(sentence: string, ts: number): Clause[] {
   for (const piece of pieces) {
     const last = groups.length - 1;
     const startsNew = /^(?:我|咱|俺)/u.test(piece) || (CONTINUATION.test(piece) && last >= 0 && /^我(?!们|家)/u.test(groups[last] ?? ""));
+    // "...，特别好看": a bare evaluation after a fact says how the user found it, not what happened.
+    if (last >= 0 && !startsNew && EVALUATION.test(piece)) continue;
     if (last >= 0 && !startsNew) groups[last] = `${groups[last]}，${piece}`;
     else groups.push(startsNew && !/^(?:我|咱|俺)/u.test(piece) ? `我${piece}` : piece);
   }
   const clauses: Clause[] = [];
   for (const group of groups) {
     if (!FIRST_PERSON.test(group) || CHATTER.test(group) || REQUEST.test(group)) continue;
+    // Reactions, talk to or about the other person and 它/这/那 with nothing to point at teach nothing.
+    if (chineseNoise(group) !== null) continue;
     const dates = resolveChineseDates(group, ts);
     let text = toUser(dates.text);
     // "明天我要去北京" reads "2026年12月2日用户要去北京": the subject goes first, as in every fact.
@@ -92,6 +102,8 @@ export function chineseClauses(sentence: string, ts: number): Clause[] {
     if (moved?.[2] && !dates.future) {
       text = `用户住在${moved[2]}${moved[1] ? `（${moved[1].replace(/[，,]$/u, "")}搬过去）` : ""}${moved[3] ? `，${moved[3]}` : ""}`;
     }
+    // Only the kinds of fact the learner can be sure of; the rest stays in the episodes.
+    if (chineseFactKind(finish(text), dates) === null) continue;
     clauses.push({ text: finish(text), emphasized, dated: dates.dated, future: dates.future });
   }
   return clauses;

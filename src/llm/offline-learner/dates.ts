@@ -73,7 +73,12 @@ function applyRules(text: string, rules: readonly Rule[]): ResolvedDates {
   let out = text;
   for (const [pattern, replace, when] of rules) {
     out = out.replace(pattern, (...args: unknown[]) => {
-      written.push(replace(...args.filter((a): a is string => typeof a === "string")));
+      const at = args.findIndex((a) => typeof a === "number");
+      const offset = args[at] as number;
+      const before = (args[at + 1] as string).slice(Math.max(0, offset - 8), offset);
+      const date = replace(...args.slice(0, at).map((a) => (typeof a === "string" ? a : "")));
+      // "for next month" is "for January 2027", not "for in January 2027".
+      written.push(/\b(?:for|until|till|by|from|since|of|to)\s+$/iu.test(before) ? date.replace(/^(?:in|on|around) /u, "") : date);
       if (when > 0) future = true;
       return `\u0000${written.length - 1}\u0000`;
     });
@@ -81,16 +86,28 @@ function applyRules(text: string, rules: readonly Rule[]): ResolvedDates {
   return { text: out.replace(/\u0000(\d+)\u0000/gu, (_m, i: string) => written[Number(i)] ?? ""), dated: written.length > 0, future };
 }
 
-/** `ts` moved by `n` units (days, weeks, months, years). */
+/** `ts` moved by `n` units (days, weeks, months, years), as a bare date ("5 May 2023", "March 2023", "2020"). */
+function shiftedDate(ts: number, n: number, unit: string): string {
+  const u = unit.toLowerCase();
+  if (u.startsWith("day")) return enDay(addDays(ts, n));
+  if (u.startsWith("week")) return enDay(addDays(ts, 7 * n));
+  if (u.startsWith("month")) return enMonth(shiftMonth(ts, n));
+  return String(new Date(ts).getUTCFullYear() + n);
+}
+
+/** `ts` moved by `n` units, with the preposition its unit takes ("on 5 May 2023", "around 10 November 2026", "in 2020"). */
 function shifted(ts: number, n: number, unit: string): string {
   const u = unit.toLowerCase();
-  if (u.startsWith("day")) return `on ${enDay(addDays(ts, n))}`;
-  if (u.startsWith("week")) return `around ${enDay(addDays(ts, 7 * n))}`;
-  if (u.startsWith("month")) return `in ${enMonth(shiftMonth(ts, n))}`;
-  return `in ${new Date(ts).getUTCFullYear() + n}`;
+  const preposition = u.startsWith("day") ? "on" : u.startsWith("week") ? "around" : "in";
+  return `${preposition} ${shiftedDate(ts, n, unit)}`;
 }
 
 const WEEKDAY = "(monday|tuesday|wednesday|thursday|friday|saturday|sunday)";
+/** A weekday written out or cut short ("Tues", "Thurs", "Sat."), after "last" / "next" only: "on sat" may be anything. */
+const WEEKDAY_SHORT =
+  "(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)\\.?(?![a-z])";
+const AMOUNT = "(a couple of|a few|a|an|one|two|three|four|five|six|seven|eight|nine|ten|\\d{1,2})";
+const UNIT = "(days?|weeks?|months?|years?)";
 
 /**
  * English relative dates replaced by absolute ones. "next <weekday>" is that weekday of the
@@ -100,18 +117,22 @@ const WEEKDAY = "(monday|tuesday|wednesday|thursday|friday|saturday|sunday)";
 export function resolveEnglishDates(text: string, ts: number): ResolvedDates {
   const day = startOfDay(ts);
   const rules: Rule[] = [
+    // "yesterday's class" is "2 December 2026's class", not "on 2 December 2026's class".
+    [/\byesterday's\b/giu, () => `${enDay(addDays(day, -1))}'s`, -1],
+    [/\b(?:today|tonight)'s\b/giu, () => `${enDay(day)}'s`, 0],
+    [/\btomorrow's\b/giu, () => `${enDay(addDays(day, 1))}'s`, 1],
     [/\bthe day after tomorrow\b/giu, () => `on ${enDay(addDays(day, 2))}`, 1],
     [/\bthe day before yesterday\b/giu, () => `on ${enDay(addDays(day, -2))}`, -1],
     [/\btomorrow\b/giu, () => `on ${enDay(addDays(day, 1))}`, 1],
     [/\byesterday\b/giu, () => `on ${enDay(addDays(day, -1))}`, -1],
     [/\b(?:today|tonight|this (?:morning|afternoon|evening))\b/giu, () => `on ${enDay(day)}`, 0],
     [
-      new RegExp(`\\bnext ${WEEKDAY}\\b`, "giu"),
+      new RegExp(`\\bnext ${WEEKDAY_SHORT}`, "giu"),
       (_m, w = "") => `on ${enWeekday(addDays(monday(day), 7 + ((weekdayIndex(w) + 6) % 7)))}`,
       1,
     ],
     [
-      new RegExp(`\\blast ${WEEKDAY}\\b`, "giu"),
+      new RegExp(`\\blast ${WEEKDAY_SHORT}`, "giu"),
       (_m, w = "") => `on ${enWeekday(addDays(day, -(((new Date(day).getUTCDay() - weekdayIndex(w) + 6) % 7) + 1)))}`,
       -1,
     ],
@@ -136,6 +157,17 @@ export function resolveEnglishDates(text: string, ts: number): ResolvedDates {
       /\bin (a couple of|a few|a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) (days?|weeks?|months?|years?)\b/giu,
       (_m, n = "1", u = "") => shifted(day, amount(n), u),
       1,
+    ],
+    // "about three years ago" is "around 2023", not "about in 2023".
+    [
+      new RegExp(`\\b(?:about|around|roughly|approximately|almost|nearly|maybe|probably|like) ${AMOUNT} ${UNIT} ago\\b`, "giu"),
+      (_m, n = "1", u = "") => `around ${shiftedDate(day, -amount(n), u)}`,
+      -1,
+    ],
+    [
+      new RegExp(`\\b(?:over|more than) ${AMOUNT} ${UNIT} ago\\b`, "giu"),
+      (_m, n = "1", u = "") => `before ${shiftedDate(day, -amount(n), u)}`,
+      -1,
     ],
     [
       /\b(a couple of|a few|a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) (days?|weeks?|months?|years?) ago\b/giu,

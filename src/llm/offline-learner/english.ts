@@ -1,5 +1,6 @@
 // English statements about the user and their world rewritten as third-person facts ("I love sailing" -> "The user loves sailing.").
 import { resolveEnglishDates } from "./dates.ts";
+import { englishFactKind, englishNoise } from "./precision.ts";
 
 /** One fact-bearing clause in canonical form, and whether the user stressed it ("remember ..."). */
 export interface Clause {
@@ -16,7 +17,17 @@ export interface Clause {
 
 /** Openers that carry nothing ("Hi!", "btw", "Oh,"); emphasis openers are noted, then dropped. */
 const OPENER =
-  /^(?:(?:hi|hello|hey|hiya|please|pls|honestly|frankly|to be honest|tbh|oh|ok|okay|well|so|btw|nice|cool|great|awesome|wow|perfect|sure|right|alright|thanks|thank you|by the way|also|actually|anyway|fyi|yeah|yes|yep|no|nope|haha+|lol|hmm+|um+|and|but|ah|oh well|just so you know|for the record|for context|fun fact)\b(?:\s+there)?[\s,!:;.\-–—]*)+/;
+  /^(?:(?:hi|hello|hey|hiya|please|pls|honestly|frankly|to be honest|tbh|oh|ok|okay|well|so|btw|nice|cool|great|awesome|wow|perfect|sure|right|alright|thanks|thank you|by the way|also|actually|anyway|fyi|yeah|yes|yep|no|nope|haha+|lol|hmm+|um+|and|but|ah|oh well|just so you know|for the record|for context|fun fact|on another note|in other news|speaking of which|anyways)\b(?:\s+there)?[\s,!:;.\-–—]*)+/;
+/** Interjections and acknowledgements that open a sentence when a comma or "!" follows them. */
+const INTERJECTION =
+  /^(?:got it|gotcha|i see|sounds good|sounds great|sounds fun|no worries|no problem|for sure|totally|definitely|exactly|absolutely|of course|true|indeed|congrats|congratulations|cheers|aww*|whoa|woah|omg|dude|man|yay|phew|gosh|ooh|oh man|oh wow|amazing|lovely|sweet|yup|yea|sorry|thx|ty|good luck|good for you|agreed|same|me too|wait|look|listen|see|guess what|i almost forgot|before i forget|i forgot to mention|glad you asked)\s*[,!.:;\-–—]+\s*/;
+/** A label before the sentence ("Round 3: ...", "Update: ..."). */
+const LABEL = /^[a-z0-9#][a-z0-9# ]{0,18}:\s+/;
+/** The other person's name, said to them ("Nate, ..."; "Thanks Maria, ..." once "Thanks" is gone). */
+const VOCATIVE = /^[A-Z][a-z]+(?: [A-Z][a-z]+)?\s*[,!]\s+/;
+/** Capitalized words before a comma that are not names: times ("Yesterday, I ..."), days, months. */
+const NOT_VOCATIVE =
+  /^(?:yesterday|today|tonight|tomorrow|now|then|later|earlier|sometimes|afterwards|meanwhile|once|again|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|[a-z]+ly)\b/;
 const EMPHASIS =
   /^(?:please\s+)?(?:remember|don't forget|do not forget|keep in mind|note|make a note|never forget)(?:\s+that)?\b[\s,:;.-]*/;
 
@@ -26,7 +37,7 @@ const REQUEST =
   /^(?:please\s+|pls\s+)?(?:write|tell|give|show|help|make|create|explain|translate|summari[sz]e|list|find|suggest|recommend|draft|generate|compose|describe|check|fix|compare|plan|remind|send|book|let's|lets|let me know|let me (?:tell|ask|explain|think|see|check|share|describe|start|give|introduce|say)|let us|search|look up|calculate|convert|rewrite|continue|repeat|say|guess|imagine|pretend)\b|\b(?:can|could|would|will) you\b|^i(?:'d| would) (?:like|love) (?:you|a |an |to (?:know|ask|get|see|hear|try)|some)|^i (?:want|need) (?:you|help|to know|to ask|some (?:ideas|advice|help|tips)|a (?:poem|story|summary|list|recipe|joke|plan))|^i(?:'m| am) (?:looking for|wondering|curious)|^i (?:wonder|was wondering)\b/;
 /** First-person lines that react to the conversation instead of telling something. */
 const CHATTER =
-  /^(?:i|we) (?:think|guess|see|agree|disagree|hope|suppose|mean|bet|wonder|understand|get it|got it|feel like|totally|appreciate|believe you)\b|^(?:i|we) (?:know|knew)(?:\s+(?:that|what|right|it|you|i|how|why|the feeling)\b|$)|^i(?:'m| am) (?:fine|good|great|okay|ok|alright|doing (?:well|good|great|fine|ok|okay)|well|back|here|sorry|glad|so glad|happy to hear|not sure|unsure|just (?:curious|wondering|kidding|asking|saying|checking)|kidding|joking|done|ready|lost|confused|bored|tired|exhausted|hungry|sleepy|excited to try|so excited)\b|^i(?:'m| am) (?:in|out|off now|all set)$|^(?:i|we) (?:don't|do not|didn't|can't|cannot) (?:know|think|get|understand|mind|care|remember|believe|agree|decide|wait)\b|^i(?:'ll| will) (?:try|check|look|think|consider|keep|do|give|let you know|get back|see|have a look|be right back|go with)\b|^i(?:'d| would) (?:say|rather not|guess|think)\b|^i (?:love|like|hate|appreciate|enjoyed|liked|loved) (?:it|that|this|them|those|these|your|the idea|the answer|the suggestion|that idea|this idea|you)\b|^(?:me too|same here|my bad|my pleasure|oh my|my god|my goodness|i'm (?:back|here))\b|^i (?:just )?(?:had|ate) (?:lunch|dinner|breakfast|a snack|coffee)\b|^i (?:have|got) (?:a|one|another|some) (?:question|request|idea for you)|^i have (?:no idea|no clue|a question)\b|^(?:that|this|it)(?:'s| is) (?:my|our) (?:favou?rite|fave)(?: [\w-]+)?$/;
+  /^(?:i|we) (?:think|guess|see|agree|disagree|hope|suppose|mean|bet|wonder|understand|get it|got it|feel like|totally|appreciate|believe you)\b|^(?:i|we) (?:know|knew)(?:\s+(?:that|what|right|it|you|i|how|why|the feeling)\b|$)|^i(?:'m| am) (?:fine|good|great|okay|ok|alright|doing (?:well|good|great|fine|ok|okay)|well|back|here|sorry|glad|so glad|happy to hear|not sure|unsure|just (?:curious|wondering|kidding|asking|saying|checking)|kidding|joking|done|ready|lost|confused|bored|tired|exhausted|hungry|sleepy|excited to try|so excited)\b(?! at\b)|^i(?:'m| am) (?:in|out|off now|all set)$|^(?:i|we) (?:don't|do not|didn't|can't|cannot) (?:know|think|get|understand|mind|care|remember|believe|agree|decide|wait)\b|^i(?:'ll| will) (?:try|check|look|think|consider|keep|do|give|let you know|get back|see|have a look|be right back|go with)\b|^i(?:'d| would) (?:say|rather not|guess|think)\b|^i (?:love|like|hate|appreciate|enjoyed|liked|loved) (?:it|that|this|them|those|these|your|the idea|the answer|the suggestion|that idea|this idea|you)\b|^(?:me too|same here|my bad|my pleasure|oh my|my god|my goodness|i'm (?:back|here))\b|^i (?:just )?(?:had|ate) (?:lunch|dinner|breakfast|a snack|coffee)\b|^i (?:have|got) (?:a|one|another|some) (?:question|request|idea for you)|^i have (?:no idea|no clue|a question)\b|^(?:that|this|it)(?:'s| is) (?:my|our) (?:favou?rite|fave)(?: [\w-]+)?$/;
 const FIRST_PERSON = /\b(?:i|i'm|i've|i'll|i'd|my|me|we|we're|we've|we'll|our|us|mine|ours)\b/;
 
 /** Verbs that can follow a subject; a clause "X verbs A and verbs B" splits there. */
@@ -34,23 +45,48 @@ const THIRD_VERBS =
   "is|has|was|lives|works|loves|likes|enjoys|hates|teaches|studies|plays|runs|owns|drives|speaks|moved|started|joined|left|got|became|adopted|bought|uses|writes|cooks|trains|volunteers|goes|went|lived|worked|became|graduated|plans|wants|needs|prefers|keeps|grew|comes|came";
 const FIRST_VERBS =
   "am|have|was|live|work|love|like|enjoy|hate|teach|study|play|run|own|drive|speak|moved|started|joined|left|got|became|adopted|bought|use|write|cook|train|volunteer|go|went|lived|worked|graduated|plan|want|need|prefer|keep|grew|come|came|'m|'ve";
-const SPLIT_SUBJECT = /,?\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b)|;\s+|,\s+(?=(?:i|i'm|i've|we|my|our)\b)/g;
+/** Where a new clause with its own subject starts: "and/but/so/because I ...", ", my ...", ";", and a spaced dash. */
+const SPLIT_SUBJECT =
+  /,?\s+(?:and|but|so|because|'cause|cause|plus|though|although)\s+(?=(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b)|;\s+|,\s+(?=(?:i|i'm|i've|we|my|our)\b)|\s+[-–—]+\s+|\s*[–—]\s*|(?<=[a-z])-\s+|,?\s+(?:and|but)\s+(?=(?:it|that|this|they|he|she)(?:'s| (?:is|was|were|are|has|had|felt|feels|made|makes|looks|looked|seems|seemed|brings|brought|gave|gives)\b))|,\s+(?=(?:it|that|this|they|he|she|the [a-z]+|which)(?:'s| (?:is|was|were|are|has|had|felt|feels|made|makes|looks|looked|seems|seemed|brings|brought|gave|gives)\b))|,\s+(?=(?:check|look|see|guess|trust me|believe me|thank goodness|thank god)\b)/g;
+/** A piece with no speaker that only says when or where ("In 2019, I moved ..."): it belongs to the next one. */
+const LEAD_PIECE =
+  /^(?:yesterday|today|tonight|tomorrow|recently|lately|finally|eventually|now|then|once|later|earlier|meanwhile|afterwards|last|this|next|every|each|in|on|at|after|before|during|when|while|back|growing up|as a|a few|a couple|one|two|three|four|five|six|seven|eight|nine|ten|\d)\b/;
+/** "Max and I", "my wife and I" as a subject: read as "I and Max", one subject, so no clause splits inside it. */
+const COMPOUND_SUBJECT =
+  /(^|[,;] |\b(?:[Ww]hen|[Ww]hile|[Bb]ecause|[Ss]ince|[Aa]fter|[Bb]efore|[Ss]o|[Tt]hen|[Yy]esterday|[Tt]oday|[Ll]ast [a-z]+|and) )((?:[Mm]y|[Oo]ur) (?:(?!(?:is|was|are|were|has|have|had|name)\b)[a-z-]+ )?(?!(?:is|was|are|were|has|have|had|name)\b)[a-z-]+(?: [A-Z][a-z'-]+)?|[A-Z][a-z'-]+) and (?:I|me)\b(?= [a-z])/g;
 const SPLIT_VERB = new RegExp(
   `^(.+?)\\s+(?:(?:is|was|are|were|'s)\\s+.+?|(?:${THIRD_VERBS}|${FIRST_VERBS})\\b.+?),?\\s+and\\s+(?:also\\s+)?(?=(?:${THIRD_VERBS}|${FIRST_VERBS})\\b)`,
   "",
 );
 
 const ADVERBS = new Set(
-  "always usually also just still often never sometimes now currently recently mostly actually absolutely totally only even already finally both all really generally normally rarely seldom definitely mainly primarily truly officially".split(
+  "always usually also just still often never sometimes now currently recently mostly actually absolutely totally only even already finally both all really generally normally rarely seldom definitely mainly primarily truly officially first last then once ever soon later again too kinda sorta almost nearly hardly barely since therefore".split(
     " ",
   ),
 );
-const MODALS = new Set("will would can could should might must may shall cannot can't won't wouldn't couldn't shouldn't".split(" "));
+/** Words in -ly that are verbs, not adverbs ("I apply", "we rely"). */
+const LY_VERBS = new Set("apply reply rely supply comply multiply imply fly ally bully rally tally sully dally".split(" "));
+/** An adverb between a subject and its verb ("I first watched", "we last chatted", "I seriously admire"). */
+const isAdverb = (word: string): boolean => ADVERBS.has(word) || (/^[a-z]{3,}ly$/.test(word) && !LY_VERBS.has(word));
+const MODALS = new Set(
+  "will would can could should might must may shall cannot can't won't wouldn't couldn't shouldn't gotta gonna wanna ought better".split(
+    " ",
+  ),
+);
+/** Past forms that are not verb + "ed": left as they are after "the user". */
 const IRREGULAR_PAST = new Set(
-  "was were had did went got made took came saw bought sold left began became found gave grew knew met ran sat spent taught thought told wrote drove flew fell felt kept lost paid put read said sent set stood swam understood won broke chose forgot hid hung led lent quit rode rose shut slept spoke stole struck wore".split(
+  "was were had did went got made took came saw bought sold left began became found gave grew knew met ran sat spent taught thought told wrote drove flew fell felt kept lost paid said sent stood swam understood won broke chose forgot hid hung led lent rode rose slept spoke stole struck wore heard held fought brought caught sought built bent lit laid lay dealt dug drew drank ate forgave froze fed fled bled bred bit blew bound bore beat clung crept dove dreamt dwelt flung forbade forsook ground knelt leapt learnt meant mistook overcame rang sang sank shook shone shrank slid slung smelt sped spelt spilt spat sprang stank stung stuck strode strove swept swore swung threw tore trod woke wove wept wound withdrew wrung awoke arose snuck sewn shown seen done gone been taken given written driven eaten fallen forgotten chosen spoken stolen broken frozen hidden ridden risen grown known thrown flown drawn worn torn sworn".split(
     " ",
   ),
 );
+/** Verbs whose past is their present ("I read", "I put"): present only in a habit ("I read every night"). */
+const SAME_PAST = new Set("read put set hit cut cost let quit shut hurt bet bid fit spread split burst cast shed thrust upset".split(" "));
+/** Present forms that end in "ed" ("I need", "we feed"). */
+const ED_PRESENT = new Set("need feed bleed breed speed heed seed weed proceed exceed succeed embed shred".split(" "));
+/** Prefixes a past form may carry ("retook", "overcame", "understood"). */
+const PAST_PREFIX = /^(?:re|over|under|mis|out|with|fore|up|be)(?=[a-z]{3,}$)/;
+const HABITUAL =
+  /\b(?:every|each|always|usually|often|regularly|daily|weekly|monthly|sometimes|never|twice|once a|times a|all day|most days|on weekends|at weekends|nights)\b/;
 const PRESENT_IRREGULAR: Record<string, string> = {
   am: "is",
   are: "is",
@@ -68,12 +104,19 @@ const PRESENT_IRREGULAR: Record<string, string> = {
   "'d": "would",
 };
 
-/** Third person singular of a present-tense verb ("watch" -> "watches"); past and modal forms stay. */
-function thirdPerson(verb: string): string {
+const isPast = (word: string): boolean =>
+  IRREGULAR_PAST.has(word) || IRREGULAR_PAST.has(word.replace(PAST_PREFIX, "")) || (/ed$/.test(word) && !ED_PRESENT.has(word));
+
+/**
+ * Third person singular of the verb after "I"/"we" ("watch" -> "watches"); past, modal and
+ * unknown forms stay. `habitual`: the clause says how often, so "read", "put", ... are present.
+ */
+function thirdPerson(verb: string, habitual: boolean): string {
   const lower = verb.toLowerCase();
   const irregular = PRESENT_IRREGULAR[lower];
   if (irregular) return irregular;
-  if (MODALS.has(lower) || IRREGULAR_PAST.has(lower) || /ed$/.test(lower) || !/^[a-z]+$/.test(lower)) return verb;
+  if (SAME_PAST.has(lower) && !habitual) return verb;
+  if (MODALS.has(lower) || isPast(lower) || !/^[a-z]+$/.test(lower)) return verb;
   if (/(?:s|sh|ch|x|z|o)$/.test(lower)) return `${verb}es`;
   if (/[^aeiou]y$/.test(lower)) return `${verb.slice(0, -1)}ies`;
   return `${verb}s`;
@@ -82,30 +125,47 @@ function thirdPerson(verb: string): string {
 /**
  * First person rewritten as "the user": "I"/"we" take a singular verb (after adverbs), "my"/"our"
  * become "the user's", "me"/"us" "the user". "We" is the user with their family or team: the
- * service keeps facts about one user.
+ * service keeps facts about one user. "I and Max" is a plural subject: its verb stays. "I'd" is
+ * "had" before a past participle ("I'd been"), else "would".
  */
 function toThirdPerson(clause: string): string {
   const tokens = clause.split(/(\s+|(?=[,.;:!])|(?='(?:m|ve|ll|d|re)\b))/).filter((t) => t !== "" && t !== undefined);
+  const habitual = HABITUAL.test(clause.toLowerCase());
   const out: string[] = [];
   let pendingVerb = false;
-  for (const token of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
     const lower = token.toLowerCase();
     if (/^\s+$/.test(token)) {
       out.push(token);
       continue;
     }
     if (pendingVerb) {
-      if (ADVERBS.has(lower)) {
+      if (lower === "and") {
+        pendingVerb = false;
+        out.push(token);
+        continue;
+      }
+      if (isAdverb(lower)) {
         out.push(token);
         continue;
       }
       pendingVerb = false;
-      if (/^'(?:m|ve|ll|d|re)$/.test(lower)) {
-        out.push(" ", thirdPerson(lower));
+      if (lower === "'d") {
+        const next =
+          tokens
+            .slice(i + 1)
+            .find((t) => !/^\s+$/.test(t) && !isAdverb(t.toLowerCase()))
+            ?.toLowerCase() ?? "";
+        out.push(" ", next === "been" || (next !== "" && isPast(next)) ? "had" : "would");
+        continue;
+      }
+      if (/^'(?:m|ve|ll|re)$/.test(lower)) {
+        out.push(" ", thirdPerson(lower, habitual));
         continue;
       }
       if (/^[a-z']+$/i.test(token)) {
-        out.push(thirdPerson(token));
+        out.push(thirdPerson(token, habitual));
         continue;
       }
     }
@@ -119,6 +179,24 @@ function toThirdPerson(clause: string): string {
     else out.push(token);
   }
   return out.join("").replace(/\s+/g, " ").trim();
+}
+
+/** Verbs that follow the first one in a list ("watches movies, hike, and have game nights"). */
+const COORDINATED =
+  /(,\s+(?:and\s+)?|\s+and\s+)(hike|have|go|play|read|watch|cook|bake|run|swim|train|work|write|paint|draw|sing|dance|travel|study|teach|practice|walk|jog|cycle|ski|surf|climb|make|take|do|spend|visit|help|volunteer|garden|knit|sew|fish|camp|meditate|shop|eat|drink|listen|stretch|skate|ride|drive|learn)(?=[\s,.]|$)/g;
+
+/** The verbs after the first in a list take its person: "the user watches movies, hikes, and has game nights". */
+function inflectCoordinated(text: string): string {
+  if (!/^the user (?!and\b)/.test(text)) return text;
+  // "... when the user was younger but haven't in a while": an auxiliary after "but"/"and" shares the subject.
+  text = text.replace(
+    /(\sbut\s|\sand\s(?=(?:haven't|don't|aren't)\b))(haven't|have|don't|do|aren't|are|am)\b(?! to\b)/g,
+    (_m, joint: string, aux: string) => `${joint}${thirdPerson(aux, true)}`,
+  );
+  const first = /^the user (?:(?:[a-z]+ly|just|also|still|often|always|usually|sometimes|never) )*([a-z]+)\b/.exec(text);
+  const verb = first?.[1] ?? "";
+  if (!/[^s]s$/.test(verb) || /^(?:is|has|was|does|loves|likes|enjoys|prefers|hates|adores|dislikes)$/.test(verb)) return text;
+  return text.replace(COORDINATED, (_m, joint: string, base: string) => `${joint}${thirdPerson(base, true)}`);
 }
 
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -159,15 +237,21 @@ function stripLowered(text: string, pattern: RegExp): { text: string; stripped: 
 
 /** Splits "My name is Ada and I love sailing" and "Karim is a paramedic and works nights" into clauses. */
 function splitClauses(sentence: string): string[] {
-  const pieces = splitLowered(sentence, SPLIT_SUBJECT)
-    .map((p) => p.trim())
+  // The compound subject is joined with word joiners (no white space) so that no split falls inside it.
+  const pieces = splitLowered(sentence.replace(COMPOUND_SUBJECT, "$1I\u2060and\u2060$2"), SPLIT_SUBJECT)
+    // "..., but thankfully, I managed ...": the conjunction and adverb left before the cut belong to no clause.
+    .map((p) => p.trim().replace(/,?\s+(?:and|but|so|or|yet)(?:\s+[a-z]+ly)?,?$/i, ""))
     .filter((p) => p.length > 0);
-  // "In 2019, I moved to Rome": a piece without a speaker belongs to the next one.
+  // "In 2019, I moved to Rome": a piece without a speaker that says when belongs to the next one;
+  // one that says something else ("It's been bumpy, I ...") is a clause of its own, about no one.
   const parts: string[] = [];
   let carry = "";
   for (const piece of pieces) {
-    if (!FIRST_PERSON.test(piece.toLowerCase()) && parts.length === 0) carry = `${carry}${piece}, `;
-    else {
+    const lower = piece.toLowerCase();
+    if (!FIRST_PERSON.test(lower) && parts.length === 0) {
+      if (LEAD_PIECE.test(lower)) carry = `${carry}${piece}, `;
+      else parts.push(piece);
+    } else {
       parts.push(`${carry}${piece}`);
       carry = "";
     }
@@ -179,6 +263,9 @@ function splitClauses(sentence: string): string[] {
     for (let guard = 0; guard < 4; guard++) {
       const m = SPLIT_VERB.exec(rest.toLowerCase());
       if (!m || m[1] === undefined) break;
+      // "I love how you use it ... and teach people": after a subordinate clause or an infinitive the
+      // second verb may be its own, not the subject's.
+      if (/\b(?:how|that|what|when|where|who|whom|which|why|if|because|while|whether|you|your|to)\b/.test(m[0].slice(m[1].length))) break;
       const subject = rest.slice(0, m[1].length);
       const head = rest.slice(0, m[0].length).replace(/,?\s+and\s+(?:also\s+)?$/i, "");
       out.push(head);
@@ -186,8 +273,22 @@ function splitClauses(sentence: string): string[] {
     }
     out.push(rest);
   }
-  return out;
+  return out.map((p) => p.replace(/\u2060/g, " "));
 }
+
+/** A resolved or written date before the subject ("on 2 December 2026, the user ...", "In 2019, the user ..."). */
+const LEADING_DATE =
+  /^((?:[Oo]n|[Ii]n|[Aa]round|[Bb]efore|[Ss]ince|[Dd]uring|[Bb]y) (?:the (?:week|weekend) of )?(?:[A-Z][a-z]+ )?(?:\d{1,2} )?(?:[A-Z][a-z]+ )?\d{4}),? (the user\b.+)$/;
+
+/** "On 2 December 2026 the user starts at Acme" -> "the user starts at Acme on 2 December 2026": every fact starts with its subject. */
+const subjectFirst = (text: string): string => {
+  const m = LEADING_DATE.exec(text);
+  if (!m?.[1] || !m[2]) return text;
+  const rest = m[2].replace(/[\s,;:.!…]+$/u, "");
+  const date = m[1].charAt(0).toLowerCase() + m[1].slice(1);
+  const comma = rest.indexOf(", ");
+  return comma < 0 ? `${rest} ${date}` : `${rest.slice(0, comma)} ${date}${rest.slice(comma)}`;
+};
 
 /** "The user moved to Berlin in November 2026." says where the user lives: "The user lives in Berlin (moved there in November 2026)." */
 function homeOf(text: string): string {
@@ -205,15 +306,23 @@ export function englishClauses(sentence: string, ts: number): Clause[] {
     .replace(/\s+/g, " ")
     .trim();
   let emphasized = false;
-  for (let guard = 0; guard < 3; guard++) {
+  const greeted = /^(?:hi|hello|hey|hiya)\b/.test(s.toLowerCase());
+  for (let guard = 0; guard < 4; guard++) {
     const before = s;
     s = stripLowered(s, OPENER).text;
+    s = stripLowered(s, INTERJECTION).text;
+    const label = LABEL.exec(s.toLowerCase());
+    if (label && !FIRST_PERSON.test(label[0])) s = s.slice(label[0].length);
+    const vocative = VOCATIVE.exec(s);
+    if (vocative && !NOT_VOCATIVE.test(vocative[0].toLowerCase())) s = s.slice(vocative[0].length);
     const emphasis = stripLowered(s, EMPHASIS);
     if (emphasis.stripped) emphasized = true;
     s = emphasis.text;
     if (s === before) break;
   }
   s = s.replace(/\s*[!.…]+$/, "").trim();
+  // "..., Gina": the other person's name at the end (not "Paris, France": a name before the comma keeps it).
+  s = s.replace(/(?<=(?:^|\s)[a-z][\w']*|\)),\s+[A-Z][a-z]+$/, "");
   if (s.length < 4 || isNotAStatement(s)) return [];
   const clauses: Clause[] = [];
   for (const raw of splitClauses(s)) {
@@ -223,7 +332,8 @@ export function englishClauses(sentence: string, ts: number): Clause[] {
     // The opener is matched without case ("I'm", "My name is"), the name with it.
     const lowered = part.charAt(0).toLowerCase() + part.slice(1);
     const nameMatch = SELF_NAME.exec(lowered);
-    const name = nameMatch?.[1];
+    // "This is Shadow!" shows a photo; "Hi, this is Sam" introduces the user.
+    const name = nameMatch?.[0].startsWith("this is") && !greeted ? undefined : nameMatch?.[1];
     if (name && !NOT_A_NAME.test(name.toLowerCase())) {
       clauses.push({ text: `The user's name is ${name}.`, emphasized, dated: false, future: false });
       const after = part
@@ -234,8 +344,13 @@ export function englishClauses(sentence: string, ts: number): Clause[] {
       if (/^(?:a|an)\s+\S+/i.test(after)) clauses.push({ text: finish(`The user is ${after}`), emphasized, dated: false, future: false });
       continue;
     }
+    // Reactions, talk to or about the other person, and clauses whose "it" or "they" points outside them teach nothing.
+    if (englishNoise(part) !== null) continue;
     const dates = resolveEnglishDates(part, ts);
-    clauses.push({ text: homeOf(finish(toThirdPerson(dates.text))), emphasized, dated: dates.dated, future: dates.future });
+    const text = homeOf(finish(subjectFirst(inflectCoordinated(toThirdPerson(dates.text)))));
+    // Only the kinds of fact the learner can be sure of; the rest stays in the episodes.
+    if (englishFactKind(text, dates) === null) continue;
+    clauses.push({ text, emphasized, dated: dates.dated, future: dates.future });
   }
   return clauses;
 }

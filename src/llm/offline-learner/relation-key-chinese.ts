@@ -14,7 +14,8 @@ const ZH_POSSESSED_RELATIVE = new RegExp(`^用户(?:的|家的|家)(?:[^，。]{
 export const ZH_DATE = /^\d{4}年(?:\d{1,2}月)?(?:\d{1,2}日)?(?:（周.）)?(?:那个周末|那一周)?[，,]?/u;
 
 export function chineseKey(text: string): RelationKey | null {
-  const t = text.replace(/[。！!]+$/u, "");
+  // "用户的老家在东北": 老家 is where the user is from, not a relative.
+  const t = text.replace(/[。！!]+$/u, "").replace(/^用户的(?=老家)/u, "用户");
   const possessed = ZH_POSSESSED_RELATIVE.exec(t);
   let subject = "user";
   let rest: string;
@@ -41,9 +42,10 @@ export function chineseKey(text: string): RelationKey | null {
       : { subject, relation: "home", kind: "home" };
   }
   if (/^(?:要|打算|准备|计划|下个月|明年).{0,6}(?:搬到|搬去|搬家)/u.test(rest)) return { subject, relation: "plan:home", kind: "plan" };
-  if (/^(?:来自|老家在|出生在|出生于|在.{1,6}长大)/u.test(rest)) return { subject, relation: "origin", kind: "origin" };
+  if (/^的?(?:来自|老家在|老家是|出生在|出生于|在.{1,6}长大)/u.test(rest)) return { subject, relation: "origin", kind: "origin" };
   if (
-    /(?:当|做|是做|是一名|是个|是一个|职业是|工作是|从事|转行做|升职为|成为了?)|^是.{0,8}(?:师|员|生|家|医|警|工|手|长|经理|老板|总监|博士|护士|司机|会计|律师|厨师|记者)/u.test(
+    // "在深圳当老师", "是做牙医的", "做会计"; not "做饭", "做的红烧肉".
+    /^(?:在[^，。]{1,12}?)?(?:当|做(?!饭|菜|的|得|了|过|完|作业|运动|瑜伽|梦|家务)|是做|是一名|是个|是一个|职业是|工作是|从事|转行做|升职为|成为了?)|^是.{0,8}(?:师|员|生|家|医|警|工|手|长|经理|老板|总监|博士|护士|司机|会计|律师|厨师|记者)/u.test(
       rest,
     )
   ) {
@@ -51,6 +53,8 @@ export function chineseKey(text: string): RelationKey | null {
   }
   if (/^在.{1,12}(?:工作|上班|实习|任职)|^(?:入职|加入|跳槽到|去了).{1,12}/u.test(rest))
     return { subject, relation: "employer", kind: "employer" };
+  if (/^在.{1,12}(?:读|念|上学|留学|学习)|^(?:在读|读研|读博|读大[一二三四])/u.test(rest))
+    return { subject, relation: "study", kind: "study" };
   if (/^[\d一二两三四五六七八九十]{1,3}岁|^今年[\d一二两三四五六七八九十]{1,3}岁/u.test(rest))
     return { subject, relation: "age", kind: "age" };
   const likes = /^(?:最|特别|非常|很|比较|超)?(?:喜欢|爱|讨厌|不喜欢|不爱|迷上了|爱上了|偏爱|偏好|受不了)(?:吃|喝|看|听|玩|用)?(.+)$/u.exec(

@@ -55,7 +55,7 @@ function englishKey(text: string): RelationKey | null {
   else return null;
   // Drop the relative's name ("sister mia lives ..." -> "lives ..."): the relation follows.
   rest = rest.replace(
-    /^(?:[a-z][a-zà-ÿ'-]*,? )?(?=(?:is|was|has|lives|works|loves|likes|moved|just|also|still|now|recently|teaches|runs|owns|studies|got|became|started|joined|left)\b)/,
+    /^(?:(?!(?:is|was|has|are|were|had)\b)[a-z][a-zà-ÿ'-]*,? )?(?=(?:is|was|has|lives|works|loves|likes|moved|just|also|still|now|recently|teaches|runs|owns|studies|got|became|started|joined|left)\b)/,
     "",
   );
   rest = rest.replace(/^(?:(?:just|also|still|now|recently|currently|finally|actually|always|usually|really|mostly|officially) )+/, "");
@@ -75,7 +75,7 @@ function englishKey(text: string): RelationKey | null {
   }
   if (DIET.test(rest)) return { subject, relation: "diet", kind: "diet" };
   if (
-    /^(?:lives|is living|has lived|lived|is based|is staying|settled|now lives|resides)\b|^(?:has moved|moved|is moving|relocated|has relocated)(?: (?:back|house|abroad|over|out))? (?:to|into|in with|here|there)\b/.test(
+    /^(?:lives|has lived|lived|is based|now lives|resides)\b|^(?:is living|is staying|settled|is settled)(?: down)? (?:in|at|with|near|abroad|alone|by|on|outside)\b|^(?:has moved|moved|is moving|relocated|has relocated)(?: (?:back|house|abroad|over|out))? (?:to|into|in with|here|there)\b/.test(
       rest,
     )
   ) {
@@ -84,7 +84,7 @@ function englishKey(text: string): RelationKey | null {
       : { subject, relation: "home", kind: "home" };
   }
   const likes =
-    /^(?:loves|likes|enjoys|adores|hates|dislikes|prefers|can't stand|cannot stand|is into|is a (?:big |huge )?fan of|is obsessed with|is not a fan of|isn't a fan of|doesn't like|does not like|no longer likes|doesn't enjoy|is crazy about|is passionate about)\s+(.+)$/.exec(
+    /^(?:loves|likes|enjoys|adores|hates|dislikes|prefers|can't stand|cannot stand|is into|is a (?:big |huge )?fan of|is obsessed with|is not a fan of|isn't a fan of|doesn't like|does not like|no longer likes|doesn't enjoy|is crazy about|is passionate about|is keen on|is interested in|is really into|has (?:always )?(?:had )?a (?:great |real |deep |huge |big )?(?:love|passion|soft spot) for)\s+(.+)$/.exec(
       rest,
     );
   if (likes?.[1])
@@ -115,7 +115,16 @@ function englishKey(text: string): RelationKey | null {
     )
   )
     return { subject, relation: "schedule", kind: "schedule" };
-  if (/^(?:works (?:at|for|in)|is working (?:at|for)|joined|got a job at|started (?:a new job |working )?at|is employed)\b/.test(rest))
+  // "joined Acme", "joined a startup" is an employer; "joined a book club" is not.
+  const joinedEmployer =
+    /^joined\b/.test(rest) &&
+    /\bjoined (?:[A-Z]|(?:a|an|the) (?:new )?(?:company|startup|firm|bank|hospital|school|agency|lab|studio|practice|clinic|law firm)\b)/.test(
+      text,
+    );
+  if (
+    joinedEmployer ||
+    /^(?:works (?:at|for|in)|is working (?:at|for)|got a job at|started (?:a new job |working )?at|is employed)\b/.test(rest)
+  )
     return { subject, relation: "employer", kind: "employer" };
   if (AGE.test(rest)) return { subject, relation: "age", kind: "age" };
   if (/^(?:studies|is studying|is majoring|majored|is doing a (?:phd|master's|degree))\b/.test(rest))

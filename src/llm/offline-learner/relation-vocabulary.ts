@@ -154,4 +154,4 @@ export const DIET =
 export const HEALTH =
   /\b(?:allergic|allergy|intolerant|diabetic|diabetes|asthma|migraine|pregnant|injured|surgery|blood pressure)\b|过敏|糖尿病|哮喘|偏头痛|怀孕|高血压|受伤|手术/;
 export const FUTURE =
-  /\b(?:will|is going to|are going to|plans? to|is planning|is flying|is moving|is visiting|is starting|is getting married|is travelling|is traveling|is taking|is having|is running|is attending|intends to|hopes to)\b|要去|打算|准备|计划|将要|会去|要搬|要结婚|要出差|要参加|要带|下(?:个)?(?:月|周)/;
+  /\b(?:will|is going to|are going to|is gonna|are gonna|plans? to|is planning|is flying|is moving|is visiting|is starting|is getting married|is travelling|is traveling|is taking|is having|is running|is attending|intends to|hopes to)\b|要去|打算|准备|计划|将要|会去|要搬|要结婚|要出差|要参加|要带|下(?:个)?(?:月|周)/;
