@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -146,6 +146,8 @@ export function tallyOf(lines: readonly LearnedLine[], labels: Readonly<Record<s
 export async function learnerOfRef(ref: string): Promise<{ extractor: FactExtractor; commit: string }> {
   const commit = execFileSync("git", ["rev-parse", "--short", ref], { encoding: "utf8" }).trim();
   const dir = mkdtempSync(join(tmpdir(), "learner-noise-"));
+  // The export goes when the process ends (its modules are loaded by then; the link to node_modules is removed, not followed).
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
   execFileSync("sh", ["-c", `git archive ${JSON.stringify(ref)} src | tar -x -C ${JSON.stringify(dir)}`]);
   symlinkSync(resolve("node_modules"), join(dir, "node_modules"));
   const module = (await import(pathToFileURL(join(dir, "src/llm/heuristic-extractor.ts")).href)) as {
