@@ -141,7 +141,10 @@ describe("a message carries its own time (ts)", () => {
     const uid = uniqueId("museum");
     const res = await post(sid, [{ id: "u1", role: "user", content: "I went to the museum yesterday", ts: MAY_8_2023 }], uid);
     expect(res.status, res.text).toBe(201);
-    const texts = (await listAll(uid)).map((f) => f.text);
-    expect(texts).toEqual([expect.stringContaining("7 May 2023")]);
+    const all = await listAll(uid);
+    const learned = all.filter((f) => f.type !== "episode").map((f) => f.text);
+    expect(learned).toEqual([expect.stringContaining("7 May 2023")]);
+    // the message itself, kept as an episode, is dated when it was said
+    expect(all.filter((f) => f.type === "episode")).toMatchObject([{ text: "I went to the museum yesterday", createdAt: MAY_8_2023 }]);
   });
 });
