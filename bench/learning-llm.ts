@@ -138,6 +138,7 @@ const userId = `ada-${Date.now().toString(36)}`;
 interface StoredFact {
   id: string;
   text: string;
+  type: string;
   version: number;
   history?: { text: string }[];
   supersededAt?: number;
@@ -239,7 +240,10 @@ for (const { decision, alias } of issued) {
     expected.set(decision.text, { current: true, history: [] });
   }
 }
-const stored = await listFacts();
+const memories = await listFacts();
+// Episodes keep the user's lines as said beside what the decisions wrote: counted apart.
+const episodes = memories.filter((f) => f.type === "episode");
+const stored = memories.filter((f) => f.type !== "episode");
 let applied = 0;
 const problems: string[] = [];
 for (const { decision, alias } of issued) {
@@ -289,7 +293,7 @@ console.log(
 );
 console.log(`  decisions applied exactly once: ${applied}/${decisions - notIssuable} (${pct(applied, decisions - notIssuable)})`);
 console.log(
-  `  stored facts: ${stored.length} (${stored.filter((f) => f.supersededAt !== undefined).length} superseded); unexpected: ${unexpected.length}; wrong current/superseded state: ${wrongState.length}`,
+  `  stored facts: ${stored.length} (${stored.filter((f) => f.supersededAt !== undefined).length} superseded); unexpected: ${unexpected.length}; wrong current/superseded state: ${wrongState.length}; episodes beside them: ${episodes.length}`,
 );
 for (const { decision, alias } of issued) {
   if ((decision.op === "update" || decision.op === "supersede") && alias === "")
