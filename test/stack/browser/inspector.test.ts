@@ -107,7 +107,9 @@ describe("/inspector", () => {
     expect(await page.locator("#archive tbody tr").count()).toBeGreaterThan(0);
 
     const facts = await page.locator("#facts tbody tr").allTextContents();
-    expect(facts).toHaveLength(2);
+    // the two written facts, and the user's question kept as said (an episode)
+    expect(facts).toHaveLength(3);
+    expect(facts.join("\n")).toContain("episode");
     expect(facts.join("\n")).toContain("The user prefers green tea");
     expect(facts.join("\n")).toContain("preference");
 
@@ -183,15 +185,17 @@ describe("/inspector", () => {
     await expect.poll(() => old.count(), UI_WAIT).toBe(1);
     expect(await old.locator("s").textContent()).toContain("Berlin");
     expect(await old.locator(".superseded-badge").textContent()).toMatch(/^superseded \d{4}-\d{2}-\d{2}$/);
-    const current = page.locator("#facts tbody tr:not(.superseded)");
+    // the learned fact; the two messages are kept as said too (episodes, never superseded)
+    const current = page.locator("#facts tbody tr:not(.superseded)").filter({ hasNotText: "episode" });
     expect(await current.count()).toBe(1);
     expect(await current.textContent()).toContain("Munich");
     expect(await current.locator("s, .superseded-badge").count()).toBe(0);
-    expect(await page.locator("#facts-h").textContent()).toBe(`Facts of ${USER3} (1 current, 1 superseded)`);
+    expect(await page.locator("#facts tbody tr").filter({ hasText: "episode" }).count()).toBe(2);
+    expect(await page.locator("#facts-h").textContent()).toBe(`Facts of ${USER3} (3 current, 1 superseded)`);
 
     await page.check("#facts-current-only");
-    await expect.poll(() => page.locator("#facts tbody tr").count(), UI_WAIT).toBe(1);
-    expect(await page.locator("#facts tbody tr").textContent()).toContain("Munich");
+    await expect.poll(() => page.locator("#facts tbody tr").count(), UI_WAIT).toBe(3);
+    expect(await page.locator("#facts tbody tr").filter({ hasNotText: "episode" }).textContent()).toContain("Munich");
     expect(await page.locator("#recalled-h").textContent()).toContain("updated by the cron every 15 min");
     await page.close();
   });
@@ -206,7 +210,7 @@ describe("/inspector", () => {
     await expect.poll(() => page.locator("#session-select option").count(), UI_WAIT).toBe(1);
     await page.click("#session-form button[type=submit]");
     await page.locator("#facts-panel").waitFor({ state: "visible" });
-    await expect.poll(() => page.locator("#facts tbody tr").count(), UI_WAIT).toBe(2);
+    await expect.poll(() => page.locator("#facts tbody tr").count(), UI_WAIT).toBe(3);
 
     await page.fill("#api-key", "not-a-key");
     await page.press("#api-key", "Enter");
