@@ -240,9 +240,7 @@ for (const { decision, alias } of issued) {
     expected.set(decision.text, { current: true, history: [] });
   }
 }
-const memories = await listFacts();
-// Episodes keep the user's lines as said beside what the decisions wrote: counted apart.
-const episodes = memories.filter((f) => f.type === "episode");
+const memories = await listFacts(); // episodes (the user's lines as said) are counted apart
 const stored = memories.filter((f) => f.type !== "episode");
 let applied = 0;
 const problems: string[] = [];
@@ -293,7 +291,7 @@ console.log(
 );
 console.log(`  decisions applied exactly once: ${applied}/${decisions - notIssuable} (${pct(applied, decisions - notIssuable)})`);
 console.log(
-  `  stored facts: ${stored.length} (${stored.filter((f) => f.supersededAt !== undefined).length} superseded); unexpected: ${unexpected.length}; wrong current/superseded state: ${wrongState.length}; episodes beside them: ${episodes.length}`,
+  `  stored facts: ${stored.length} (${stored.filter((f) => f.supersededAt !== undefined).length} superseded); unexpected: ${unexpected.length}; wrong current/superseded state: ${wrongState.length}; episodes beside them: ${memories.length - stored.length}`,
 );
 for (const { decision, alias } of issued) {
   if ((decision.op === "update" || decision.op === "supersede") && alias === "")

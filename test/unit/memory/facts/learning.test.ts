@@ -14,8 +14,7 @@ import { InMemoryFactStore } from "../../../support/fakes/facts.ts";
 
 const scope = { tenant: "acme", userId: "u1" };
 const NOW = Date.UTC(2026, 2, 10);
-// The learner's own operations; the episodes a turn also writes are tested in episodes.test.ts.
-const options = { ...DEFAULT_MEMORY_OPTIONS, retrieval: "dense" as const, episodes: false };
+const options = { ...DEFAULT_MEMORY_OPTIONS, retrieval: "dense" as const, episodes: false }; // episodes: episodes.test.ts
 
 /** Answers each call with the next scripted list (operations may depend on the facts offered) and records the calls. */
 class ScriptedExtractor implements FactExtractor {
