@@ -162,10 +162,15 @@ describe("/inspector", () => {
     expect(await labels.first().textContent()).toMatch(/^context · .+ · (“question number 12”|no query)$/);
     expect((await labels.allTextContents()).join("\n")).toContain("“question number 12”");
     await page.locator("#traces-more").click();
-    await expect.poll(() => labels.count(), UI_WAIT).toBe(TURNS + 1);
-    expect((await labels.allTextContents()).join("\n")).toContain("“question number 1”");
+    // The inspector's own read is traced after its response: the first page may have been listed
+    // before that trace landed. Every question's turn is listed either way.
+    await expect.poll(() => labels.count(), UI_WAIT).toBeGreaterThanOrEqual(TURNS);
+    const listed = (await labels.allTextContents()).join("\n");
+    for (let i = 1; i <= TURNS; i++) expect(listed).toContain(`“question number ${i}”`);
     expect(await page.locator("#traces-more").count()).toBe(0);
-    expect(await page.locator("#traces-h").textContent()).toBe(`Latest turns (${TURNS + 1} of ${TURNS + 1})`);
+    const shown = await labels.count();
+    expect([TURNS, TURNS + 1]).toContain(shown);
+    expect(await page.locator("#traces-h").textContent()).toBe(`Latest turns (${shown} of ${shown})`);
     expect(problems).toEqual([]);
     await page.close();
   });
