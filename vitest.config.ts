@@ -7,7 +7,8 @@ import { defineConfig } from "vitest/config";
  *
  * | project    | script             | global setup                          | files                              |
  * | ---------- | ------------------ | ------------------------------------- | ---------------------------------- |
- * | unit       | test:unit          | setup-build (writes files only)       | SUITES.unit                        |
+ * | unit       | test:unit          | setup-build (writes files only)       | SUITES.unit minus unitMocked, sharing modules |
+ * | unit-isolated | test:unit       | setup-build                           | SUITES.unitMocked, each file isolated |
  * | emulator   | test:emulator      | setup-redis                           | SUITES.emulator                    |
  * | stack      | test:stack         | setup-redis                           | SUITES.stack                       |
  * | browser    | test:stack         | none                                  | SUITES.browser, one at a time      |
@@ -20,6 +21,11 @@ import { defineConfig } from "vitest/config";
 const SUITES = {
   /** Domain and adapter tests: in-process fakes only (a fake OpenAI server a file starts itself is fine). */
   unit: ["test/unit/**/*.test.ts"],
+  /**
+   * The unit files that replace modules with `vi.mock`: they run isolated (unit-isolated), since the
+   * other unit files share one module cache per worker, where a mock could leak or come too late.
+   */
+  unitMocked: ["test/unit/memory/tenant-memory.test.ts"],
   /** The emulators against the real Redis and the Upstash contracts, and the stores against them. */
   emulator: ["test/emulator/**/*.test.ts", "test/stores/**/*.test.ts"],
   /** Real processes: `npm run dev`, restarts, reconnects, bad input to the real Redis. */
@@ -105,7 +111,24 @@ export default defineConfig({
     // Durations are for benchmarks; the per-file line already shows how long a file took.
     slowTestThreshold: 300_000,
     projects: [
-      { ...nodeResolve(), test: { ...nodeTest, name: "unit", include: SUITES.unit, globalSetup: ["./test/support/setup-build.ts"] } },
+      {
+        ...nodeResolve(),
+        test: {
+          ...nodeTest,
+          name: "unit",
+          include: SUITES.unit,
+          exclude: SUITES.unitMocked,
+          // Unit files share each worker's module cache: the source, zod and the rank tables load once
+          // per worker, not once per file. A file's setup must therefore not run on import (see
+          // test/support/session-memory-fixture.ts).
+          isolate: false,
+          globalSetup: ["./test/support/setup-build.ts"],
+        },
+      },
+      {
+        ...nodeResolve(),
+        test: { ...nodeTest, name: "unit-isolated", include: SUITES.unitMocked, globalSetup: ["./test/support/setup-build.ts"] },
+      },
       {
         ...nodeResolve(),
         test: { ...nodeTest, name: "emulator", include: SUITES.emulator, globalSetup: ["./test/support/setup-redis.ts"] },

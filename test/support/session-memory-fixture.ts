@@ -12,13 +12,10 @@ import { InMemorySessionStore } from "./fakes/sessions.ts";
 
 /**
  * The setup the session-memory unit tests share: fresh in-memory stores before each test and a
- * manager over them. Importing it registers the hooks in the importing test file; the `let`
- * exports are live bindings, reassigned before each test.
+ * manager over them. A test file calls {@link useSessionMemoryFixture} once at its top level; the
+ * `let` exports are live bindings, reassigned before each test.
  */
 export let counter: TokenCounter;
-beforeAll(async () => {
-  counter = await loadTokenCounter();
-});
 
 export const ref: SessionRef = { tenant: "acme", sessionId: "s1" };
 export const scope = { tenant: "acme", userId: "u1" };
@@ -36,14 +33,24 @@ export const logger: MemoryLogger = {
   error: (message) => logs.push({ level: "error", message }),
 };
 
-beforeEach(() => {
-  clock += 1000;
-  sessions = new InMemorySessionStore(() => clock);
-  users = new InMemoryUserStore();
-  sessions.users = users;
-  facts = new InMemoryFactStore();
-  logs = [];
-});
+/**
+ * Registers the fixture's hooks in the calling test file. Called by each file, not on import: test
+ * files share one module cache (the unit project does not isolate them), so an import's hooks would
+ * land in whichever file imported it first.
+ */
+export function useSessionMemoryFixture(): void {
+  beforeAll(async () => {
+    counter = await loadTokenCounter();
+  });
+  beforeEach(() => {
+    clock += 1000;
+    sessions = new InMemorySessionStore(() => clock);
+    users = new InMemoryUserStore();
+    sessions.users = users;
+    facts = new InMemoryFactStore();
+    logs = [];
+  });
+}
 
 export interface ManagerOverrides {
   userId?: string | undefined;

@@ -58,6 +58,7 @@ let loading: Promise<Model> | undefined;
 async function load(): Promise<Model> {
   const started = performance.now();
   state = { status: "loading" };
+  const restoreWarn = dropReRegistrationWarnings();
   try {
     const [{ initModel }, { modelSource }, core] = await Promise.all([
       import("@energetic-ai/embeddings"),
@@ -73,7 +74,31 @@ async function load(): Promise<Model> {
     state = { status: "failed", error: err instanceof Error ? err.message : String(err) };
     loading = undefined; // a later request may try again
     throw err;
+  } finally {
+    restoreWarn();
   }
+}
+
+/** What TF.js warns when its kernels or backend are registered again in the same global. */
+const RE_REGISTRATION =
+  /^The kernel '[^']+' for backend '[^']+' is already registered$|^\S+ backend was already registered\. Reusing existing backend factory\.$/;
+
+/**
+ * Drops TF.js's re-registration warnings while the model loads, and returns what restores
+ * `console.warn`. TF.js keeps its kernel registry on the global object: when the package is
+ * evaluated again in a global that already holds it (a second module graph in the same process, as
+ * a test runner builds per project), every kernel is registered again and each registration warns,
+ * a hundred and more lines that say nothing about the model. Every other warning passes through.
+ */
+function dropReRegistrationWarnings(): () => void {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (args.length === 1 && typeof args[0] === "string" && RE_REGISTRATION.test(args[0])) return;
+    warn.apply(console, args);
+  };
+  return () => {
+    console.warn = warn;
+  };
 }
 
 /** The model, loading it on the first call (once per process). */

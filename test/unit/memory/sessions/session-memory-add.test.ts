@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { factId } from "../../../../src/memory/facts/identity.ts";
 import { deliverPendingFacts } from "../../../../src/memory/facts/learning.ts";
-import { clock, deps, facts, manager, ref, scope, sessions, settle, users } from "../../../support/session-memory-fixture.ts";
+import {
+  clock,
+  deps,
+  facts,
+  manager,
+  ref,
+  scope,
+  sessions,
+  settle,
+  users,
+  useSessionMemoryFixture,
+} from "../../../support/session-memory-fixture.ts";
+
+useSessionMemoryFixture();
 
 describe("add", () => {
   it("appends in one round trip and returns stats and whether compression is due", async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Summarizer } from "../../../../src/memory/ports/llm.ts";
-import { clock, counter, logs, manager, ref, sessions } from "../../../support/session-memory-fixture.ts";
+import { clock, counter, logs, manager, ref, sessions, useSessionMemoryFixture } from "../../../support/session-memory-fixture.ts";
 import { joinSummary, ScriptedSummarizer } from "../../../support/fakes/llm.ts";
+
+useSessionMemoryFixture();
 
 describe("maybeCompress", () => {
   async function fill(rounds: number, filler = ""): Promise<void> {

@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_MEMORY_OPTIONS } from "../../../../src/memory/options.ts";
-import { facts, manager, ref, sessions, settle } from "../../../support/session-memory-fixture.ts";
+import { facts, manager, ref, sessions, settle, useSessionMemoryFixture } from "../../../support/session-memory-fixture.ts";
+
+useSessionMemoryFixture();
 
 describe("getContext", () => {
   beforeEach(async () => {

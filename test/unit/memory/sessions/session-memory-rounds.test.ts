@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { ExtractiveSummarizer } from "../../../../src/memory/compression/extractive-summary.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../../../src/memory/options.ts";
 import { DENSE_ZERO_COSINE } from "../../../../src/memory/facts/relevance.ts";
-import { counter, manager, ref, sessions, settle } from "../../../support/session-memory-fixture.ts";
+import { counter, manager, ref, sessions, settle, useSessionMemoryFixture } from "../../../support/session-memory-fixture.ts";
+
+useSessionMemoryFixture();
 
 describe("the thin manager's acceptance checks, offline", () => {
   it("remembers across 20 rounds, compresses only over the threshold, and survives a restart", async () => {
