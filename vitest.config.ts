@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -79,6 +80,24 @@ const PARALLEL_FILES = Math.max(2, availableParallelism() - 1);
 const nodeResolve = () => ({ ssr: { resolve: { conditions: ["agent-memory-source", "node", "development|production"] } } });
 const nodeTest = { environment: "node", maxWorkers: PARALLEL_FILES, testTimeout: 30_000, hookTimeout: 30_000 } as const;
 
+/**
+ * Drops Vite's "Sourcemap for ... points to missing source files" warning for files in node_modules:
+ * packages that ship maps without their sources (the MCP SDK) get one such line per module each time
+ * a Worker project loads them, and the maps are of no use to the tests either way. Vitest installs
+ * its own logger, so the filter wraps the resolved one.
+ */
+const quietSourcemaps = (): Plugin => ({
+  name: "quiet-missing-sourcemap-sources",
+  configResolved(config) {
+    const missingSources = /^Sourcemap for "[^"]*\/node_modules\/[^"]*" points to missing source files$/;
+    const { logger } = config;
+    const warnOnce = logger.warnOnce.bind(logger);
+    logger.warnOnce = (msg, options) => {
+      if (!missingSources.test(msg)) warnOnce(msg, options);
+    };
+  },
+});
+
 // One plugin instance per project: the pool keeps per-project state on it.
 const workerd = () =>
   cloudflareTest(({ inject }) => ({
@@ -146,7 +165,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [workerd()],
+        plugins: [workerd(), quietSourcemaps()],
         test: {
           name: "api",
           include: SUITES.apiParallel,
@@ -157,7 +176,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [workerd()],
+        plugins: [workerd(), quietSourcemaps()],
         test: {
           name: "api-serial",
           include: SUITES.api,

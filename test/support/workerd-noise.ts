@@ -17,6 +17,11 @@ const NOISE: readonly RegExp[] = [
   /^exception = kj\/async-io\.c\+\+:\d+: disconnected: stream disconnected prematurely$/,
   /^uncaught exception; source = Uncaught \(in promise\); stack = Error: Network connection lost\.$/,
   /^uncaught exception; exception = workerd\/jsg\/\S+: disconnected: jsg\.Error: Network connection lost\.$/,
+  // Logged between files, after a file's result line: the pool tears the file's runtime and its
+  // servers down while background work the file started (a `waitUntil` after the last response)
+  // still has a subrequest to send. The file has asserted everything it waits for by then.
+  /^exception = kj\/async-io-unix\.c\+\+:\d+: disconnected: connect\(\): Connection refused$/,
+  /^exception = kj\/async-io-unix\.c\+\+:\d+: disconnected: ::write\(fd, buffer\.begin\(\), buffer\.size\(\)\): Broken pipe$/,
 ];
 
 /** True when `text` is one noise entry: a known headline, then only native stack lines. */

@@ -11,6 +11,9 @@ describe("the workerd noise filter", () => {
     const jsg =
       "uncaught exception; exception = workerd/jsg/_virtual_includes/iterator/workerd/jsg/value.h:1480: disconnected: jsg.Error: Network connection lost.";
     expect(isWorkerdNoise(`${jsg}\n${STACK}\n`)).toBe(true);
+    expect(isWorkerdNoise(`exception = kj/async-io-unix.c++:1538: disconnected: connect(): Connection refused\n${STACK}\n`)).toBe(true);
+    const pipe = "exception = kj/async-io-unix.c++:186: disconnected: ::write(fd, buffer.begin(), buffer.size()): Broken pipe";
+    expect(isWorkerdNoise(`${pipe}\n${STACK}\n`)).toBe(true);
   });
 
   it("keeps everything else: other exceptions, other rejections, anything after the stack, test output", () => {
