@@ -65,6 +65,10 @@ const SUITES = {
     "test/api/sessions/ttl.test.ts",
     "test/api/access/token-session-owner.test.ts",
     "test/api/users/user-sessions.test.ts",
+    "test/api/access/user-token-sessions.test.ts",
+    "test/api/facts/founding-scenario.test.ts",
+    "test/api/facts/superseded.test.ts",
+    "test/api/sessions/message-time.test.ts",
   ],
 };
 
@@ -168,6 +172,7 @@ export default defineConfig({
         plugins: [workerd(), quietSourcemaps()],
         test: {
           name: "api",
+          isolate: false,
           include: SUITES.apiParallel,
           globalSetup: ["./test/support/global-setup.ts"],
           maxWorkers: PARALLEL_FILES,
@@ -179,6 +184,8 @@ export default defineConfig({
         plugins: [workerd(), quietSourcemaps()],
         test: {
           name: "api-serial",
+          isolate: false,
+          sequence: { groupOrder: 1 },
           include: SUITES.api,
           exclude: SUITES.apiParallel,
           globalSetup: ["./test/support/global-setup.ts"],

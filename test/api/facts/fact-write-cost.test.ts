@@ -28,11 +28,13 @@ async function persistTurn(userId: string, message: string): Promise<string[]> {
 
 beforeAll(async () => {
   // The first request of an isolate that needs Vector checks the index against the configuration
-  // (one `info`); the verdict is kept, so no later request repeats it. The counts below are the
-  // steady state after that.
+  // (one `info`); the verdict is kept, so no later request repeats it. The Worker files share one
+  // isolate, so an earlier file may have made that check already. The counts below are the steady
+  // state after it.
   const first = await persistTurn(uniqueId("cost-first"), "I keep bees on the roof");
-  expect(first.filter((c) => c === "info")).toHaveLength(1);
-  expect(first[0]).toBe("info");
+  const checks = first.filter((c) => c === "info").length;
+  expect(checks).toBeLessThanOrEqual(1);
+  if (checks === 1) expect(first[0]).toBe("info");
   expect(await persistTurn(uniqueId("cost-second"), "I keep bees on the roof")).not.toContain("info");
 });
 
