@@ -2,10 +2,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { decideAccess, decideSessionOwner, type AccessTarget } from "../../memory/access/index.ts";
 import { isValidId } from "../../memory/ids.ts";
-import type { AppEnv } from "../context-types.ts";
+import type { AppEnv, RateCost } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
 import { TOOLS, callUser, type ToolCaller } from "../mcp/tools.ts";
-import type { RateCost } from "./rate-limit.ts";
 
 /** A body that is not JSON (the transport answers it with a JSON-RPC parse error). */
 export const UNPARSEABLE = Symbol("unparseable");
