@@ -5,10 +5,11 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validatio
 import { decideAccess } from "../../memory/access/index.ts";
 import type { TenantMemory } from "../../memory/tenant-memory.ts";
 import type { MemoryLogger } from "../../memory/ports/index.ts";
+import { ToolInputError } from "../errors.ts";
 import { toApiError } from "../on-error.ts";
 import { issueProblem } from "../router.ts";
 import { checkArguments, inputObject, outputObject } from "./fields.ts";
-import { TOOLS, ToolInputError, type ToolCaller, type ToolDefinition } from "./tools.ts";
+import { TOOLS, type ToolCaller, type ToolDefinition } from "./tools.ts";
 
 /** What the server says about itself in `initialize`. */
 export const MCP_SERVER_INFO = { name: "agent-memory", version: "0.1.0" } as const;

@@ -4,6 +4,7 @@ import type { TenantMemory } from "../../memory/tenant-memory.ts";
 import type { Fact, FactType, RecalledFact } from "../../memory/model.ts";
 import type { FactFilter } from "../../memory/facts/index.ts";
 import { sessionRead, userRead, userWrite } from "../access-table.ts";
+import { ToolInputError } from "../errors.ts";
 import { round4 } from "../render.ts";
 import { INPUTS, OUTPUTS, type Args, type Output, type ToolName } from "./fields.ts";
 
@@ -20,14 +21,6 @@ export interface ToolCaller {
 export interface ToolAnswer<K extends ToolName = ToolName> {
   text: string;
   structured: Output<K>;
-}
-
-/** A problem the model can fix by calling again differently (becomes an `isError` result). */
-export class ToolInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ToolInputError";
-  }
 }
 
 /** One tool: its name, what the model reads about it, its input and output, who may call it and what it runs. */
