@@ -89,7 +89,7 @@ export interface RateCost {
 export interface Variables {
   /** This request's id (the client's `X-Request-Id` when it sent a sane one); set first. */
   requestId: string;
-  /** The session the request names (path or `X-Memory-Session`), when it is a valid id; for logs. */
+  /** The session the request names (its route's path or `X-Memory-Session`), when it is a valid id; for logs. Set by the route match. */
   session: string | undefined;
   runtime: RequestRuntime;
   /** The tenant the credential grants; set by the auth middleware. */
@@ -98,9 +98,9 @@ export interface Variables {
   principal: Principal;
   /** The tenant's use cases; set by the auth middleware. */
   memory: TenantMemory;
-  /** The route the request matched, with its facts (undefined: none); set by the access guard. */
+  /** The route the request matched, with its facts (undefined: none); set by the route match. */
   route: DefinedRoute | undefined;
-  /** The ids the request names (path, query, headers, JSON body); set by the access guard. */
+  /** The ids the request names: path, query and headers (set by the route match), then the JSON body's (the access guard). */
   target: AccessTarget;
   /** Every valid user id the request names, however it names them (for the rate limit); set by the access guard. */
   users: readonly string[];
