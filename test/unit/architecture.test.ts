@@ -13,7 +13,6 @@ const SRC = new URL("../../src/", import.meta.url).pathname;
 interface Import {
   file: string;
   target: string;
-  typeOnly: boolean;
 }
 
 function files(dir: string): string[] {
@@ -23,19 +22,14 @@ function files(dir: string): string[] {
   });
 }
 
+/** Every import and re-export of a file, static or dynamic, type imports included; relative ones as paths under src/. */
 function imports(file: string): Import[] {
   const source = readFileSync(file, "utf8");
-  const found: Import[] = [];
-  for (const m of source.matchAll(/^\s*(import|export)\s+(type\s+)?[^"';]*?\s+from\s+["']([^"']+)["']/gm)) {
-    const spec = m[3]!;
-    const target = spec.startsWith(".") ? relative(SRC, join(file, "..", spec)) : spec;
-    found.push({ file: relative(SRC, file), target, typeOnly: m[2] !== undefined });
-  }
-  for (const m of source.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)) {
-    const spec = m[1]!;
-    found.push({ file: relative(SRC, file), target: spec.startsWith(".") ? relative(SRC, join(file, "..", spec)) : spec, typeOnly: false });
-  }
-  return found;
+  const specs = [
+    ...[...source.matchAll(/^\s*(import|export)\s+(type\s+)?[^"';]*?\s+from\s+["']([^"']+)["']/gm)].map((m) => m[3]!),
+    ...[...source.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!),
+  ];
+  return specs.map((spec) => ({ file: relative(SRC, file), target: spec.startsWith(".") ? relative(SRC, join(file, "..", spec)) : spec }));
 }
 
 const all = files(SRC).flatMap(imports);
