@@ -9,6 +9,7 @@ import { bearerAuth } from "./middleware/auth.ts";
 import { mcpAccessGuard } from "./middleware/mcp-access.ts";
 import { configuredBodyLimit } from "./middleware/body-limit.ts";
 import { requestLog } from "./middleware/request-log.ts";
+import { routeMatch } from "./middleware/route-match.ts";
 import { corsMiddleware } from "./middleware/cors.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { runtimeMiddleware } from "./middleware/runtime.ts";
@@ -39,7 +40,7 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export function buildApp(factory: RuntimeFactory, logger?: MemoryLogger): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.onError((err, c) => renderError(err, c, logger));
-  app.use("*", requestLog(logger), runtimeMiddleware(factory), corsMiddleware());
+  app.use("*", requestLog(logger), routeMatch(), runtimeMiddleware(factory), corsMiddleware());
   app.route("/", healthRoutes());
   mountDocs(app);
   // Who is calling, then may they (the domain's access rules), then how often.

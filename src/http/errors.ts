@@ -1,5 +1,6 @@
-/** @module ApiError and the error codes the HTTP layer answers with, plus the 503 helper for an unavailable upstream. */
+/** @module ApiError and the error codes the HTTP layer answers with, the 503 helper for an unavailable upstream, and the MCP tools' input error. */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { AgentMemoryError } from "../memory/errors.ts";
 
 /** Machine-readable error codes the API answers with. */
 export type ErrorCode =
@@ -25,10 +26,11 @@ export type ErrorCode =
   | "internal";
 
 /**
- * The one error the HTTP layer throws; `onError` renders it as
+ * The error the HTTP layer answers with, in the service's error hierarchy; `onError` renders it as
  * `{"error": {"code", "message", "details"?}}` with its status.
  */
-export class ApiError extends Error {
+export class ApiError extends AgentMemoryError {
+  override readonly category = "http";
   readonly status: ContentfulStatusCode;
   readonly code: ErrorCode;
   readonly details: unknown;
@@ -56,6 +58,16 @@ export class ApiError extends Error {
         ...(this.details === undefined ? {} : { details: this.details }),
       },
     };
+  }
+}
+
+/** A problem the model can fix by calling again differently (becomes an `isError` result). */
+export class ToolInputError extends AgentMemoryError {
+  override readonly category = "tool_input";
+
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolInputError";
   }
 }
 

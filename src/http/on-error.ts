@@ -1,10 +1,17 @@
 /** @module Renders every failure as the API's JSON error (or OpenAI's error shape on proxy paths) and logs 5xx answers. */
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { LlmError, MemoryError, StoredDataUnreadable, UpstreamUnavailable } from "../memory/errors.ts";
+import {
+  AgentMemoryError,
+  type ConfigError,
+  type LlmError,
+  type MemoryError,
+  type StoredDataUnreadable,
+  type UpstreamUnavailable,
+} from "../memory/errors.ts";
 import type { MemoryLogger } from "../memory/ports/index.ts";
 import type { AppEnv } from "./context-types.ts";
-import { ApiError, serviceUnavailable, type ErrorCode } from "./errors.ts";
+import { ApiError, serviceUnavailable, type ErrorCode, type ToolInputError } from "./errors.ts";
 
 /** Paths that speak the OpenAI API, errors included. */
 const OPENAI_PATHS = new Set(["/v1/chat/completions", "/v1/models"]);
@@ -64,34 +71,71 @@ export function llmFailure(err: LlmError): ApiError {
   return new ApiError(502, "llm_failed", `${message}; ${retry}`, { details: { kind: err.kind }, cause: err });
 }
 
+/**
+ * The service's errors by category (see `ErrorCategory`): each category belongs to one class, so
+ * the category says which fields an error has. A store's unreadable reply has none the answer uses.
+ */
+type OwnError =
+  | ApiError
+  | MemoryError
+  | UpstreamUnavailable
+  | LlmError
+  | StoredDataUnreadable
+  | ConfigError
+  | ToolInputError
+  | (AgentMemoryError & { category: "unexpected_reply" });
+
+/** Every failure as the API answers it: the service's own errors by category, Hono's by status, the rest as 500 `internal`. */
 export function toApiError(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
-  if (err instanceof UpstreamUnavailable) {
-    if (err.upstream === "llm" && err.reason === "not_configured") return serviceUnavailable("llm_not_configured", err.message, 3600, err);
-    const message = err.reason === "not_configured" ? err.message : `${err.upstream} is unavailable, retry shortly`;
-    return serviceUnavailable("upstream_unavailable", message, err.reason === "not_configured" ? 3600 : err.retryAfterSeconds, err);
-  }
-  if (err instanceof LlmError) return llmFailure(err);
-  // A configuration problem of the deployment, not of the request: retrying will not help.
-  if (err instanceof StoredDataUnreadable) return new ApiError(500, err.code, err.message, { cause: err });
-  if (err instanceof MemoryError) {
-    const [status, code] = MEMORY_STATUS[err.kind];
-    return new ApiError(status, code, err.message, { cause: err });
-  }
-  if (err instanceof HTTPException) {
-    const status = err.status;
-    if (status === 400 && /malformed json/i.test(err.message)) {
-      return new ApiError(400, "invalid_json", "request body is not valid JSON", { cause: err });
+  if (err instanceof AgentMemoryError) return ownError(err as OwnError);
+  if (err instanceof HTTPException) return honoError(err);
+  return internal(err);
+}
+
+const internal = (err: unknown): ApiError => new ApiError(500, "internal", "internal error", { cause: err });
+
+function ownError(err: OwnError): ApiError {
+  switch (err.category) {
+    case "http":
+      return err;
+    case "refused": {
+      const [status, code] = MEMORY_STATUS[err.kind];
+      return new ApiError(status, code, err.message, { cause: err });
     }
-    const codes: Partial<Record<number, ErrorCode>> = {
-      401: "unauthorized",
-      404: "not_found",
-      405: "method_not_allowed",
-      413: "payload_too_large",
-      415: "unsupported_media_type",
-    };
-    const message = status === 415 ? "send the body as JSON (content-type: application/json)" : err.message || "request failed";
-    return new ApiError(status, codes[status] ?? "bad_request", message, { cause: err });
+    case "unavailable": {
+      if (err.upstream === "llm" && err.reason === "not_configured")
+        return serviceUnavailable("llm_not_configured", err.message, 3600, err);
+      const message = err.reason === "not_configured" ? err.message : `${err.upstream} is unavailable, retry shortly`;
+      return serviceUnavailable("upstream_unavailable", message, err.reason === "not_configured" ? 3600 : err.retryAfterSeconds, err);
+    }
+    case "llm":
+      return llmFailure(err);
+    // A configuration problem of the deployment, not of the request: retrying will not help.
+    case "unreadable":
+      return new ApiError(500, err.code, err.message, { cause: err });
+    case "config":
+      return new ApiError(500, "config_invalid", err.message, { details: err.problems });
+    // A tool's input error is answered as a tool result (see the MCP server); a reply no adapter
+    // could read, unguarded, is a bug.
+    case "tool_input":
+    case "unexpected_reply":
+      return internal(err);
   }
-  return new ApiError(500, "internal", "internal error", { cause: err });
+}
+
+/** Hono's own refusals (a body that is not JSON, a wrong media type) in the API's codes. */
+function honoError(err: HTTPException): ApiError {
+  const status = err.status;
+  if (status === 400 && /malformed json/i.test(err.message)) {
+    return new ApiError(400, "invalid_json", "request body is not valid JSON", { cause: err });
+  }
+  const codes: Partial<Record<number, ErrorCode>> = {
+    401: "unauthorized",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+  };
+  const message = status === 415 ? "send the body as JSON (content-type: application/json)" : err.message || "request failed";
+  return new ApiError(status, codes[status] ?? "bad_request", message, { cause: err });
 }

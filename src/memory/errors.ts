@@ -1,10 +1,33 @@
 /**
- * Errors the domain and its ports speak. The HTTP layer maps each to a status; nothing else
- * needs to know where an error came from.
+ * @module The service's one error hierarchy: every error it throws on purpose extends {@link AgentMemoryError}, whose stable `category` the HTTP layer switches on.
  */
 
+/**
+ * What kind of failure an error is. Stable: logs, the HTTP layer's mapping and tests rely on it.
+ * Each category belongs to one class (and its subclasses):
+ * - `refused`: {@link MemoryError}, a deliberate refusal of the request;
+ * - `unavailable`: {@link UpstreamUnavailable}, a dependency down or not configured;
+ * - `llm`: {@link LlmError}, a model call failed;
+ * - `unreadable`: {@link StoredDataUnreadable}, stored data sealed under a key the deployment lacks;
+ * - `config`: {@link ConfigError}, the deployment's configuration is invalid;
+ * - `unexpected_reply`: a store's `UnexpectedReply`, an answer its adapter cannot read (a bug or a
+ *   broken upstream: guarded adapters turn it into `unavailable`);
+ * - `http`: the HTTP layer's `ApiError`, already a status and a code;
+ * - `tool_input`: an MCP tool's `ToolInputError`, a call the model can fix.
+ */
+export type ErrorCategory = "refused" | "unavailable" | "llm" | "unreadable" | "config" | "unexpected_reply" | "http" | "tool_input";
+
+/**
+ * The root of every error the service throws on purpose. Whatever is not one (a bug, a vendor
+ * SDK's own error) is an internal error to the HTTP layer unless an adapter has mapped it.
+ */
+export abstract class AgentMemoryError extends Error {
+  abstract readonly category: ErrorCategory;
+}
+
 /** A deliberate refusal: the request conflicts with stored state, names nothing, or is invalid. */
-export class MemoryError extends Error {
+export class MemoryError extends AgentMemoryError {
+  override readonly category = "refused";
   readonly kind: "conflict" | "not_found" | "invalid" | "too_large";
 
   constructor(kind: MemoryError["kind"], message: string) {
@@ -21,7 +44,8 @@ export type UpstreamName = "redis" | "vector" | "llm" | "backups";
  * A dependency (Redis, Vector) failed, timed out or is not configured: worth retrying later.
  * An upstream that answered "your request is invalid" is a {@link MemoryError} instead.
  */
-export class UpstreamUnavailable extends Error {
+export class UpstreamUnavailable extends AgentMemoryError {
+  override readonly category = "unavailable";
   readonly upstream: UpstreamName;
   /** `not_configured`: the deployment has no such upstream, so retrying will not help. */
   readonly reason: "down" | "not_configured";
@@ -54,7 +78,8 @@ export type LlmErrorKind = "timeout" | "upstream" | "bad_output" | "aborted";
  * A model failure with a message safe to log or return: it never carries the API key, the prompt
  * or the provider's raw response body, only the kind, the HTTP status and the provider's error code.
  */
-export class LlmError extends Error {
+export class LlmError extends AgentMemoryError {
+  override readonly category = "llm";
   readonly kind: LlmErrorKind;
   /** HTTP status of the provider's response, when there was one. */
   readonly status: number | undefined;
@@ -80,13 +105,29 @@ export class LlmError extends Error {
  * key that is not configured (`encryption_key_missing`) or does not match (`encryption_key_invalid`).
  * An operator must fix the configuration; retrying will not help, and nothing unreadable is returned.
  */
-export class StoredDataUnreadable extends Error {
+export class StoredDataUnreadable extends AgentMemoryError {
+  override readonly category = "unreadable";
   readonly code: "encryption_key_missing" | "encryption_key_invalid";
 
   constructor(code: StoredDataUnreadable["code"], message: string) {
     super(message);
     this.name = "StoredDataUnreadable";
     this.code = code;
+  }
+}
+
+/**
+ * The bindings hold bad values: every problem is listed so one fix round is enough. The Worker's
+ * configuration parser throws it; the HTTP layer answers 500 `config_invalid` with the problems.
+ */
+export class ConfigError extends AgentMemoryError {
+  override readonly category = "config";
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
+    super(`invalid configuration: ${problems.join("; ")}`);
+    this.name = "ConfigError";
+    this.problems = problems;
   }
 }
 

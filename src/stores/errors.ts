@@ -1,5 +1,5 @@
 /** @module The errors the store adapters throw: owner mismatch, invalid id, input a store cannot keep, and a reply it cannot read. */
-import { MemoryError } from "../memory/errors.ts";
+import { AgentMemoryError, MemoryError } from "../memory/errors.ts";
 
 /** A write named a different user than the one that owns the session. Maps to 409. */
 export class SessionOwnerMismatch extends MemoryError {
@@ -28,8 +28,13 @@ export class InvalidStoreInput extends MemoryError {
   }
 }
 
-/** A script replied with something this adapter does not understand. */
-export class UnexpectedReply extends Error {
+/**
+ * A script replied with something this adapter does not understand. Through a guarded adapter
+ * (the Worker's wiring) it becomes the upstream's outage; on its own it is an internal error.
+ */
+export class UnexpectedReply extends AgentMemoryError {
+  override readonly category = "unexpected_reply";
+
   constructor(what: string) {
     super(`unexpected reply from ${what}`);
     this.name = "UnexpectedReply";

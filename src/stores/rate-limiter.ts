@@ -1,7 +1,7 @@
 /** @module UpstashRateLimiter: sliding-window rate limits on `@upstash/ratelimit`, with refusals remembered in the isolate. */
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis/cloudflare";
-import type { RateCount, RateDecision, RateLimiter } from "../http/middleware/rate-limit.ts";
+import type { RateCount, RateDecision, RateLimiter } from "../memory/ports/index.ts";
 
 export interface RateLimitOptions {
   /** Requests allowed per window and identifier. */

@@ -1,8 +1,7 @@
 /** @module The runtime of one request: its configuration, its tenant's use cases, its observation and background work. */
 import type { AuditActor } from "../memory/observe/index.ts";
-import type { MemoryLogger } from "../memory/ports/index.ts";
+import type { MemoryLogger, RateLimiter } from "../memory/ports/index.ts";
 import { TenantMemory } from "../memory/tenant-memory.ts";
-import type { RateLimiter } from "../http/middleware/rate-limit.ts";
 import { loadConfig, type Config } from "./config/parse.ts";
 import { probeHealth, type Health } from "./health-probe.ts";
 import { jsonLogger } from "./log.ts";

@@ -1,5 +1,5 @@
 /** @module Upstream failures mapped to the domain's errors: a rejection is the client's, anything else an outage. */
-import { LlmError, MemoryError, StoredDataUnreadable, UpstreamUnavailable, type UpstreamName } from "../memory/errors.ts";
+import { AgentMemoryError, MemoryError, UpstreamUnavailable, type UpstreamName } from "../memory/errors.ts";
 
 /**
  * An Upstash client throws `UpstashError` when the service answered with an error body, but it
@@ -16,8 +16,8 @@ function isRejection(err: unknown): err is Error {
 }
 
 function wrap(err: unknown, upstream: UpstreamName): unknown {
-  if (err instanceof MemoryError || err instanceof UpstreamUnavailable || err instanceof LlmError || err instanceof StoredDataUnreadable)
-    return err;
+  // The service's own errors pass through, but a reply the adapter could not read is the upstream's failure.
+  if (err instanceof AgentMemoryError && err.category !== "unexpected_reply") return err;
   // Vector rejects what it cannot store or read (a bad cursor, metadata it refuses): the client's error.
   if (upstream === "vector" && isRejection(err)) {
     return new MemoryError("invalid", `the vector store rejected the request: ${err.message.slice(0, 200)}`);

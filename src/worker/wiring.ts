@@ -24,8 +24,8 @@ import type {
   WorkingMemoryStore,
   Summarizer,
   TokenCounter,
+  RateLimiter,
 } from "../memory/ports/index.ts";
-import type { RateLimiter } from "../http/middleware/rate-limit.ts";
 import { RedisAuditLog } from "../stores/audit-log.ts";
 import { RedisEraseJournal } from "../stores/erase-journal.ts";
 import { RedisLearningLocks } from "../stores/learning-locks.ts";

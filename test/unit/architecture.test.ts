@@ -1,18 +1,18 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
  * The dependency rules of src/: http -> memory <- stores / llm, wired by worker/. The domain imports
- * no adapter and no vendor SDK; http imports no adapter (worker/ only for types and config errors);
- * adapters import nothing from http; worker/ imports nothing from http.
+ * no adapter and no vendor SDK; http imports no adapter and nothing of worker/ (the runtime it needs
+ * is its own interface); adapters and worker/ import nothing from http; no import goes round in a
+ * loop; a capability folder with an `index.ts` is entered through it from outside the domain.
  */
 const SRC = new URL("../../src/", import.meta.url).pathname;
 
 interface Import {
   file: string;
   target: string;
-  typeOnly: boolean;
 }
 
 function files(dir: string): string[] {
@@ -22,17 +22,14 @@ function files(dir: string): string[] {
   });
 }
 
+/** Every import and re-export of a file, static or dynamic, type imports included; relative ones as paths under src/. */
 function imports(file: string): Import[] {
   const source = readFileSync(file, "utf8");
-  const found: Import[] = [];
-  for (const m of source.matchAll(/^\s*(import|export)\s+(type\s+)?[^"';]*?\s+from\s+["']([^"']+)["']/gm)) {
-    const spec = m[3]!;
-    const target = spec.startsWith(".") ? relative(SRC, join(file, "..", spec)) : spec;
-    found.push({ file: relative(SRC, file), target, typeOnly: m[2] !== undefined });
-  }
-  for (const m of source.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g))
-    found.push({ file: relative(SRC, file), target: m[1]!, typeOnly: false });
-  return found;
+  const specs = [
+    ...[...source.matchAll(/^\s*(import|export)\s+(type\s+)?[^"';]*?\s+from\s+["']([^"']+)["']/gm)].map((m) => m[3]!),
+    ...[...source.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!),
+  ];
+  return specs.map((spec) => ({ file: relative(SRC, file), target: spec.startsWith(".") ? relative(SRC, join(file, "..", spec)) : spec }));
 }
 
 const all = files(SRC).flatMap(imports);
@@ -51,21 +48,13 @@ describe("architecture", () => {
     expect(bad).toEqual([]);
   });
 
-  it("http imports nothing from stores or llm, and from worker only types and the config error", () => {
-    const bad = all.filter(
-      (i) =>
-        layer(i.file) === "http" &&
-        (["stores", "llm"].includes(layer(i.target)) ||
-          (layer(i.target) === "worker" && !i.typeOnly && i.target !== "worker/config/parse.ts")),
-    );
+  it("http imports nothing from stores, llm or worker", () => {
+    const bad = all.filter((i) => layer(i.file) === "http" && ["stores", "llm", "worker"].includes(layer(i.target)));
     expect(bad).toEqual([]);
   });
 
-  it("adapters and the composition root import nothing from http but the types of a middleware's port", () => {
-    // The rate limiter is the middleware's concern, not the domain's: its port is declared beside
-    // the middleware, and the adapter and the wiring implement it by type only.
-    const port = (i: Import) => i.typeOnly && i.target.startsWith("http/middleware/");
-    const bad = all.filter((i) => ["stores", "llm", "worker"].includes(layer(i.file)) && layer(i.target) === "http" && !port(i));
+  it("adapters and the composition root import nothing from http", () => {
+    const bad = all.filter((i) => ["stores", "llm", "worker"].includes(layer(i.file)) && layer(i.target) === "http");
     expect(bad).toEqual([]);
   });
 
@@ -76,10 +65,9 @@ describe("architecture", () => {
     expect(bad).toEqual([]);
   });
 
-  it("has no import cycle in the domain, type imports included", () => {
-    const inMemory = all.filter((i) => layer(i.file) === "memory" && layer(i.target) === "memory");
+  it("has no import cycle anywhere in src, type imports included", () => {
     const next = new Map<string, string[]>();
-    for (const i of inMemory) next.set(i.file, [...(next.get(i.file) ?? []), i.target]);
+    for (const i of all.filter((i) => i.target.endsWith(".ts"))) next.set(i.file, [...(next.get(i.file) ?? []), i.target]);
     const cycles: string[][] = [];
     const state = new Map<string, "open" | "done">();
     const walk = (file: string, path: string[]) => {
@@ -92,5 +80,17 @@ describe("architecture", () => {
     };
     for (const file of next.keys()) if (!state.has(file)) walk(file, [file]);
     expect(cycles).toEqual([]);
+  });
+
+  it("every capability folder of the domain has an index.ts", () => {
+    const folders = readdirSync(join(SRC, "memory")).filter((name) => statSync(join(SRC, "memory", name)).isDirectory());
+    expect(folders.length).toBeGreaterThan(5);
+    expect(folders.filter((name) => !existsSync(join(SRC, "memory", name, "index.ts")))).toEqual([]);
+  });
+
+  it("code outside the domain enters a capability folder through its index.ts", () => {
+    const isCapability = (dir: string) => layer(dir) === "memory" && dir !== "memory" && existsSync(join(SRC, dir, "index.ts"));
+    const bad = all.filter((i) => layer(i.file) !== "memory" && isCapability(dirname(i.target)) && !i.target.endsWith("/index.ts"));
+    expect(bad).toEqual([]);
   });
 });

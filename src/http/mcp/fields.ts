@@ -6,6 +6,7 @@ import { issueProblem } from "../router.ts";
 import { IdSchema } from "../schemas/common.ts";
 import { FactTypeSchema, metadataFilterKeyProblem, metadataFilterValueProblem } from "../schemas/facts.ts";
 import { MetadataSchema } from "../schemas/messages.ts";
+import type { ToolDefinition } from "./tool-def.ts";
 
 const TYPE_HELP =
   "fact: a stable truth about the user (name, job, family); preference: a like, dislike or habit; context: the user's current situation or project; temporary: true for a short while (this week's trip); experience: something that happened to the user; episode: a message of the user kept as said, dated when it was said (written by learning)";
@@ -157,27 +158,10 @@ export const OUTPUTS = {
   },
 } as const;
 
-export type ToolName = keyof typeof INPUTS;
-export type Args<K extends ToolName> = z.infer<z.ZodObject<(typeof INPUTS)[K]>>;
-export type Output<K extends ToolName> = z.infer<z.ZodObject<(typeof OUTPUTS)[K]>>;
-
-// Built once per isolate, on first use: every request's server registers them and every call parses with them.
-const inputObjects = new Map<ToolName, z.ZodObject>();
-const outputObjects = new Map<ToolName, z.ZodObject>();
-
-/** A tool's arguments as one strict object schema (unknown fields are errors). */
-export function inputObject(name: ToolName): z.ZodObject {
-  let schema = inputObjects.get(name);
-  if (!schema) inputObjects.set(name, (schema = z.object(INPUTS[name]).strict()));
-  return schema;
-}
-
-/** A tool's `structuredContent` as one object schema. */
-export function outputObject(name: ToolName): z.ZodObject {
-  let schema = outputObjects.get(name);
-  if (!schema) outputObjects.set(name, (schema = z.object(OUTPUTS[name])));
-  return schema;
-}
+/** A memory as structured content: the REST fact's fields a model or program acts on. */
+export type MemoryItem = z.infer<z.ZodObject<typeof memoryFields>>;
+/** A recalled memory as structured content: a memory and its score. */
+export type RecalledItem = z.infer<typeof recalledMemory>;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -215,14 +199,14 @@ function protoKeyPath(value: unknown, path: string[] = []): string[] | null {
  * sentence naming the argument and the rule, like a REST 400 message.
  */
 export function checkArguments(
-  name: ToolName,
+  tool: ToolDefinition,
   raw: Record<string, unknown>,
 ): { ok: true; args: Record<string, unknown> } | { ok: false; message: string } {
-  const filterProblem = name === "recall" || name === "list_memories" ? metadataFilterProblem(raw.metadata) : null;
+  const filterProblem = tool.metadataFilter ? metadataFilterProblem(raw.metadata) : null;
   if (filterProblem) return { ok: false, message: `invalid arguments: ${filterProblem}` };
   const proto = protoKeyPath(raw);
   if (proto) return { ok: false, message: `invalid arguments: ${proto.join(".")} is not an allowed key` };
-  const parsed = inputObject(name).safeParse(raw);
+  const parsed = tool.inputSchema().safeParse(raw);
   if (parsed.success) return { ok: true, args: parsed.data };
   const issue = parsed.error.issues[0];
   if (!issue) return { ok: false, message: "invalid arguments" };

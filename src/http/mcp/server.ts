@@ -5,10 +5,12 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validatio
 import { decideAccess } from "../../memory/access/index.ts";
 import type { TenantMemory } from "../../memory/tenant-memory.ts";
 import type { MemoryLogger } from "../../memory/ports/index.ts";
+import { ToolInputError } from "../errors.ts";
 import { toApiError } from "../on-error.ts";
 import { issueProblem } from "../router.ts";
-import { checkArguments, inputObject, outputObject } from "./fields.ts";
-import { TOOLS, ToolInputError, type ToolCaller, type ToolDefinition } from "./tools.ts";
+import { checkArguments } from "./fields.ts";
+import type { ToolCaller, ToolDefinition } from "./tool-def.ts";
+import { TOOLS } from "./tools.ts";
 
 /** What the server says about itself in `initialize`. */
 export const MCP_SERVER_INFO = { name: "agent-memory", version: "0.1.0" } as const;
@@ -84,14 +86,14 @@ async function runTool(
   try {
     const decision = decideAccess(caller.principal, tool.access, tool.target(args, caller));
     if (!decision.allowed) return errorResult(`forbidden: ${decision.reason}`);
-    const answer = await tool.run(memory, args as never, caller);
+    const answer = await tool.run(memory, args, caller);
     // The shape the client checks against the declared outputSchema; a mismatch is our bug, not the caller's.
-    const checked = outputObject(tool.name).safeParse(answer.structured);
+    const checked = tool.outputSchema().safeParse(answer.structured);
     if (!checked.success) {
       logger.error("tool answer does not match its output schema", { tool: tool.name, issue: checked.error.issues[0]?.message ?? "" });
       return errorResult("internal error: the call did not complete");
     }
-    return { content: [{ type: "text" as const, text: answer.text }], structuredContent: answer.structured as Record<string, unknown> };
+    return { content: [{ type: "text" as const, text: answer.text }], structuredContent: answer.structured };
   } catch (err) {
     return toolError(err, tool.name, logger);
   }
@@ -118,13 +120,13 @@ export function buildMcpServer(memory: TenantMemory, caller: ToolCaller, logger:
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: inputObject(tool.name),
-        outputSchema: outputObject(tool.name),
+        inputSchema: tool.inputSchema(),
+        outputSchema: tool.outputSchema(),
         annotations: {
           title: tool.title,
           readOnlyHint: tool.readOnly,
           destructiveHint: tool.destructive,
-          idempotentHint: tool.name !== "remember",
+          idempotentHint: tool.idempotent,
           openWorldHint: false,
         },
       },
@@ -134,7 +136,7 @@ export function buildMcpServer(memory: TenantMemory, caller: ToolCaller, logger:
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);
     if (!tool) return errorResult(`unknown tool: call one of ${TOOL_NAMES}`);
-    const checked = checkArguments(tool.name, request.params.arguments ?? {});
+    const checked = checkArguments(tool, request.params.arguments ?? {});
     if (!checked.ok) return errorResult(checked.message);
     return runTool(tool, checked.args, memory, caller, logger);
   });

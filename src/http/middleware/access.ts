@@ -1,44 +1,9 @@
-/** @module The access guard: matches a /v1 request to its route, collects the ids it names and applies the domain's access rules. */
+/** @module The access guard: collects the ids a /v1 request names (its matched route's, and its body's) and applies the domain's access rules. */
 import type { Context, MiddlewareHandler } from "hono";
-import { TrieRouter } from "hono/router/trie-router";
 import { decideAccess, decideSessionOwner, type AccessTarget } from "../../memory/access/index.ts";
 import { isValidId } from "../../memory/ids.ts";
 import type { AppEnv } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
-import type { DefinedRoute } from "../route-def.ts";
-import { ROUTES } from "../routes/registry.ts";
-
-// Every route by its own definition: a route is classified where it is declared (see `defineRoute`).
-const router = new TrieRouter<DefinedRoute>();
-for (const route of ROUTES) router.add(route.method, route.path.replace(/\{(\w+)\}/g, ":$1"), route);
-
-function decoded(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
-/**
- * The route a request asks for (undefined when none matches), its operation class (null when no
- * route classifies it) and the ids it names.
- */
-export function classify(
-  method: string,
-  path: string,
-  query: (name: string) => string | undefined,
-  header: (name: string) => string | undefined,
-) {
-  const match = router.match(method, path)[0]?.[0] as [DefinedRoute, Record<string, string>] | undefined;
-  const params = match?.[1] ?? {};
-  const target: AccessTarget = {
-    userId: decoded(params.userId) ?? query("userId") ?? header("x-memory-user"),
-    sessionId: decoded(params.sessionId) ?? header("x-memory-session"),
-  };
-  return { route: match?.[0], op: match?.[0].access ?? null, target };
-}
 
 /**
  * The users a JSON body names: a native route's `userId`, and the proxy's `user` field (an
@@ -75,13 +40,9 @@ function namedUsers(c: Context<AppEnv>, target: AccessTarget, body: { userId: un
  */
 export function accessGuard(): MiddlewareHandler<AppEnv> {
   return async function guard(c, next) {
-    const { route, op, target } = classify(
-      c.req.method,
-      c.req.path,
-      (n) => c.req.query(n),
-      (n) => c.req.header(n),
-    );
-    c.set("route", route);
+    // The route and the ids the path, query and headers name were read once, by `routeMatch`.
+    const op = c.get("route")?.access ?? null;
+    const target: AccessTarget = { ...c.get("target") };
     const body = await bodyUsers(c);
     if (target.userId === undefined && isValidId(body.userId)) target.userId = body.userId;
     c.set("target", target);

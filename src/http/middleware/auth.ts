@@ -2,8 +2,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { Principal } from "../../memory/access/index.ts";
 import { auditActor } from "../../memory/observe/index.ts";
-import type { ApiKeyEntry } from "../../worker/config/formats.ts";
-import type { AppEnv } from "../context-types.ts";
+import type { ApiKey, AppEnv } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
 import { checkToken, looksLikeToken } from "../tokens.ts";
 
@@ -13,9 +12,9 @@ const encoder = new TextEncoder();
  * The entry of a presented key. Compares against every key in constant time per byte so the
  * response time does not reveal how much of a key matched.
  */
-export function entryForKey(entries: readonly ApiKeyEntry[], presented: string): ApiKeyEntry | null {
+export function entryForKey(entries: readonly ApiKey[], presented: string): ApiKey | null {
   const given = encoder.encode(presented);
-  let found: ApiKeyEntry | null = null;
+  let found: ApiKey | null = null;
   for (const entry of entries) {
     const expected = encoder.encode(entry.key);
     let diff = expected.length ^ given.length;

@@ -2,10 +2,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { decideAccess, decideSessionOwner, type AccessTarget } from "../../memory/access/index.ts";
 import { isValidId } from "../../memory/ids.ts";
-import type { AppEnv } from "../context-types.ts";
+import type { AppEnv, RateCost } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
-import { TOOLS, callUser, type ToolCaller } from "../mcp/tools.ts";
-import type { RateCost } from "./rate-limit.ts";
+import { callUser, type ToolCaller } from "../mcp/tool-def.ts";
+import { TOOLS } from "../mcp/tools.ts";
 
 /** A body that is not JSON (the transport answers it with a JSON-RPC parse error). */
 export const UNPARSEABLE = Symbol("unparseable");
@@ -54,7 +54,7 @@ function toolCalls(body: unknown): { calls: ToolCall[]; others: boolean } {
   return { calls, others };
 }
 
-const byName = new Map(TOOLS.map((t) => [t.name as string, t]));
+const byName = new Map(TOOLS.map((t) => [t.name, t]));
 
 /**
  * What a `/mcp` request costs against the rate limits: one unit per tool call, against the

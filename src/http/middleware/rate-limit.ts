@@ -2,44 +2,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Principal } from "../../memory/access/index.ts";
 import { isValidId } from "../../memory/ids.ts";
-import type { AppEnv } from "../context-types.ts";
+import type { RateCount, RateDecision } from "../../memory/ports/index.ts";
+import type { AppEnv, RateCost } from "../context-types.ts";
 import { ApiError } from "../errors.ts";
 import { renderError } from "../on-error.ts";
-
-/** The outcome of counting one request against rate limits. */
-export interface RateDecision {
-  allowed: boolean;
-  /** Requests allowed per window. */
-  limit: number;
-  remaining: number;
-  /** Epoch ms when the window frees up. */
-  reset: number;
-}
-
-/** One identifier a request counts against, and how many units it costs there. */
-export interface RateCount {
-  id: string;
-  /** Units taken from the identifier's window (a JSON-RPC batch of tool calls costs one per call). */
-  units: number;
-}
-
-export interface RateLimiter {
-  /** Counts every identifier's units (one round trip); the tightest result wins. */
-  check(counts: readonly RateCount[]): Promise<RateDecision>;
-  /** A refusal known in this isolate without asking Redis (an identifier blocked until its reset), else null. */
-  knownBlocked(ids: readonly string[]): RateDecision | null;
-}
-
-/**
- * What a request costs: units against its credential and against each user it names. A `/v1`
- * request costs one of each; a `/mcp` body costs one per tool call (see the MCP access guard).
- */
-export interface RateCost {
-  /** Units against the credential. */
-  credential: number;
-  /** Units per named user id (only valid ids become identifiers). */
-  users: ReadonlyMap<string, number>;
-}
 
 /** One unit against the credential and each user: the cost of a `/v1` request. */
 export function singleCost(users: readonly string[]): RateCost {

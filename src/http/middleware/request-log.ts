@@ -1,19 +1,10 @@
 /** @module Outermost middleware: assigns the request id, logs one line per request and hands off its trace and metrics. */
 import type { MiddlewareHandler } from "hono";
-import { isValidId } from "../../memory/ids.ts";
 import type { MemoryLogger } from "../../memory/ports/index.ts";
 import type { AppEnv } from "../context-types.ts";
 
 /** A client's request id is kept when it is short and plain (it ends up in logs and headers). */
 const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-
-const SESSION_PATH = /^\/v1\/sessions\/([^/]+)/;
-
-/** The session a request names, by path or proxy header; only valid ids (they go into logs). */
-function sessionOf(path: string, header: string | undefined): string | undefined {
-  const named = SESSION_PATH.exec(path)?.[1] ?? header;
-  return isValidId(named) ? named : undefined;
-}
 
 /**
  * Gives every request an id (`X-Request-Id`, the client's when sane), then logs its one line
@@ -27,7 +18,6 @@ export function requestLog(fallback?: MemoryLogger): MiddlewareHandler<AppEnv> {
     const requestId = incoming !== undefined && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
     c.set("requestId", requestId);
     const started = Date.now();
-    c.set("session", sessionOf(c.req.path, c.req.header("x-memory-session")));
     await next();
     c.res.headers.set("x-request-id", requestId);
     const runtime = c.var.runtime;

@@ -1,8 +1,7 @@
 /** The API reference routes: the OpenAPI document at `/openapi.json` and the Scalar page at `/docs`. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
-import type { ApiKeyEntry } from "../../worker/config/formats.ts";
-import type { AppEnv } from "../context-types.ts";
+import type { ApiKey, AppEnv } from "../context-types.ts";
 import { openApiDocument, type OpenAPIDocument } from "../docs/openapi-document.ts";
 
 /**
@@ -77,6 +76,6 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * come with the key filled in; a deploy (never on loopback, never with the public dev key) shows an
  * empty key field.
  */
-function devStack(url: string, keys: readonly ApiKeyEntry[]): boolean {
+function devStack(url: string, keys: readonly ApiKey[]): boolean {
   return LOOPBACK.has(new URL(url).hostname) && keys.some((k) => k.key === DEV_KEY && k.tenant === "dev");
 }

@@ -1,5 +1,6 @@
 /** @module The long-term fact routes under /v1/users/{userId}/facts: add, import, recall or list, get, update, delete. */
 import { z } from "@hono/zod-openapi";
+import { factDefaults, recallSize } from "../defaults.ts";
 import { recalledView } from "../render.ts";
 import { userRead, userWrite } from "../access-table.ts";
 import { defineRoute, type DefinedRoute } from "../route-def.ts";
@@ -53,8 +54,7 @@ const FactImport = z
 type NewFactBody = z.infer<typeof NewFact>;
 const toDraft = (body: NewFactBody): FactDraft => ({
   text: body.text,
-  type: body.type ?? "fact",
-  importance: body.importance ?? 0.5,
+  ...factDefaults(body),
   metadata: body.metadata,
   createdAt: body.createdAt,
   agentId: body.agentId,
@@ -270,7 +270,7 @@ export function factRoutes() {
       metadata: metadataParams(q),
     };
     if (q.query !== undefined && q.query.trim() !== "") {
-      const recalled = await facts.recall(q.query, { k: q.k ?? c.get("memory").options.recallK, types, minScore: q.minScore, filter });
+      const recalled = await facts.recall(q.query, { k: recallSize(c.get("memory"), q.k), types, minScore: q.minScore, filter });
       return c.json({ userId, query: q.query, facts: recalled.map(recalledView) } satisfies FactRecall, 200);
     }
     const page = await facts.list(q.cursor ?? "", q.limit ?? 100, types, filter, { current: q.current });

@@ -21,6 +21,9 @@ export const HealthSchema = z
   })
   .openapi("Health");
 
+/** The health report, as the composition root's probe produces it. */
+export type Health = z.infer<typeof HealthSchema>;
+
 export const HEALTH_EXAMPLES = {
   ok: { ok: true, redis: "ok" as const, vector: "ok" as const, llm: "configured" as const, backups: "configured" as const },
   down: {

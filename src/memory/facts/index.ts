@@ -16,3 +16,4 @@ export {
 export { normalizeFactText, type FactDraft } from "./identity.ts";
 export { DEFAULT_RECALL_GATES } from "./relevance.ts";
 export { isFiller, splitSentences } from "./salience.ts";
+export { REDACTION_CATEGORIES, type RedactionCategory } from "./sensitive.ts";

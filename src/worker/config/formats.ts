@@ -1,5 +1,5 @@
 /** @module The value formats of the configuration variables that need their own parser (keys, origins, limits, shares). */
-import { REDACTION_CATEGORIES, type RedactionCategory } from "../../memory/facts/sensitive.ts";
+import { REDACTION_CATEGORIES, type RedactionCategory } from "../../memory/facts/index.ts";
 import { isValidId } from "../../memory/ids.ts";
 import { DEFAULT_MEMORY_OPTIONS, OPTION_BOUNDS, type BudgetShares } from "../../memory/options.ts";
 import { decodeBase64, KID_PATTERN, type SealingKey } from "../../stores/sealed/cipher.ts";

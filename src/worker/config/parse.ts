@@ -1,5 +1,6 @@
 /** @module The Worker's configuration: its shape, and its parsing from the bindings (cached per bindings object). */
 import { bundledEncoding } from "../../llm/tokenizer.ts";
+import { ConfigError } from "../../memory/errors.ts";
 import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../memory/options.ts";
 import type { SealingKey } from "../../stores/sealed/cipher.ts";
 import type { ApiKeyEntry, RateLimitSetting } from "./formats.ts";
@@ -61,16 +62,8 @@ export interface Config {
   backups: { retention: number; intervalSeconds: number };
 }
 
-/** Raised when bindings hold bad values; every problem is listed so one fix round is enough. */
-export class ConfigError extends Error {
-  readonly problems: string[];
-
-  constructor(problems: string[]) {
-    super(`invalid configuration: ${problems.join("; ")}`);
-    this.name = "ConfigError";
-    this.problems = problems;
-  }
-}
+/** Thrown by {@link loadConfig} and {@link parseConfig}; declared with the service's other errors. */
+export { ConfigError };
 
 const cache = new WeakMap<object, Config>();
 
