@@ -2,7 +2,7 @@
 import type { TenantDeps } from "../tenant-deps.ts";
 import { UpstreamUnavailable } from "../errors.ts";
 import { sha256Hex } from "../hash.ts";
-import { SessionMemory } from "./session-memory.ts";
+import { SessionMemory, type SessionMemoryDeps } from "./session-memory.ts";
 import type { ContextResult } from "./requests.ts";
 import type { ChatModel, ChatUsage, ModelReply, PassThroughChunk, PassThroughRequest } from "../ports/llm.ts";
 import type { JsonObject } from "../model.ts";
@@ -10,6 +10,9 @@ import { turnRecallQuery } from "../facts/recall-query.ts";
 import { assignTurnIds, replyIdFor, toolCallMessageId, turnKey } from "./turn-ids.ts";
 import { NO_TRACE, timed, type TraceRecorder } from "../observe/trace.ts";
 import type { IncomingMessage, TurnOutcome } from "../model.ts";
+
+/** What a chat turn runs on: one session's memory and the chat model. */
+export type ChatTurnDeps = SessionMemoryDeps & Pick<TenantDeps, "chat">;
 
 export interface TurnInput {
   sessionId: string;
@@ -158,7 +161,7 @@ export class ChatTurn {
     this.memory = memory;
   }
 
-  static async start(deps: TenantDeps, input: TurnInput): Promise<ChatTurn> {
+  static async start(deps: ChatTurnDeps, input: TurnInput): Promise<ChatTurn> {
     const chat = deps.chat;
     if (!chat)
       throw new UpstreamUnavailable("llm", "no LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL", { reason: "not_configured" });
