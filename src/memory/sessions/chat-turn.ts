@@ -67,6 +67,12 @@ export interface ProxiedTurn {
 
 const hasCalls = (m: IncomingMessage): boolean => m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0;
 
+/** Why a proxied conversation has nothing to answer, or null: it must end with a user message or a tool result. */
+export function proxiedRefusal(messages: readonly IncomingMessage[]): string | null {
+  const last = messages.at(-1);
+  return last && (last.role === "user" || last.role === "tool") ? null : "messages must end with a user message or a tool result";
+}
+
 /**
  * What a request (the whole conversation, as OpenAI clients send it) adds to memory: its system
  * prompt, pinned by content (a changed prompt replaces it), and its end: the last user message,
@@ -79,8 +85,10 @@ export async function proxiedTurn(request: ProxiedRequest): Promise<ProxiedTurn 
   const marked = request.messages.at(-1)?.persist === true;
   // Only the last user message may be kept as a fact; a mark on any other message is not memory's.
   const all = request.messages.map(({ persist: _persist, ...m }): IncomingMessage => m);
-  const last = all.at(-1);
-  if (!last || (last.role !== "user" && last.role !== "tool")) return { refused: "messages must end with a user message or a tool result" };
+  const refused = proxiedRefusal(all);
+  if (refused !== null) return { refused };
+  // Not empty: it ends with a user message or a tool result.
+  const last = all.at(-1)!;
   const tail: IncomingMessage[] = [];
   let i = all.length - 1;
   // Kept as a fact as sent: the request marks the last user message, or the message marks itself.
