@@ -21,8 +21,8 @@ import { EXTRACTION_INSTRUCTIONS } from "../src/llm/extraction-prompt.ts";
 import { loadTokenCounter } from "../src/llm/tokenizer.ts";
 import { isFiller, isSalient } from "../src/memory/facts/salience.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
-import { startBenchWorker } from "./support/bench-worker.ts";
-import { startScriptedLlm, type Decision, type ExtractionCall } from "./support/scripted-llm.ts";
+import { startBenchWorker } from "./support/workers/bench-worker.ts";
+import { startScriptedLlm, type Decision, type ExtractionCall } from "./support/learning/scripted-llm.ts";
 
 const API_KEY = "bench-key";
 const REPLY = "Got it.";

@@ -3,8 +3,8 @@
  * and hit@3 on related ones by query language, on everything (the figure a gate is tuned on) and on
  * the held-out halves (fitted on one half of personas and unrelated texts, measured on the other).
  */
-import type { Figures } from "./recall-metrics.ts";
-import type { StudyResult, VariantFigures } from "./recall-study.ts";
+import type { Figures } from "./metrics.ts";
+import type { StudyResult, VariantFigures } from "./study.ts";
 
 /** Width of the variant column. */
 const NAME = 64;

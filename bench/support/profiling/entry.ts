@@ -8,17 +8,17 @@
  * costs no network and touches no data. Everything else is the production code: the same app,
  * runtime, stores, counter and renderer.
  */
-import { buildApp } from "../../src/http/app.ts";
-import { entryForKey, keyId } from "../../src/http/middleware/auth.ts";
-import worker from "../../src/index.ts";
-import { assembleContext } from "../../src/memory/context/assemble.ts";
-import type { SessionSnapshot } from "../../src/memory/model.ts";
-import { decodeReply, parseSnapshot, parseTotals } from "../../src/stores/script-replies.ts";
-import { loadConfig, parseConfig } from "../../src/worker/config/parse.ts";
-import { createRuntime } from "../../src/worker/request-runtime.ts";
-import { adaptersFor } from "../../src/worker/wiring.ts";
+import { buildApp } from "../../../src/http/app.ts";
+import { entryForKey, keyId } from "../../../src/http/middleware/auth.ts";
+import worker from "../../../src/index.ts";
+import { assembleContext } from "../../../src/memory/context/assemble.ts";
+import type { SessionSnapshot } from "../../../src/memory/model.ts";
+import { decodeReply, parseSnapshot, parseTotals } from "../../../src/stores/script-replies.ts";
+import { loadConfig, parseConfig } from "../../../src/worker/config/parse.ts";
+import { createRuntime } from "../../../src/worker/request-runtime.ts";
+import { adaptersFor } from "../../../src/worker/wiring.ts";
 
-import { type Recorded, upstream } from "./profile-tape.ts";
+import { type Recorded, upstream } from "./tape.ts";
 
 interface Scenario {
   name: string;

@@ -1,5 +1,5 @@
-import { ENGLISH_STOP_WORDS, isCjkStopTerm } from "../../tools/upstash-local/vector/stop-words.ts";
-import type { BenchFact, PersonaFacts, Retriever, RetrieverFactory } from "./recall-retriever.ts";
+import { ENGLISH_STOP_WORDS, isCjkStopTerm } from "../../../tools/upstash-local/vector/stop-words.ts";
+import type { BenchFact, PersonaFacts, Retriever, RetrieverFactory } from "./retriever.ts";
 
 /** BM25 parameters: term-frequency saturation and length normalization (the common defaults). */
 export const BM25 = { k1: 1.5, b: 0.75 } as const;

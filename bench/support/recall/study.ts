@@ -1,16 +1,8 @@
-import type { Dataset, DatasetQuery, Language } from "../data/recall/schema.ts";
+import type { Dataset, DatasetQuery, Language } from "../../data/recall/schema.ts";
 import { Bm25Index, bm25Terms, bm25TermsWithoutStopWords } from "./bm25.ts";
-import { CUTOFFS, queryFigures, type Cutoff, type Figures, type Ranked } from "./recall-metrics.ts";
-import { textHalf } from "./recall-split.ts";
-import {
-  HALVES,
-  VARIANTS,
-  type Gates,
-  type StudyCandidate,
-  type StudyQuery,
-  type StudyQueryInfo,
-  type Variant,
-} from "./recall-variants.ts";
+import { CUTOFFS, queryFigures, type Cutoff, type Figures, type Ranked } from "./metrics.ts";
+import { textHalf } from "./split.ts";
+import { HALVES, VARIANTS, type Gates, type StudyCandidate, type StudyQuery, type StudyQueryInfo, type Variant } from "./variants.ts";
 
 /**
  * Runs the recall variants (recall-variants.ts) on the collected queries: each variant's gates are

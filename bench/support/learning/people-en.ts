@@ -1,6 +1,6 @@
-import type { PersonSpec } from "./learning-dataset.ts";
+import type { PersonSpec } from "./dataset.ts";
 
-/** The English speakers of the learning dataset (see learning-dataset.ts). */
+/** The English speakers of the learning dataset (see dataset.ts). */
 export const PEOPLE_EN: PersonSpec[] = [
   {
     id: "ada",

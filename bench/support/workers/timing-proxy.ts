@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { FakeOpenAI } from "../../test/support/fake-openai.ts";
+import type { FakeOpenAI } from "../../../test/support/fake-openai.ts";
 
 export interface LlmCall {
   at: number;

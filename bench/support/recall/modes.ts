@@ -1,5 +1,5 @@
-import type { DenseModel, VectorIndexSettings } from "../../tools/upstash-local/vector/config.ts";
-import type { IndexMode } from "./recall-retriever.ts";
+import type { DenseModel, VectorIndexSettings } from "../../../tools/upstash-local/vector/config.ts";
+import type { IndexMode } from "./retriever.ts";
 
 /** The dense model the recall benches measure unless `--dense-model` says otherwise: the dev stack's. */
 export const BENCH_DENSE_MODEL: DenseModel = "USE_LITE";

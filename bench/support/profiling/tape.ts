@@ -1,5 +1,5 @@
 /**
- * The profiling Worker's upstream calls (see profile-entry.ts): `live` passes them through,
+ * The profiling Worker's upstream calls (see entry.ts): `live` passes them through,
  * `record` passes them through and keeps each kind's first reply on the tape, `replay` answers
  * from the tape without the network. Installed over `globalThis.fetch` on import.
  */

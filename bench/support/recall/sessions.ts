@@ -1,5 +1,5 @@
-import type { SessionRef, SessionSnapshot } from "../../src/memory/model.ts";
-import { RedisSessionStore } from "../../src/stores/session-store.ts";
+import type { SessionRef, SessionSnapshot } from "../../../src/memory/model.ts";
+import { RedisSessionStore } from "../../../src/stores/session-store.ts";
 
 /**
  * The session store of the recall bench: its sessions are never written, so each (empty) snapshot

@@ -1,22 +1,22 @@
 import { QueryMode, WeightingStrategy, type Index, type QueryResult } from "@upstash/vector";
-import { createFact, factId } from "../../src/memory/facts/identity.ts";
-import { candidateDepth } from "../../src/memory/facts/recall.ts";
-import { recallQueryText, recallQueryTexts } from "../../src/memory/facts/recall-query.ts";
-import { queryAboutUser } from "../../src/memory/facts/query-about-user.ts";
+import { createFact, factId } from "../../../src/memory/facts/identity.ts";
+import { candidateDepth } from "../../../src/memory/facts/recall.ts";
+import { recallQueryText, recallQueryTexts } from "../../../src/memory/facts/recall-query.ts";
+import { queryAboutUser } from "../../../src/memory/facts/query-about-user.ts";
 import {
   GATE_FLOOR_RATIO,
   HYBRID_SCRIPT_GATES,
   hybridRelevance,
   IMPERSONAL_SCRIPT_GATES,
   queryCjkShare,
-} from "../../src/memory/facts/relevance.ts";
-import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
-import { VectorFactStore } from "../../src/stores/facts-vector.ts";
-import { DEFAULT_BM25, idfWeight, textTerms } from "../../tools/upstash-local/vector/index.ts";
-import type { Dataset, DatasetQuery, Language } from "../data/recall/schema.ts";
-import { CUTOFFS } from "./recall-metrics.ts";
-import { personaFacts } from "./recall-run.ts";
-import { PERSONA_HALVES } from "./recall-split.ts";
+} from "../../../src/memory/facts/relevance.ts";
+import { scopeToNamespace } from "../../../src/stores/fact-namespace.ts";
+import { VectorFactStore } from "../../../src/stores/facts-vector.ts";
+import { DEFAULT_BM25, idfWeight, textTerms } from "../../../tools/upstash-local/vector/index.ts";
+import type { Dataset, DatasetQuery, Language } from "../../data/recall/schema.ts";
+import { CUTOFFS } from "./metrics.ts";
+import { personaFacts } from "./run.ts";
+import { PERSONA_HALVES } from "./split.ts";
 
 /**
  * Gate and ordering variants of hybrid recall, measured side by side on the same candidates.

@@ -1,5 +1,5 @@
 /** @module How bench/cpu-profile.ts reads CPU: live requests and replayed phases, timed from workerd's scheduler statistics. */
-import { AUTH, type Call, type Spec } from "./cpu-profile-specs.ts";
+import { AUTH, type Call, type Spec } from "./specs.ts";
 import { cpuNs } from "./workerd-cpu.ts";
 
 const LIVE_WARMUP = 3;

@@ -10,8 +10,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { StoredMessage } from "../../src/memory/model.ts";
-import type { FactExtractor } from "../../src/memory/ports/llm.ts";
+import type { StoredMessage } from "../../../src/memory/model.ts";
+import type { FactExtractor } from "../../../src/memory/ports/llm.ts";
 import type { SpeakerView } from "./locomo.ts";
 
 /** The half labels are made on; 5-9 are held out. */
@@ -19,7 +19,7 @@ export const TUNE = [0, 1, 2, 3, 4];
 /** One user line in this many (chosen by a hash of its conversation, dialogue id and speaker) is in the labelled sample. */
 export const SAMPLE_EVERY = 8;
 
-export const LABELS_PATH = new URL("../data/learning/locomo-noise-labels.json", import.meta.url);
+export const LABELS_PATH = new URL("../../data/learning/locomo-noise-labels.json", import.meta.url);
 
 export type Label = "ok" | "noise";
 

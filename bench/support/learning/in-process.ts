@@ -1,8 +1,8 @@
 /** @module The learning bench without a Worker: the extractors alone on the dataset, for what they learn and their CPU per line. */
-import type { Fact, StoredMessage } from "../../src/memory/model.ts";
-import type { FactExtractor } from "../../src/memory/ports/llm.ts";
-import type { DatasetLine, DatasetPerson } from "./learning-dataset.ts";
-import { emptyTally, learnedIn, log, pct } from "./learning-score.ts";
+import type { Fact, StoredMessage } from "../../../src/memory/model.ts";
+import type { FactExtractor } from "../../../src/memory/ports/llm.ts";
+import type { DatasetLine, DatasetPerson } from "./dataset.ts";
+import { emptyTally, learnedIn, log, pct } from "./score.ts";
 
 /** CPU time of this process since `from` (user + system), µs: waiting for a busy machine's cores does not count. */
 const cpuMicros = (from: NodeJS.CpuUsage): number => {

@@ -1,7 +1,7 @@
 /** @module One person of the learning dataset through the Worker's proxy: their sessions line by line, then their questions in a new session. */
 import OpenAI from "openai";
-import type { DatasetLine, DatasetPerson } from "./learning-dataset.ts";
-import { has, learnedIn, log, type Tally } from "./learning-score.ts";
+import type { DatasetLine, DatasetPerson } from "./dataset.ts";
+import { has, learnedIn, log, type Tally } from "./score.ts";
 
 export const API_KEY = "bench-key";
 /** Recalled facts that count for hit@TOP. */

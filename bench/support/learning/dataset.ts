@@ -6,12 +6,12 @@
  * later with the answers expected - and a seeded PRNG picks the phrasing and interleaves the
  * chatter, so the file is the same on every run.
  *
- * Run with `npx tsx bench/support/learning-dataset.ts` (writes the file; commit it).
+ * Run with `npx tsx bench/support/learning/dataset.ts` (writes the file; commit it).
  */
 import { writeFileSync } from "node:fs";
-import { prng } from "../../test/support/prng.ts";
-import { PEOPLE_EN } from "./learning-people-en.ts";
-import { PEOPLE_ZH } from "./learning-people-zh.ts";
+import { prng } from "../../../test/support/prng.ts";
+import { PEOPLE_EN } from "./people-en.ts";
+import { PEOPLE_ZH } from "./people-zh.ts";
 
 /** One line the user says. Fact lines carry the words a stored fact must hold to count as learned. */
 export interface DatasetLine {
@@ -175,7 +175,7 @@ export function generateDataset(seed = 19): DatasetPerson[] {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const people = generateDataset();
   const lines = people.flatMap((p) => p.sessions.flatMap((s) => s.lines));
-  writeFileSync(new URL("../data/learning/dataset.json", import.meta.url), `${JSON.stringify({ seed: 19, people }, null, 1)}\n`);
+  writeFileSync(new URL("../../data/learning/dataset.json", import.meta.url), `${JSON.stringify({ seed: 19, people }, null, 1)}\n`);
   console.log(
     `${people.length} people, ${lines.filter((l) => l.kind === "fact").length} fact lines (${lines.filter((l) => l.contradicts).length} contradictions), ` +
       `${lines.filter((l) => l.kind === "noise").length} chatter lines, ${people.reduce((n, p) => n + p.questions.length, 0)} questions, ${people.reduce((n, p) => n + p.unrelated.length, 0)} unrelated`,

@@ -1,7 +1,7 @@
 import type { Index } from "@upstash/vector";
-import type { SessionStore } from "../../src/memory/ports/sessions.ts";
-import type { TokenCounter } from "../../src/memory/ports/llm.ts";
-import type { FactType } from "../../src/memory/model.ts";
+import type { SessionStore } from "../../../src/memory/ports/sessions.ts";
+import type { TokenCounter } from "../../../src/memory/ports/llm.ts";
+import type { FactType } from "../../../src/memory/model.ts";
 
 /** One fact as a retriever gets it: the dataset id, and the fields the product stores. */
 export interface BenchFact {

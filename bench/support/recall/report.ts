@@ -1,5 +1,5 @@
-import type { FactType } from "../../src/memory/model.ts";
-import { CUTOFFS, type Cutoff, type Figures, type InjectionFigures } from "./recall-metrics.ts";
+import type { FactType } from "../../../src/memory/model.ts";
+import { CUTOFFS, type Cutoff, type Figures, type InjectionFigures } from "./metrics.ts";
 
 export const DATINGS = ["dated", "undated"] as const;
 export type Dating = (typeof DATINGS)[number];

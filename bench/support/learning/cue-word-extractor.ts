@@ -2,10 +2,10 @@
  * The baseline of the learning benchmark: the cue-word extraction the offline learner replaced,
  * kept as it was (each user sentence a salience cue marks is stored as said; no supersession).
  */
-import { normalizeFactText } from "../../src/memory/facts/identity.ts";
-import type { FactExtractor, FactOperation } from "../../src/memory/ports/llm.ts";
-import { isSalient, splitSentences } from "../../src/memory/facts/salience.ts";
-import type { Fact, StoredMessage } from "../../src/memory/model.ts";
+import { normalizeFactText } from "../../../src/memory/facts/identity.ts";
+import type { FactExtractor, FactOperation } from "../../../src/memory/ports/llm.ts";
+import { isSalient, splitSentences } from "../../../src/memory/facts/salience.ts";
+import type { Fact, StoredMessage } from "../../../src/memory/model.ts";
 
 const MAX_TEXT_CHARS = 500;
 

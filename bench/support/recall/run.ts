@@ -1,8 +1,8 @@
-import { FACT_TYPES } from "../../src/memory/model.ts";
-import type { Dataset, DatasetFact, DatasetQuery } from "../data/recall/schema.ts";
-import { answerFigures, CUTOFFS, gapPercent, injectionFigures, queryFigures, type Cutoff, type Ranked } from "./recall-metrics.ts";
-import { DATINGS, type Dating, type DatingFigures, type RetrieverResult } from "./recall-report.ts";
-import type { PersonaFacts, Retriever } from "./recall-retriever.ts";
+import { FACT_TYPES } from "../../../src/memory/model.ts";
+import type { Dataset, DatasetFact, DatasetQuery } from "../../data/recall/schema.ts";
+import { answerFigures, CUTOFFS, gapPercent, injectionFigures, queryFigures, type Cutoff, type Ranked } from "./metrics.ts";
+import { DATINGS, type Dating, type DatingFigures, type RetrieverResult } from "./report.ts";
+import type { PersonaFacts, Retriever } from "./retriever.ts";
 
 /** Everything one retriever answered under one dating, before any figure is computed. */
 interface Collected {

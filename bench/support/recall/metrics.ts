@@ -1,5 +1,5 @@
-import type { FactType } from "../../src/memory/model.ts";
-import type { DatasetFact, DatasetQuery } from "../data/recall/schema.ts";
+import type { FactType } from "../../../src/memory/model.ts";
+import type { DatasetFact, DatasetQuery } from "../../data/recall/schema.ts";
 
 /** The k of recall@k. Each is asked for separately: a retriever's depth may depend on k. */
 export const CUTOFFS = [1, 5, 10] as const;

@@ -1,5 +1,5 @@
 /** @module The learning bench's tally per Worker or extractor, how a line counts as learned, and its verbose log and percentages. */
-import type { DatasetLine } from "./learning-dataset.ts";
+import type { DatasetLine } from "./dataset.ts";
 
 const VERBOSE = process.env.VERBOSE === "1";
 

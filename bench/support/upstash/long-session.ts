@@ -1,13 +1,13 @@
 import { performance } from "node:perf_hooks";
 import { Redis } from "@upstash/redis";
-import { loadTokenCounter } from "../../src/llm/tokenizer.ts";
-import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
-import type { SessionRef, StoredMessage } from "../../src/memory/model.ts";
-import { toStoredMessage } from "../../src/memory/context/window.ts";
-import { RedisSessionStore } from "../../src/stores/session-store.ts";
-import { RedisUserStore } from "../../src/stores/user-store.ts";
-import { testDeps, type TestDeps } from "../../test/support/memory-deps.ts";
-import { startUpstashLocal, type UpstashLocal } from "../../tools/upstash-local/index.ts";
+import { loadTokenCounter } from "../../../src/llm/tokenizer.ts";
+import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../../src/memory/options.ts";
+import type { SessionRef, StoredMessage } from "../../../src/memory/model.ts";
+import { toStoredMessage } from "../../../src/memory/context/window.ts";
+import { RedisSessionStore } from "../../../src/stores/session-store.ts";
+import { RedisUserStore } from "../../../src/stores/user-store.ts";
+import { testDeps, type TestDeps } from "../../../test/support/memory-deps.ts";
+import { startUpstashLocal, type UpstashLocal } from "../../../tools/upstash-local/index.ts";
 import { countFetch, type Wire } from "./wire.ts";
 
 /**

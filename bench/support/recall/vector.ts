@@ -1,18 +1,18 @@
 import { QueryMode } from "@upstash/vector";
-import { ExtractiveSummarizer } from "../../src/memory/compression/extractive-summary.ts";
-import { createFact, factId } from "../../src/memory/facts/identity.ts";
-import { SessionMemory } from "../../src/memory/sessions/session-memory.ts";
-import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/options.ts";
-import type { FusionMode } from "../../src/memory/options.ts";
-import type { FactMatches, FactQuery, FactScope } from "../../src/memory/ports/facts.ts";
-import { intentQueryText } from "../../src/memory/facts/query-intents.ts";
-import { recallQueryText } from "../../src/memory/facts/recall-query.ts";
-import { queryGate, relevanceScale } from "../../src/memory/facts/relevance.ts";
-import type { RecalledFact } from "../../src/memory/model.ts";
-import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
-import { VectorFactStore } from "../../src/stores/facts-vector.ts";
-import { testDeps } from "../../test/support/memory-deps.ts";
-import type { BenchEnv, PersonaFacts, Retriever, RetrieverFactory } from "./recall-retriever.ts";
+import { ExtractiveSummarizer } from "../../../src/memory/compression/extractive-summary.ts";
+import { createFact, factId } from "../../../src/memory/facts/identity.ts";
+import { SessionMemory } from "../../../src/memory/sessions/session-memory.ts";
+import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../../src/memory/options.ts";
+import type { FusionMode } from "../../../src/memory/options.ts";
+import type { FactMatches, FactQuery, FactScope } from "../../../src/memory/ports/facts.ts";
+import { intentQueryText } from "../../../src/memory/facts/query-intents.ts";
+import { recallQueryText } from "../../../src/memory/facts/recall-query.ts";
+import { queryGate, relevanceScale } from "../../../src/memory/facts/relevance.ts";
+import type { RecalledFact } from "../../../src/memory/model.ts";
+import { scopeToNamespace } from "../../../src/stores/fact-namespace.ts";
+import { VectorFactStore } from "../../../src/stores/facts-vector.ts";
+import { testDeps } from "../../../test/support/memory-deps.ts";
+import type { BenchEnv, PersonaFacts, Retriever, RetrieverFactory } from "./retriever.ts";
 
 /**
  * Stores one persona's facts as the product does (content-hash ids, every field in metadata) into
