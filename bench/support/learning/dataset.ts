@@ -12,6 +12,7 @@ import { writeFileSync } from "node:fs";
 import { prng } from "../../../test/support/prng.ts";
 import { PEOPLE_EN } from "./people-en.ts";
 import { PEOPLE_ZH } from "./people-zh.ts";
+import type { PersonSpec } from "./person-spec.ts";
 
 /** One line the user says. Fact lines carry the words a stored fact must hold to count as learned. */
 export interface DatasetLine {
@@ -40,23 +41,6 @@ export interface DatasetPerson {
   sessions: { startedAt: number; lines: DatasetLine[] }[];
   questions: DatasetQuestion[];
   /** Questions about nothing the person said: recall should return nothing. */
-  unrelated: string[];
-}
-
-export interface FactSpec {
-  id: string;
-  variants: string[];
-  keywords: string[];
-  session: number;
-  contradicts?: string;
-  questions: { text: string; expect: string[]; stale?: string[] }[];
-}
-
-export interface PersonSpec {
-  id: string;
-  lang: "en" | "zh";
-  sessions: number;
-  facts: FactSpec[];
   unrelated: string[];
 }
 

@@ -1,4 +1,4 @@
-import type { PersonSpec } from "./dataset.ts";
+import type { PersonSpec } from "./person-spec.ts";
 
 /** The English speakers of the learning dataset (see dataset.ts). */
 export const PEOPLE_EN: PersonSpec[] = [

@@ -1,4 +1,4 @@
-import type { PersonSpec } from "./dataset.ts";
+import type { PersonSpec } from "./person-spec.ts";
 
 /** The Chinese speakers of the learning dataset (see dataset.ts). */
 export const PEOPLE_ZH: PersonSpec[] = [
