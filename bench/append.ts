@@ -12,7 +12,15 @@
  */
 import { SessionMemory } from "../src/memory/sessions/session-memory.ts";
 import type { SessionRef } from "../src/memory/model.ts";
-import { FILLED_BUDGET, SIZES, UPSTREAM_DELAY_MS, measureSessions, printRows, startBench, type Row } from "./support/long-session.ts";
+import {
+  FILLED_BUDGET,
+  SIZES,
+  UPSTREAM_DELAY_MS,
+  measureSessions,
+  printRows,
+  startBench,
+  type Row,
+} from "./support/upstash/long-session.ts";
 
 const APPENDS = 30;
 const WARMUP = 3;

@@ -1,6 +1,6 @@
 /**
  * Latency of one chat turn (`POST /v1/sessions/{id}/chat`) in the real Worker (its deploy bundle
- * in local workerd, bench/support/bench-worker.ts) against upstash-local with 20 ms added to every
+ * in local workerd, bench/support/workers/bench-worker.ts) against upstash-local with 20 ms added to every
  * upstream request and the fake OpenAI-compatible server answering after a fixed 100 ms.
  *
  * Per turn it measures, from the timestamps of a small proxy in front of the fake LLM and of the
@@ -17,8 +17,8 @@ import { CONFIRM_FACTS_LUA, PENDING_FACTS_LUA } from "../src/stores/lua/user-rec
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import type { RequestLogEntry } from "../tools/upstash-local/listener.ts";
-import { startBenchWorker } from "./support/bench-worker.ts";
-import { startTimingProxy } from "./support/timing-proxy.ts";
+import { startBenchWorker } from "./support/workers/bench-worker.ts";
+import { startTimingProxy } from "./support/workers/timing-proxy.ts";
 
 const UPSTREAM_DELAY_MS = 20;
 const sha1 = (source: string): string => createHash("sha1").update(source).digest("hex");

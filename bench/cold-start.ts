@@ -1,6 +1,6 @@
 /**
  * Cold start: the CPU and wall time of the first request that counts tokens in a fresh workerd
- * isolate (the deploy bundle on its own socket, bench/support/bench-worker.ts) for each bundled rank
+ * isolate (the deploy bundle on its own socket, bench/support/workers/bench-worker.ts) for each bundled rank
  * table, against upstash-local with no added delay, and the bundle size of each build. Only a health
  * check (which loads no rank table) runs before it. Then the first API request (a session read,
  * which counts no tokens: what every isolate's first request costs), the first append (it counts
@@ -18,8 +18,8 @@ import { readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
-import { startBenchWorker } from "./support/bench-worker.ts";
-import { cpuNs, workerdPids } from "./support/workerd-cpu.ts";
+import { startBenchWorker } from "./support/workers/bench-worker.ts";
+import { cpuNs, workerdPids } from "./support/profiling/workerd-cpu.ts";
 
 const ENCODINGS = ["cl100k_base", "o200k_base"] as const;
 const RUNS = 3;

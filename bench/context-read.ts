@@ -12,7 +12,15 @@
 import { SessionMemory } from "../src/memory/sessions/session-memory.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../src/memory/options.ts";
 import type { SessionRef } from "../src/memory/model.ts";
-import { FILLED_BUDGET, SIZES, UPSTREAM_DELAY_MS, measureSessions, printRows, startBench, type Row } from "./support/long-session.ts";
+import {
+  FILLED_BUDGET,
+  SIZES,
+  UPSTREAM_DELAY_MS,
+  measureSessions,
+  printRows,
+  startBench,
+  type Row,
+} from "./support/upstash/long-session.ts";
 
 const READS = 40;
 const WARMUP = 5;

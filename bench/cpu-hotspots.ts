@@ -11,7 +11,7 @@ import { createServer } from "node:net";
 import WebSocket from "ws";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
-import { startBenchWorker } from "./support/bench-worker.ts";
+import { startBenchWorker } from "./support/workers/bench-worker.ts";
 
 const [kind = "read", sizeArg = "1000", repeatsArg = "300"] = process.argv.slice(2);
 const SIZE = Number(sizeArg);
@@ -45,7 +45,7 @@ const worker = await startBenchWorker(
     OPENAI_API_KEY: "bench",
     MEMORY_MAX_TOKENS: "1000000",
   },
-  { entrypoint: "bench/support/profile-entry.ts", inspectorPort },
+  { entrypoint: "bench/support/profiling/entry.ts", inspectorPort },
 );
 const { base } = worker;
 

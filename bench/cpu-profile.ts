@@ -2,8 +2,8 @@
  * Where a request's CPU goes in the Worker: CPU per phase in workerd for the context read, an
  * append, a chat turn and the OpenAI-compatible proxy, on sessions of 10 and 1,000 messages.
  *
- * The Worker runs in local workerd (bench/support/bench-worker.ts) behind a profiling entry
- * (bench/support/profile-entry.ts) that records one real request's upstream replies and then
+ * The Worker runs in local workerd (bench/support/workers/bench-worker.ts) behind a profiling entry
+ * (bench/support/profiling/entry.ts) that records one real request's upstream replies and then
  * repeats a phase N times against the replayed replies, in one request; CPU is read from outside,
  * from workerd's scheduler statistics, around that request, less an empty one, divided by N.
  * workerd's clocks stand still while JavaScript runs, so a phase cannot time itself.
@@ -22,11 +22,11 @@
  */
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
-import { startBenchWorker } from "./support/bench-worker.ts";
-import { profiler } from "./support/cpu-profile-measure.ts";
-import { PARTS, PHASES, printTable, type Table } from "./support/cpu-profile-report.ts";
-import { API_KEY, buildSpecs } from "./support/cpu-profile-specs.ts";
-import { workerdPids } from "./support/workerd-cpu.ts";
+import { startBenchWorker } from "./support/workers/bench-worker.ts";
+import { profiler } from "./support/profiling/measure.ts";
+import { PARTS, PHASES, printTable, type Table } from "./support/profiling/report.ts";
+import { API_KEY, buildSpecs } from "./support/profiling/specs.ts";
+import { workerdPids } from "./support/profiling/workerd-cpu.ts";
 
 const SIZES = (process.env.PROFILE_SIZES ?? "10,1000").split(",").map(Number);
 const SEALED = process.env.PROFILE_SEALED === "1";
@@ -50,7 +50,7 @@ const worker = await startBenchWorker(
     MEMORY_MAX_TOKENS: "1000000",
     ...(SEALED ? { MEMORY_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}` } : {}),
   },
-  { entrypoint: "bench/support/profile-entry.ts" },
+  { entrypoint: "bench/support/profiling/entry.ts" },
 );
 const { base } = worker;
 

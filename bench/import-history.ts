@@ -23,7 +23,7 @@
 import { loadavg } from "node:os";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import { DEV_DENSE_MODEL } from "../tools/upstash-local/vector/config.ts";
-import { startBenchWorker } from "./support/bench-worker.ts";
+import { startBenchWorker } from "./support/workers/bench-worker.ts";
 import { prng } from "../test/support/prng.ts";
 
 const API_KEY = "bench-key";

@@ -25,7 +25,7 @@
 import { existsSync } from "node:fs";
 import { HeuristicFactExtractor } from "../src/llm/heuristic-extractor.ts";
 import type { FactExtractor } from "../src/memory/ports/llm.ts";
-import { readLocomo } from "./support/locomo.ts";
+import { readLocomo } from "./support/learning/locomo.ts";
 import {
   factKey,
   type LabelTally,
@@ -36,7 +36,7 @@ import {
   SAMPLE_EVERY,
   TUNE,
   tallyOf,
-} from "./support/learner-noise.ts";
+} from "./support/learning/learner-noise.ts";
 
 const path = process.env.LOCOMO;
 if (!path || !existsSync(path)) {

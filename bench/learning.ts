@@ -1,6 +1,6 @@
 /**
  * What memory learns from conversations: the generated dataset (bench/data/learning/dataset.json,
- * from bench/support/learning-dataset.ts) of eight people, English and Chinese, over several
+ * from bench/support/learning/dataset.ts) of eight people, English and Chinese, over several
  * sessions each - fact-bearing lines (first and third person, plans with dates, later lines that
  * contradict earlier ones) mixed with small talk and questions to the assistant - is sent line by
  * line through the proxy (`POST /v1/chat/completions`, the official `openai` client, with
@@ -30,12 +30,12 @@ import { HeuristicFactExtractor } from "../src/llm/heuristic-extractor.ts";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import { DEV_DENSE_MODEL } from "../tools/upstash-local/vector/config.ts";
-import { CueWordExtractor } from "./support/cue-word-extractor.ts";
-import { exportRef, startWorker } from "./support/learning-baseline.ts";
-import type { DatasetPerson } from "./support/learning-dataset.ts";
-import { extractorCpu, inProcess } from "./support/learning-in-process.ts";
-import { API_KEY, runPerson, TOP } from "./support/learning-proxy.ts";
-import { emptyTally, log, pct } from "./support/learning-score.ts";
+import { CueWordExtractor } from "./support/learning/cue-word-extractor.ts";
+import { exportRef, startWorker } from "./support/learning/baseline.ts";
+import type { DatasetPerson } from "./support/learning/dataset.ts";
+import { extractorCpu, inProcess } from "./support/learning/in-process.ts";
+import { API_KEY, runPerson, TOP } from "./support/learning/proxy.ts";
+import { emptyTally, log, pct } from "./support/learning/score.ts";
 
 const people = (JSON.parse(readFileSync(new URL("./data/learning/dataset.json", import.meta.url), "utf8")) as { people: DatasetPerson[] })
   .people;

@@ -1,6 +1,6 @@
 /**
  * What `RATE_LIMIT` adds to a request: the real Worker (its deploy bundle in local workerd,
- * bench/support/bench-worker.ts) against upstash-local with a fixed delay on every upstream request, once without a limit
+ * bench/support/workers/bench-worker.ts) against upstash-local with a fixed delay on every upstream request, once without a limit
  * and once with `RATE_LIMIT` set (high enough never to refuse). Per route it prints the median
  * latency of both and the difference, and the Redis requests the limiter added.
  *
@@ -11,8 +11,8 @@
  */
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
-import { startBenchWorker } from "./support/bench-worker.ts";
-import { startTimingProxy } from "./support/timing-proxy.ts";
+import { startBenchWorker } from "./support/workers/bench-worker.ts";
+import { startTimingProxy } from "./support/workers/timing-proxy.ts";
 
 const UPSTREAM_DELAY_MS = Number(process.env.BENCH_UPSTREAM_DELAY_MS ?? 20);
 const LLM_DELAY_MS = 100;

@@ -27,8 +27,8 @@ import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import { DEV_DENSE_MODEL } from "../tools/upstash-local/vector/config.ts";
-import { startBenchWorker } from "./support/bench-worker.ts";
-import { CATEGORIES, answerShare, readLocomo, type SpeakerView } from "./support/locomo.ts";
+import { startBenchWorker } from "./support/workers/bench-worker.ts";
+import { CATEGORIES, answerShare, readLocomo, type SpeakerView } from "./support/learning/locomo.ts";
 
 const path = process.env.LOCOMO;
 if (!path || !existsSync(path)) {

@@ -4,7 +4,7 @@
  * weight, dense zero point, sparse scale, floor ratio) and orders (calibrated relevance, RRF, DBSF
  * over the candidates), each with its gate calibrated to abstain on >= 90% of unrelated queries,
  * on all personas and on held-out halves (personas, and unrelated queries split by a hash of their
- * text: bench/support/recall-split.ts). Also the single-part (dense, sparse) gates, and the gate of a
+ * text: bench/support/recall/split.ts). Also the single-part (dense, sparse) gates, and the gate of a
  * query not about the user (`IMPERSONAL_SCRIPT_GATES`): the held-out table prints abstention and
  * hit@3 by language for the product's gates, today's gate (the baseline) and the calibrated rules.
  *
@@ -28,10 +28,10 @@ import {
 import { startVectorEmulator } from "../tools/upstash-local/vector/standalone.ts";
 import { parseDenseModel } from "../tools/upstash-local/vector/config.ts";
 import type { Dataset } from "./data/recall/schema.ts";
-import { BENCH_DENSE_MODEL } from "./support/recall-modes.ts";
-import { collectStudy, PRODUCT_GATES, QUERY_GATES, type StudyCandidate, type Variant } from "./support/recall-variants.ts";
-import { formatStudy, runStudy } from "./support/recall-study.ts";
-import { formatHeldOut } from "./support/recall-heldout.ts";
+import { BENCH_DENSE_MODEL } from "./support/recall/modes.ts";
+import { collectStudy, PRODUCT_GATES, QUERY_GATES, type StudyCandidate, type Variant } from "./support/recall/variants.ts";
+import { formatStudy, runStudy } from "./support/recall/study.ts";
+import { formatHeldOut } from "./support/recall/heldout.ts";
 
 const { values: flags } = parseArgs({ options: { "dense-model": { type: "string" }, top: { type: "string", default: "15" } } });
 const denseModel = parseDenseModel(flags["dense-model"] ?? BENCH_DENSE_MODEL, "--dense-model");

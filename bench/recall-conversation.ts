@@ -26,11 +26,11 @@ import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import { parseDenseModel, type DenseModel } from "../tools/upstash-local/vector/config.ts";
 import type { Conversation } from "./data/conversation/build.ts";
 import type { DatasetQuery } from "./data/recall/schema.ts";
-import { bm25Retriever } from "./support/bm25.ts";
-import { CUTOFFS, queryFigures, type Cutoff, type Figures, type Ranked } from "./support/recall-metrics.ts";
-import type { BenchEnv, PersonaFacts, Retriever } from "./support/recall-retriever.ts";
-import { ReadOnceSessionStore } from "./support/recall-sessions.ts";
-import { cosineRawRetriever, productRetriever } from "./support/recall-vector.ts";
+import { bm25Retriever } from "./support/recall/bm25.ts";
+import { CUTOFFS, queryFigures, type Cutoff, type Figures, type Ranked } from "./support/recall/metrics.ts";
+import type { BenchEnv, PersonaFacts, Retriever } from "./support/recall/retriever.ts";
+import { ReadOnceSessionStore } from "./support/recall/sessions.ts";
+import { cosineRawRetriever, productRetriever } from "./support/recall/vector.ts";
 
 const { values: flags } = parseArgs({
   options: { "dense-model": { type: "string", multiple: true }, json: { type: "boolean", default: false } },

@@ -17,7 +17,7 @@
  * - `cosine-raw`: the index's dense score alone, no product ranking: embedder vs ranking.
  * - hybrid only, "gate and ordering variants": other relevance mappings, gates and orders on the same
  *   candidates, each gate calibrated like the defaults, and on held-out persona halves
- *   (bench/support/recall-variants.ts).
+ *   (bench/support/recall/variants.ts).
  *
  * How to read it:
  * - recall@k = share of a query's expected facts in its top k (k asked for separately), averaged
@@ -47,19 +47,19 @@ import { DEFAULT_RECALL_GATES } from "../src/memory/facts/relevance.ts";
 import { loadTokenCounter } from "../src/llm/tokenizer.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
 import type { Dataset } from "./data/recall/schema.ts";
-import { bm25NoStopRetriever, bm25Retriever } from "./support/bm25.ts";
-import { BENCH_DENSE_MODEL, emulatorIndexFor } from "./support/recall-modes.ts";
+import { bm25NoStopRetriever, bm25Retriever } from "./support/recall/bm25.ts";
+import { BENCH_DENSE_MODEL, emulatorIndexFor } from "./support/recall/modes.ts";
 import { parseDenseModel } from "../tools/upstash-local/vector/config.ts";
-import { formatReport, type BenchResult } from "./support/recall-report.ts";
-import { INDEX_MODES, isIndexMode, type BenchEnv, type IndexMode, type RetrieverFactory } from "./support/recall-retriever.ts";
-import { personaFacts, runRetrievers } from "./support/recall-run.ts";
+import { formatReport, type BenchResult } from "./support/recall/report.ts";
+import { INDEX_MODES, isIndexMode, type BenchEnv, type IndexMode, type RetrieverFactory } from "./support/recall/retriever.ts";
+import { personaFacts, runRetrievers } from "./support/recall/run.ts";
 import { queryIntents } from "../src/memory/facts/query-intents.ts";
-import type { Retriever } from "./support/recall-retriever.ts";
-import { ReadOnceSessionStore } from "./support/recall-sessions.ts";
-import { collectStudy } from "./support/recall-variants.ts";
-import { formatStudy, runStudy, type StudyResult } from "./support/recall-study.ts";
-import { formatHeldOut } from "./support/recall-heldout.ts";
-import { cosineRawRetriever, productRetriever } from "./support/recall-vector.ts";
+import type { Retriever } from "./support/recall/retriever.ts";
+import { ReadOnceSessionStore } from "./support/recall/sessions.ts";
+import { collectStudy } from "./support/recall/variants.ts";
+import { formatStudy, runStudy, type StudyResult } from "./support/recall/study.ts";
+import { formatHeldOut } from "./support/recall/heldout.ts";
+import { cosineRawRetriever, productRetriever } from "./support/recall/vector.ts";
 
 /** What is measured; a factory returning null for the index mode is left out of that run. */
 const RETRIEVERS: readonly RetrieverFactory[] = [
@@ -161,7 +161,7 @@ try {
   const env: BenchEnv = { index, sessions: new ReadOnceSessionStore(redis), counter, mode, now: NOW };
   const retrievers = RETRIEVERS.flatMap((make) => make(env) ?? []);
   const results = await runRetrievers(retrievers, dataset, NOW);
-  // Gate and ordering variants on a hybrid index, with the held-out split (see recall-variants.ts).
+  // Gate and ordering variants on a hybrid index, with the held-out split (see support/recall/variants.ts).
   const recallK = DEFAULT_MEMORY_OPTIONS.recallK;
   const study: StudyResult | null = mode === "hybrid" ? runStudy(await collectStudy(index, dataset, NOW, recallK), dataset, recallK) : null;
   const result: BenchResult = {

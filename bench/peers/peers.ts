@@ -28,8 +28,8 @@ import { Index } from "@upstash/vector";
 import { startFakeOpenAI } from "../../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../../tools/upstash-local/index.ts";
 import type { RequestLogEntry } from "../../tools/upstash-local/listener.ts";
-import { startBenchWorker } from "../support/bench-worker.ts";
-import { startTimingProxy } from "../support/timing-proxy.ts";
+import { startBenchWorker } from "../support/workers/bench-worker.ts";
+import { startTimingProxy } from "../support/workers/timing-proxy.ts";
 
 const DELAY_MS = Number(process.env.PEERS_DELAY_MS ?? 20);
 const WARMUP = 3;

@@ -2,7 +2,8 @@
 import type { AuditAction, AuditEntry, AuditTarget } from "./observe/audit.ts";
 import { recordAudit } from "./observe/audit-record.ts";
 import { restoreFacts } from "./facts/backup.ts";
-import { ChatTurn, type TurnInput } from "./sessions/chat-turn.ts";
+import type { TurnInput } from "./sessions/chat-turn.ts";
+import { runChatTurn, runProxiedTurn, type ProxiedTurnInput, type TurnResult, type TurnRun } from "./sessions/run-turn.ts";
 import type { TenantDeps } from "./tenant-deps.ts";
 import { UpstreamUnavailable } from "./errors.ts";
 import { FactService } from "./facts/fact-service.ts";
@@ -78,9 +79,14 @@ export class TenantMemory {
     return new WorkingMemory(this.#d, sessionId);
   }
 
-  /** Stores the user's message and prepares the model call of one chat turn. */
-  startTurn(input: TurnInput): Promise<ChatTurn> {
-    return ChatTurn.start(this.#d, input);
+  /** One chat turn: stores the user's message with the context read, then, once admitted, the model's answer. */
+  chatTurn(input: TurnInput, run: TurnRun): Promise<TurnResult> {
+    return runChatTurn(this.#d, input, run);
+  }
+
+  /** One turn of an OpenAI-style request (the whole conversation): what it adds to memory, then as {@link chatTurn}. */
+  proxiedTurn(input: ProxiedTurnInput, run: TurnRun): Promise<TurnResult> {
+    return runProxiedTurn(this.#d, input, run);
   }
 
   /** The models a frontend can pick: the LLM's list, or the configured model. */

@@ -3,7 +3,7 @@
  * rewriting tasks, translations, scheduling and reminders, trivia, code, maths, recipes,
  * definitions and general advice, written as people type them (terse, polite, long, with typos).
  * No persona fact answers one; a memory recall should inject nothing for them. Added after the
- * gate was first calibrated; the held-out split (bench/support/recall-split.ts) shows how a gate
+ * gate was first calibrated; the held-out split (bench/support/recall/split.ts) shows how a gate
  * fitted on one half holds on the other.
  */
 export const UNRELATED_TASKS_EN: readonly string[] = [

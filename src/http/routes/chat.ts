@@ -89,21 +89,20 @@ export function chatRoutes() {
     const userId = actingUser(c, body.userId);
     beginTrace(c, "chat", { sessionId, userId }, c.req.valid("query").trace === true);
     const fields = { model: body.model, temperature: body.temperature, max_tokens: body.maxTokens };
-    const turn = await c.get("memory").startTurn({
+    const input = {
       sessionId,
       userId,
-      messages: [{ id: body.messageId, role: "user", content: body.message, persist: body.persist }],
+      messages: [{ id: body.messageId, role: "user" as const, content: body.message, persist: body.persist }],
       query: body.message,
       followUpFromWindow: true,
       key: c.req.valid("header")["idempotency-key"] ?? body.messageId,
       fields: Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
-    });
+    };
     // The message is stored (as when the LLM fails); the LLM is not called for a refused client.
-    await admit(c);
+    const turn = await c.get("memory").chatTurn(input, { admitted: () => admit(c), stream: body.stream === true });
     // The route's text/event-stream answer: a plain Response.
-    if (body.stream) return streamTurn(c, turn, chatStreamFormat);
-    const answer = await turn.complete();
-    const { reply, usage, memory, replayed } = answer;
+    if (turn.kind === "stream") return streamTurn(c, turn.turn, chatStreamFormat);
+    const { reply, usage, memory, replayed } = turn.answer;
     return c.json(
       { reply: replyView(reply), model: reply.model, usage, memory, ...inlineTrace(c) } satisfies ChatAnswer,
       200,

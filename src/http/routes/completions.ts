@@ -1,6 +1,6 @@
 /** @module The OpenAI-compatible POST /v1/chat/completions proxy: adds memory to the request and stores the turn. */
 import { z } from "@hono/zod-openapi";
-import { proxiedTurn } from "../../memory/sessions/index.ts";
+import { proxiedRefusal } from "../../memory/sessions/index.ts";
 import { streamTurn, turnHeaders, type StreamFormat } from "../chat-stream.ts";
 import { ApiError } from "../errors.ts";
 import { actingUser } from "../acting-user.ts";
@@ -104,13 +104,15 @@ export function completionRoutes() {
         "invalid header: x-memory-session is required (or name the memory user with X-Memory-User or the `user` field)",
       );
     beginTrace(c, "proxy", { sessionId, userId }, headers["x-memory-trace"] === "1");
-    const proxied = await proxiedTurn(proxiedRequest(body, headers["x-memory-persist"] === "true"));
-    if ("refused" in proxied) throw new ApiError(400, "validation_failed", `invalid body: ${proxied.refused}`);
-    const turn = await c.get("memory").startTurn({ sessionId, userId, replaceSystem: true, key: headers["idempotency-key"], ...proxied });
-    await admit(c);
+    const request = proxiedRequest(body, headers["x-memory-persist"] === "true");
+    const refused = proxiedRefusal(request.messages);
+    if (refused !== null) throw new ApiError(400, "validation_failed", `invalid body: ${refused}`);
+    // The LLM is called once the rate limiter admits the request (its messages are stored by then).
+    const run = { admitted: () => admit(c), stream: body.stream === true };
+    const turn = await c.get("memory").proxiedTurn({ sessionId, userId, key: headers["idempotency-key"], request }, run);
     // The route's text/event-stream answer: a plain Response.
-    if (body.stream) return streamTurn(c, turn, proxyFormat(body.model));
-    const answer = await turn.complete();
+    if (turn.kind === "stream") return streamTurn(c, turn.turn, proxyFormat(body.model));
+    const { answer } = turn;
     // The upstream's completion as it sent it; when it is not OpenAI-shaped, the stored reply is answered in OpenAI's shape.
     const upstream = answer.body === null ? null : ChatCompletionSchema.safeParse(answer.body);
     if (upstream && !upstream.success) {

@@ -26,6 +26,12 @@ export function compressionDueFor(totals: SessionTotals, options: { maxTokens: n
   return totals.windowTokens > options.maxTokens && totals.windowCount > 1;
 }
 
+/** What a compression pass runs on. */
+export type CompressionDeps = Pick<
+  TenantDeps,
+  "sessions" | "options" | "logger" | "newId" | "now" | "counter" | "summarizer" | "fallbackSummarizer"
+>;
+
 /**
  * Folds the window prefix into the rolling summary when the window is over its token threshold
  * (or when forced). The lock only saves duplicate summarizer calls; the compare-and-set commit
@@ -34,7 +40,7 @@ export function compressionDueFor(totals: SessionTotals, options: { maxTokens: n
  * LLM cannot let the window grow without bound.
  */
 export async function runCompressionPass(
-  deps: TenantDeps,
+  deps: CompressionDeps,
   ref: SessionRef,
   metrics: MetricsRecorder,
   flags: { force?: boolean | undefined } = {},

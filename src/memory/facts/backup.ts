@@ -111,7 +111,10 @@ export interface RestoreResult {
  * ids (content hashes), so a restore is idempotent and never duplicates a fact; facts that exist
  * are left as they are. An erased user is never restored.
  */
-export async function restoreFacts(deps: TenantDeps, userId: string): Promise<RestoreResult> {
+export async function restoreFacts(
+  deps: Pick<TenantDeps, "tenant" | "facts" | "backups" | "users" | "now">,
+  userId: string,
+): Promise<RestoreResult> {
   const { facts, backups } = deps;
   if (!backups) throw new UpstreamUnavailable("backups", "backups are off: bind an R2 bucket as BACKUPS", { reason: "not_configured" });
   if (!facts)

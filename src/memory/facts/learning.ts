@@ -6,7 +6,7 @@ import type { LearnReport } from "./learn-turn.ts";
 import { freshFactId, mergeFact, refreshOf, reinstated } from "./identity.ts";
 import type { FactRefresh, FactScope, FactStore, UserStore } from "../ports/facts.ts";
 import type { FactExtractor } from "../ports/llm.ts";
-import { withLearningLock } from "./learning-lock.ts";
+import { withLearningLock, type LearningLockDeps } from "./learning-lock.ts";
 import type { Fact, StoredMessage } from "../model.ts";
 
 /** Queued facts delivered per background run; the cron delivers what is left. */
@@ -84,13 +84,17 @@ export interface LearnInput {
   agentId?: string | undefined;
 }
 
+/** What learning from a turn runs on. */
+export type LearningDeps = LearningLockDeps &
+  Pick<TenantDeps, "extractor" | "fallbackExtractor" | "facts" | "users" | "relationKeys" | "options" | "logger">;
+
 /**
  * Learning after an append: the extractor turns new user messages into fact operations against
  * the most similar existing facts, which are then applied. One user's turns run one at a time
  * (see `withLearningLock`), each also offered the facts the turns before it wrote. Skipped when
  * the user was erased after the append; facts written while an erase ran are deleted again.
  */
-export async function learnFromMessages(deps: TenantDeps, input: LearnInput): Promise<LearnReport | null> {
+export async function learnFromMessages(deps: LearningDeps, input: LearnInput): Promise<LearnReport | null> {
   const { extractor } = deps;
   const facts = requireFacts(deps);
   if (!extractor) return null;
@@ -101,7 +105,7 @@ export async function learnFromMessages(deps: TenantDeps, input: LearnInput): Pr
 }
 
 async function learnTurn(
-  deps: TenantDeps,
+  deps: LearningDeps,
   facts: FactStore,
   extractor: FactExtractor,
   input: LearnInput,

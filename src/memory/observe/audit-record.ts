@@ -2,16 +2,14 @@
 import { compactTarget, THROTTLED_ACTIONS, type AuditAction, type AuditEntry, type AuditTarget } from "./audit.ts";
 import type { TenantDeps } from "../tenant-deps.ts";
 
+/** What writing an audit entry runs on. */
+export type AuditDeps = Pick<TenantDeps, "tenant" | "actor" | "audit" | "now" | "newId" | "background">;
+
 /**
  * Records an audit entry after the response (`waitUntil`): never a round trip on the request's
  * path, and a failing audit write is logged, never the request's failure.
  */
-export function recordAudit(
-  deps: Pick<TenantDeps, "tenant" | "actor" | "audit" | "now" | "newId" | "background">,
-  action: AuditAction,
-  target: AuditTarget,
-  details?: AuditEntry["details"],
-): void {
+export function recordAudit(deps: AuditDeps, action: AuditAction, target: AuditTarget, details?: AuditEntry["details"]): void {
   const entry: AuditEntry = {
     id: deps.newId(),
     ts: deps.now(),

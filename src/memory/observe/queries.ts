@@ -14,19 +14,22 @@ export const STATS_FACTS_SCANNED = 2000;
 const FACT_PAGE = 100;
 
 /** One stored trace of this tenant; `not_found` for an unknown, expired or other tenant's id. */
-export async function readTrace(d: TenantDeps, traceId: string): Promise<Trace> {
+export async function readTrace(d: Pick<TenantDeps, "tenant" | "traces">, traceId: string): Promise<Trace> {
   const trace = d.traces ? await d.traces.get(d.tenant, traceId) : null;
   if (!trace) throw new MemoryError("not_found", `no trace ${traceId}`);
   return trace;
 }
 
 /** The session's latest traces, newest first (empty when tracing is off). */
-export function recentTraces(d: TenantDeps, sessionId: string, limit: number): Promise<TraceRef[]> {
+export function recentTraces(d: Pick<TenantDeps, "tenant" | "traces">, sessionId: string, limit: number): Promise<TraceRef[]> {
   return d.traces ? d.traces.recent(d.tenant, sessionId, limit) : Promise.resolve([]);
 }
 
+/** What the tenant's stats read. */
+type StatsDeps = Pick<TenantDeps, "tenant" | "facts" | "metricsStore" | "now">;
+
 /** Facts per type over the tenant's users, reading at most {@link STATS_FACTS_SCANNED} facts. */
-async function countFacts(d: TenantDeps): Promise<TenantStats["facts"]> {
+async function countFacts(d: StatsDeps): Promise<TenantStats["facts"]> {
   const store = d.facts;
   if (!store) return null;
   const byType: Record<string, number> = Object.fromEntries(FACT_TYPES.map((t) => [t, 0]));
@@ -46,7 +49,7 @@ async function countFacts(d: TenantDeps): Promise<TenantStats["facts"]> {
 }
 
 /** The tenant's figures: counters in one Redis round trip, facts per type from the fact store beside it. */
-export async function readStats(d: TenantDeps): Promise<TenantStats> {
+export async function readStats(d: StatsDeps): Promise<TenantStats> {
   const store = d.metricsStore;
   if (!store) throw new UpstreamUnavailable("redis", "metrics need Redis (UPSTASH_REDIS_REST_URL / _TOKEN)", { reason: "not_configured" });
   const [stored, facts] = await Promise.all([store.read(d.tenant, d.now()), countFacts(d)]);

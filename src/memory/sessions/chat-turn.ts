@@ -2,7 +2,7 @@
 import type { TenantDeps } from "../tenant-deps.ts";
 import { UpstreamUnavailable } from "../errors.ts";
 import { sha256Hex } from "../hash.ts";
-import { SessionMemory } from "./session-memory.ts";
+import { SessionMemory, type SessionMemoryDeps } from "./session-memory.ts";
 import type { ContextResult } from "./requests.ts";
 import type { ChatModel, ChatUsage, ModelReply, PassThroughChunk, PassThroughRequest } from "../ports/llm.ts";
 import type { JsonObject } from "../model.ts";
@@ -10,6 +10,9 @@ import { turnRecallQuery } from "../facts/recall-query.ts";
 import { assignTurnIds, replyIdFor, toolCallMessageId, turnKey } from "./turn-ids.ts";
 import { NO_TRACE, timed, type TraceRecorder } from "../observe/trace.ts";
 import type { IncomingMessage, TurnOutcome } from "../model.ts";
+
+/** What a chat turn runs on: one session's memory and the chat model. */
+export type ChatTurnDeps = SessionMemoryDeps & Pick<TenantDeps, "chat">;
 
 export interface TurnInput {
   sessionId: string;
@@ -64,6 +67,12 @@ export interface ProxiedTurn {
 
 const hasCalls = (m: IncomingMessage): boolean => m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0;
 
+/** Why a proxied conversation has nothing to answer, or null: it must end with a user message or a tool result. */
+export function proxiedRefusal(messages: readonly IncomingMessage[]): string | null {
+  const last = messages.at(-1);
+  return last && (last.role === "user" || last.role === "tool") ? null : "messages must end with a user message or a tool result";
+}
+
 /**
  * What a request (the whole conversation, as OpenAI clients send it) adds to memory: its system
  * prompt, pinned by content (a changed prompt replaces it), and its end: the last user message,
@@ -76,8 +85,10 @@ export async function proxiedTurn(request: ProxiedRequest): Promise<ProxiedTurn 
   const marked = request.messages.at(-1)?.persist === true;
   // Only the last user message may be kept as a fact; a mark on any other message is not memory's.
   const all = request.messages.map(({ persist: _persist, ...m }): IncomingMessage => m);
-  const last = all.at(-1);
-  if (!last || (last.role !== "user" && last.role !== "tool")) return { refused: "messages must end with a user message or a tool result" };
+  const refused = proxiedRefusal(all);
+  if (refused !== null) return { refused };
+  // Not empty: it ends with a user message or a tool result.
+  const last = all.at(-1)!;
   const tail: IncomingMessage[] = [];
   let i = all.length - 1;
   // Kept as a fact as sent: the request marks the last user message, or the message marks itself.
@@ -158,7 +169,7 @@ export class ChatTurn {
     this.memory = memory;
   }
 
-  static async start(deps: TenantDeps, input: TurnInput): Promise<ChatTurn> {
+  static async start(deps: ChatTurnDeps, input: TurnInput): Promise<ChatTurn> {
     const chat = deps.chat;
     if (!chat)
       throw new UpstreamUnavailable("llm", "no LLM is configured: set OPENAI_API_KEY or OPENAI_BASE_URL", { reason: "not_configured" });

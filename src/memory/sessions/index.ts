@@ -1,7 +1,8 @@
 /**
  * @module One session's memory: appends, chat turns, settings, history, the user's session list and working notes.
  */
-export { proxiedTurn, type ChatTurn, type ProxiedRequest, type TurnMemory } from "./chat-turn.ts";
+export { proxiedRefusal, proxiedTurn, type ChatTurn, type ProxiedRequest, type TurnMemory } from "./chat-turn.ts";
+export type { ProxiedTurnInput, TurnResult, TurnRun } from "./run-turn.ts";
 export { metadataProblem, orphanToolMessage } from "./message-rules.ts";
 export { MAX_CLOCK_SKEW_MS, tsBeforePrevious } from "./message-times.ts";
 export type { CompressResult } from "./requests.ts";

@@ -3,8 +3,14 @@ import type { FactFilter } from "../facts/filter.ts";
 import type { RecallOutcome } from "../facts/recall.ts";
 import type { AssembledContext } from "../context/assemble.ts";
 import type { AppendResult } from "../ports/sessions.ts";
-import type { FactType, SummaryMethod, TurnOutcome } from "../model.ts";
+import type { FactType, SessionRef, SummaryMethod, TurnOutcome } from "../model.ts";
 import type { WindowStats } from "../context/window.ts";
+
+/** The session a call acts on, and the user it acts for (undefined: the session's stored owner, where one is needed). */
+export interface SessionTarget {
+  ref: SessionRef;
+  userId: string | undefined;
+}
 
 /** Parts that failed without failing the request. */
 export type Degraded = "facts";

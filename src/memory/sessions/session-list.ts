@@ -43,7 +43,7 @@ function decodeCursor(cursor: string | undefined): number {
  * follow `nextCursor` until it is null.
  */
 export async function listUserSessions(
-  deps: TenantDeps,
+  deps: Pick<TenantDeps, "tenant" | "sessions">,
   userId: string,
   page: { cursor?: string | undefined; limit?: number | undefined },
 ): Promise<SessionListPage> {

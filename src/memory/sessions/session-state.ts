@@ -1,6 +1,7 @@
 /** @module Session inspection and control: read state, change settings, reset, compress now, read summary history. */
 import type { TenantDeps } from "../tenant-deps.ts";
-import { SessionMemory } from "./session-memory.ts";
+import { compressSessionWindow } from "./append.ts";
+import type { CompressionDeps } from "../compression/pass.ts";
 import type { CompressResult } from "./requests.ts";
 import { resolveSessionOptions } from "../options.ts";
 import type { HistoryPage, ResetResult, SettingsChange } from "../ports/sessions.ts";
@@ -24,6 +25,9 @@ export interface SessionState {
   page: { offset: number; limit: number; total: number; next: number | null };
 }
 
+/** What reading or changing a session's state runs on. */
+type SessionStateDeps = Pick<TenantDeps, "tenant" | "sessions" | "options">;
+
 /** Window messages a session read shows when the caller names no page size. */
 export const SESSION_PAGE_LIMIT = 200;
 
@@ -32,7 +36,7 @@ export const SESSION_PAGE_LIMIT = 200;
  * running totals, and one page of the window (`offset` from the oldest message).
  */
 export async function sessionState(
-  deps: TenantDeps,
+  deps: SessionStateDeps,
   sessionId: string,
   page: { offset?: number | undefined; limit?: number | undefined } = {},
 ): Promise<SessionState> {
@@ -63,22 +67,30 @@ export async function sessionState(
 }
 
 /** Changes the named per-session settings in one atomic step (others keep theirs), then reads back. */
-export async function updateSessionSettings(deps: TenantDeps, sessionId: string, change: SettingsChange): Promise<SessionState> {
+export async function updateSessionSettings(deps: SessionStateDeps, sessionId: string, change: SettingsChange): Promise<SessionState> {
   await deps.sessions.updateSettings({ tenant: deps.tenant, sessionId }, change, deps.options.sessionTtlSeconds);
   return sessionState(deps, sessionId);
 }
 
 /** A `/clear`: the window, summary, archive and working memory go; the owner and settings stay. */
-export function resetSession(deps: TenantDeps, sessionId: string, keepSystem: boolean): Promise<ResetResult> {
+export function resetSession(deps: Pick<TenantDeps, "tenant" | "sessions">, sessionId: string, keepSystem: boolean): Promise<ResetResult> {
   return deps.sessions.reset({ tenant: deps.tenant, sessionId }, { keepSystem });
 }
 
 /** Compresses now: below the threshold nothing happens unless forced. */
-export function compressSession(deps: TenantDeps, sessionId: string, force: boolean): Promise<CompressResult> {
-  return new SessionMemory(deps, { sessionId }).maybeCompress({ force });
+export function compressSession(
+  deps: CompressionDeps & Pick<TenantDeps, "tenant" | "metrics">,
+  sessionId: string,
+  force: boolean,
+): Promise<CompressResult> {
+  return compressSessionWindow(deps, { ref: { tenant: deps.tenant, sessionId }, userId: undefined }, { force });
 }
 
 /** The summary and one page of the archived originals it replaced. */
-export function sessionHistory(deps: TenantDeps, sessionId: string, page: { offset: number; limit: number }): Promise<HistoryPage> {
+export function sessionHistory(
+  deps: Pick<TenantDeps, "tenant" | "sessions">,
+  sessionId: string,
+  page: { offset: number; limit: number },
+): Promise<HistoryPage> {
   return deps.sessions.history({ tenant: deps.tenant, sessionId }, page);
 }

@@ -22,10 +22,10 @@ export const NOTES_PAGE_LIMIT = 100;
  * own idle TTL, cleared independently of the conversation.
  */
 export class WorkingMemory {
-  readonly #d: TenantDeps;
+  readonly #d: Pick<TenantDeps, "working" | "workingTtlSeconds">;
   readonly #ref: SessionRef;
 
-  constructor(deps: TenantDeps, sessionId: string) {
+  constructor(deps: Pick<TenantDeps, "tenant" | "working" | "workingTtlSeconds">, sessionId: string) {
     this.#d = deps;
     this.#ref = { tenant: deps.tenant, sessionId };
   }

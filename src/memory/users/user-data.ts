@@ -1,5 +1,6 @@
 /** @module User data export (paged sessions then facts) and erasure across all stores. */
 import type { TenantDeps } from "../tenant-deps.ts";
+import type { AuditDeps } from "../observe/audit-record.ts";
 import { MemoryError } from "../errors.ts";
 import { recordAudit } from "../observe/audit-record.ts";
 import type { ErasedCounts } from "../ports/operations.ts";
@@ -52,13 +53,16 @@ function decodeCursor(raw: string | undefined): ExportCursor {
  * another user took over after this user's session expired is not theirs), then the facts.
  * Each page costs at most one Redis and one Vector round trip, so any user can be exported.
  */
-export async function exportUser(deps: TenantDeps, userId: string, cursorText?: string): Promise<ExportPage> {
+/** What exporting a user's data runs on. */
+type ExportDeps = AuditDeps & Pick<TenantDeps, "sessions" | "facts">;
+
+export async function exportUser(deps: ExportDeps, userId: string, cursorText?: string): Promise<ExportPage> {
   const page = await exportPage(deps, userId, cursorText);
   recordAudit(deps, "user.export", { userId }, { page: cursorText ?? "" });
   return page;
 }
 
-async function exportPage(deps: TenantDeps, userId: string, cursorText: string | undefined): Promise<ExportPage> {
+async function exportPage(deps: ExportDeps, userId: string, cursorText: string | undefined): Promise<ExportPage> {
   const cursor = decodeCursor(cursorText);
   const scope: FactScope = { tenant: deps.tenant, userId };
   const page: ExportPage = { userId, exportedAt: deps.now(), sessions: [], facts: [], nextCursor: null };
@@ -125,7 +129,10 @@ async function countFacts(facts: NonNullable<TenantDeps["facts"]>, scope: FactSc
  * `EraseJournal`). So a fault midway, a retry, a lost answer or parallel erases all end with the
  * true totals, and exactly one request records the receipt (counts, no contents) in the audit log.
  */
-export async function eraseUser(deps: TenantDeps, userId: string): Promise<EraseProgress> {
+export async function eraseUser(
+  deps: AuditDeps & Pick<TenantDeps, "sessions" | "users" | "facts" | "backups" | "traces" | "eraseJournal">,
+  userId: string,
+): Promise<EraseProgress> {
   const scope: FactScope = { tenant: deps.tenant, userId };
   const erasedAt = deps.now();
   const journal = deps.eraseJournal;

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Dataset } from "../../../bench/data/recall/schema.ts";
-import { fnv1a32, PERSONA_HALVES, textHalf } from "../../../bench/support/recall-split.ts";
+import { fnv1a32, PERSONA_HALVES, textHalf } from "../../../bench/support/recall/split.ts";
 
 const dataset = JSON.parse(readFileSync(new URL("../../../bench/data/recall/dataset.json", import.meta.url), "utf8")) as Dataset;
 

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { UpstreamUnavailable } from "../../../src/memory/errors.ts";
 import type { ChatModel } from "../../../src/memory/ports/llm.ts";
 import type { TurnInput } from "../../../src/memory/sessions/chat-turn.ts";
+import type { ProxiedTurnInput } from "../../../src/memory/sessions/run-turn.ts";
 import { TenantMemory } from "../../../src/memory/tenant-memory.ts";
 import { InMemorySessionStore } from "../../support/fakes/sessions.ts";
 import { type TestDeps, testDeps } from "../../support/memory-deps.ts";
@@ -23,7 +24,8 @@ const spies = vi.hoisted(() => {
     recentTraces: answer("recentTraces"),
     readStats: answer("readStats"),
     restoreFacts: answer("restoreFacts"),
-    startTurn: answer("ChatTurn.start"),
+    runChatTurn: answer("runChatTurn"),
+    runProxiedTurn: answer("runProxiedTurn"),
     recordAudit: vi.fn(),
     add: answer("SessionMemory.add"),
     getContext: answer("SessionMemory.getContext"),
@@ -49,7 +51,7 @@ vi.mock("../../../src/memory/observe/queries.ts", () => ({
 }));
 vi.mock("../../../src/memory/facts/backup.ts", () => ({ restoreFacts: spies.restoreFacts }));
 vi.mock("../../../src/memory/observe/audit-record.ts", () => ({ recordAudit: spies.recordAudit }));
-vi.mock("../../../src/memory/sessions/chat-turn.ts", () => ({ ChatTurn: { start: spies.startTurn } }));
+vi.mock("../../../src/memory/sessions/run-turn.ts", () => ({ runChatTurn: spies.runChatTurn, runProxiedTurn: spies.runProxiedTurn }));
 vi.mock("../../../src/memory/sessions/session-memory.ts", () => ({
   SessionMemory: class {
     constructor(...args: unknown[]) {
@@ -87,6 +89,9 @@ beforeEach(() => {
 describe("TenantMemory delegates each request to its use case with the tenant's deps", () => {
   const page = { offset: 0, limit: 10 };
   const turn: TurnInput = { sessionId: "s1", userId: "u1", messages: [{ role: "user", content: "hi" }], query: "hi", fields: {} };
+  const run = { admitted: () => Promise.resolve(), stream: false };
+  const request = { body: { model: "m", messages: [] }, messages: [{ role: "user" as const, content: "hi" }] };
+  const proxied: ProxiedTurnInput = { sessionId: "s1", userId: "u1", key: "k1", request };
   const cases: [string, (m: TenantMemory) => Promise<unknown>, keyof typeof spies, unknown[]][] = [
     ["session", (m) => m.session("s1", page), "sessionState", ["s1", page]],
     ["reset", (m) => m.reset("s1", true), "resetSession", ["s1", true]],
@@ -99,7 +104,8 @@ describe("TenantMemory delegates each request to its use case with the tenant's 
     ["recentTraces", (m) => m.recentTraces("s1", 5), "recentTraces", ["s1", 5]],
     ["stats", (m) => m.stats(), "readStats", []],
     ["restoreFacts", (m) => m.restoreFacts("u1"), "restoreFacts", ["u1"]],
-    ["startTurn", (m) => m.startTurn(turn), "startTurn", [turn]],
+    ["chatTurn", (m) => m.chatTurn(turn, run), "runChatTurn", [turn, run]],
+    ["proxiedTurn", (m) => m.proxiedTurn(proxied, run), "runProxiedTurn", [proxied, run]],
   ];
 
   it.each(cases)("%s", async (_name, call, spy, args) => {
