@@ -107,8 +107,9 @@ describe("round trips with RATE_LIMIT on", () => {
     const { key, env } = limited("100/24h");
     const user = uniqueId("rt-user");
     const sid = uniqueId("rt-rl");
-    // Scripts loaded (no NOSCRIPT retry below).
+    // Scripts loaded (no NOSCRIPT retry below): the chat turn's, and the context read's for the read at the end.
     expect((await call("POST", `/v1/sessions/${sid}/chat`, { key, env, body: { message: "warm up", userId: user } })).status).toBe(200);
+    expect((await call("GET", `/v1/sessions/${sid}/context?userId=${user}`, { key, env })).status).toBe(200);
     await clearLog("redis");
     await setLlmMode({ mode: "echo", delayMs: LLM_DELAY_MS });
     const message = "what is on the agenda";
