@@ -44,8 +44,11 @@ class StoreWithoutIntents extends VectorFactStore {
   }
 }
 
-/** A product variant: without the intent wording, or gated per query by `queryGate`. */
-export type ProductVariant = { withoutIntents: true } | { queryGate: true };
+/**
+ * A product variant: without the intent wording, gated per query by `queryGate`, or over another
+ * store (named: `product-<name>`, e.g. one that sends other query parts, bench/support/recall-parts.ts).
+ */
+export type ProductVariant = { withoutIntents: true } | { queryGate: true } | { name: string; store: VectorFactStore };
 
 /**
  * `product`: recall as a chat context gets it today, `SessionMemory.recall` with the default
@@ -62,10 +65,13 @@ export const productRetriever =
     const options: MemoryOptions = { ...DEFAULT_MEMORY_OPTIONS, retrieval: env.mode, fusion };
     const withoutIntents = variant !== undefined && "withoutIntents" in variant;
     const perQuery = variant !== undefined && "queryGate" in variant;
-    const suffix = withoutIntents ? "-nointent" : perQuery ? "-querygate" : "";
-    const store = withoutIntents
-      ? new StoreWithoutIntents(env.index, { retrieval: env.mode, fusion })
-      : new VectorFactStore(env.index, { retrieval: env.mode, fusion });
+    const other = variant !== undefined && "store" in variant ? variant : null;
+    const suffix = withoutIntents ? "-nointent" : perQuery ? "-querygate" : other ? `-${other.name}` : "";
+    const store =
+      other?.store ??
+      (withoutIntents
+        ? new StoreWithoutIntents(env.index, { retrieval: env.mode, fusion })
+        : new VectorFactStore(env.index, { retrieval: env.mode, fusion }));
     let persona = "";
     let toDataset = new Map<string, string>();
     const scale = relevanceScale(env.mode, fusion);
