@@ -37,17 +37,12 @@ import { ChatOpenAI } from "@langchain/openai";
 import { RAGChat, custom } from "@upstash/rag-chat";
 import { Redis } from "@upstash/redis";
 import { Index } from "@upstash/vector";
-import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { isFollowUp } from "../../src/memory/facts/recall-query.ts";
 import { startFakeOpenAI } from "../../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../../tools/upstash-local/index.ts";
-import type { RequestLogEntry } from "../../tools/upstash-local/listener.ts";
 import { parseDenseModel } from "../../tools/upstash-local/vector/config.ts";
-import { embeddingStats } from "../../tools/upstash-local/vector/embedding-cache.ts";
-import type { Dataset } from "../data/recall/schema.ts";
 import { startBenchWorker } from "../support/bench-worker.ts";
-import { asLearned } from "../support/recall-parts.ts";
+import { FACTS, type Measured, measurer, question, tableRow, text } from "./peers-support.ts";
 import { startTimingProxy } from "../support/timing-proxy.ts";
 
 const DELAY_MS = Number(process.env.PEERS_DELAY_MS ?? 20);
@@ -59,30 +54,6 @@ const RUNS = Number(process.env.PEERS_RUNS ?? 30);
 const API_KEY = "bench-key";
 const AUTH = { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" };
 const REPLY = "Noted, thanks for telling me.";
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] ?? NaN) : ((s[mid - 1] ?? NaN) + (s[mid] ?? NaN)) / 2;
-};
-
-/** Sequential round trips: a request that starts within half the delay of the wave's first joins it. */
-function waves(entries: readonly RequestLogEntry[]): number {
-  let count = 0;
-  let start = Number.NEGATIVE_INFINITY;
-  for (const at of entries.map((e) => e.at).sort((a, b) => a - b)) {
-    if (at - start >= Math.max(DELAY_MS, 2) / 2) {
-      count += 1;
-      start = at;
-    }
-  }
-  return count;
-}
-
-const text = (i: number): string =>
-  i % 2 === 0
-    ? `Turn ${i}: I am planning a trip to Lisbon in May, budget ${500 + (i % 40) * 10} euros. Any hotel near Alfama?`
-    : `Turn ${i}: Try a guesthouse in Alfama around ${60 + (i % 30)} euros a night; trams 28 and 12 stop nearby.`;
 
 const DENSE_MODEL = parseDenseModel(process.env.PEERS_DENSE_MODEL ?? "HASHING_WEIGHTED", "PEERS_DENSE_MODEL");
 const upstash = await startUpstashLocal({
@@ -116,40 +87,7 @@ const index = new Index({ url: upstash.env.UPSTASH_VECTOR_REST_URL ?? "", token:
 const rag = new RAGChat({ redis, vector: index, model: custom("bench-model", { baseUrl: `${proxy.url}/v1`, apiKey: "bench" }) });
 const lcModel = new ChatOpenAI({ model: "bench-model", apiKey: "bench", configuration: { baseURL: `${proxy.url}/v1` }, maxRetries: 0 });
 
-interface Measured {
-  ms: number;
-  trips: number;
-  /** Queries in the span's Vector query requests (a batch counts each), and dense embeddings the emulator computed. */
-  parts: number;
-  embeddings: number;
-}
-
-/** Queries in a logged Vector query request: one, or the length of its batch (the log keeps 2 KB of the body). */
-function queryParts(entry: RequestLogEntry): number {
-  if (!entry.path.startsWith("/query")) return 0;
-  return Math.max(1, entry.body.match(/"topK"/g)?.length ?? 0);
-}
-
-/** Runs `op` with the emulators' logs cleared; `until` (ms since epoch) ends the span when the op marks one. */
-// biome-ignore lint/suspicious/noConfusingVoidType: an op returns nothing, or the end of its span
-async function measure(op: () => Promise<number | void>): Promise<Measured> {
-  upstash.redis.resetLog();
-  upstash.vector.resetLog();
-  const computed = embeddingStats().computed;
-  const t0 = Date.now();
-  const start = performance.now();
-  const marked = await op();
-  const end = typeof marked === "number" ? marked : Date.now();
-  const ms = typeof marked === "number" ? marked - t0 : performance.now() - start;
-  const inSpan = (e: RequestLogEntry) => e.at >= t0 && e.at <= end;
-  const vector = upstash.vector.log.filter(inSpan);
-  return {
-    ms,
-    trips: waves([...upstash.redis.log.filter(inSpan), ...vector]),
-    parts: vector.reduce((n, e) => n + queryParts(e), 0),
-    embeddings: embeddingStats().computed - computed,
-  };
-}
+const measure = measurer(upstash, DELAY_MS);
 
 /** The body of a request that must succeed. */
 async function ok(url: URL, init: RequestInit = {}): Promise<string> {
@@ -173,17 +111,8 @@ function llmArrival(marker: string): number {
 }
 
 const run = Date.now().toString(36);
-/** The user whose sessions and facts the recall rows read: a persona of the recall dataset, half its facts as the learner words them. */
+/** The user whose sessions and facts the recall rows read. */
 const USER = `ada-${run}`;
-const persona = JSON.parse(readFileSync(new URL("../data/recall/dataset.json", import.meta.url), "utf8")) as Dataset;
-const FACTS = persona.facts
-  .filter((f) => f.persona === "emma")
-  .slice(0, 40)
-  .map((f, i) => ({ text: i % 2 === 0 ? f.text : asLearned(f.text), type: f.type }));
-/** The persona's questions; none a follow-up, whose recall would wait for the session read in a chat turn. */
-const QUESTIONS = persona.queries.filter((q) => q.persona === "emma" && !isFollowUp(`turn 0: ${q.text}`)).map((q) => q.text);
-/** A new question each turn: a marker (it also finds the turn's LLM call) and one of the persona's questions. */
-const question = (marker: string, i: number): string => `${marker}: ${QUESTIONS[i % QUESTIONS.length]}`;
 await am(`/v1/users/${USER}/facts/import`, { method: "POST", body: JSON.stringify({ facts: FACTS }) });
 // LangChain's arm (and the relay Worker) query their own namespace of the same index; rag-chat reads the default one
 const facts = FACTS.map((f, i) => ({ id: `fact-${i}`, data: f.text, metadata: { text: f.text } }));
@@ -358,15 +287,7 @@ try {
         if (i >= WARMUP) samples[which]!.push(m);
       }
     }
-    const cell = (ms: Measured[]) => `${median(ms.map((m) => m.ms)).toFixed(1)} (${median(ms.map((m) => m.trips))})`;
-    const cells = samples.map(cell);
-    if (domain && cells.length === 4) cells.push("-");
-    const mean = (ms: Measured[], f: (m: Measured) => number) => (ms.reduce((n, m) => n + f(m), 0) / Math.max(1, ms.length)).toFixed(2);
-    const own = samples[0] ?? [];
-    const lc = samples[2] ?? [];
-    const parts = row.recall ? `${mean(own, (m) => m.parts)} / ${mean(lc, (m) => m.parts)}` : "-";
-    const embedded = row.recall ? `${mean(own, (m) => m.embeddings)} / ${mean(lc, (m) => m.embeddings)}` : "-";
-    results.push(`| ${row.label} | ${cells.join(" | ")} | ${parts} | ${embedded} |`);
+    results.push(tableRow(row.label, samples, { pad: domain !== null, recall: row.recall }));
     console.error(results.at(-1)); // as it comes, so a long run shows progress
   }
 } finally {

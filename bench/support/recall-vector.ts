@@ -6,7 +6,7 @@ import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../src/memory/opt
 import type { FusionMode } from "../../src/memory/options.ts";
 import type { FactMatches, FactQuery, FactScope } from "../../src/memory/ports/facts.ts";
 import { intentQueryText } from "../../src/memory/facts/query-intents.ts";
-import { recallQueryText } from "../../src/memory/facts/recall-query.ts";
+import { recallQueryText, unionWords } from "../../src/memory/facts/recall-query.ts";
 import { queryGate, relevanceScale } from "../../src/memory/facts/relevance.ts";
 import type { RecalledFact } from "../../src/memory/model.ts";
 import { scopeToNamespace } from "../../src/stores/fact-namespace.ts";
@@ -40,7 +40,8 @@ class StoreWithoutIntents extends VectorFactStore {
   override query(scope: FactScope, query: FactQuery): Promise<FactMatches> {
     const intent = intentQueryText(query.text);
     const also = (query.also ?? []).filter((t) => t !== intent);
-    return super.query(scope, { ...query, also });
+    // nor its words in the one sparse query
+    return super.query(scope, { ...query, also, sparseText: unionWords([query.text, ...also]) });
   }
 }
 
