@@ -10,6 +10,7 @@ import { QueryMode } from "@upstash/vector";
 import { intentQueryText } from "../../src/memory/facts/query-intents.ts";
 import { thirdPersonText, unionWords } from "../../src/memory/facts/recall-query.ts";
 import type { FactMatches, FactQuery, FactScope } from "../../src/memory/ports/facts.ts";
+import { toUser } from "../../src/llm/offline-learner/chinese.ts";
 import { toThirdPerson } from "../../src/llm/offline-learner/english-verbs.ts";
 import { bestOf, candidatesOf, mergeParts } from "../../src/stores/fact-candidates.ts";
 import { CURRENT_FACTS_FILTER, allOf, scopeFilter, typeFilter } from "../../src/stores/fact-filter.ts";
@@ -139,25 +140,13 @@ export class PlannedFactStore extends VectorFactStore {
   }
 }
 
-/** Chinese first person as the learner writes it about 用户 (src/llm/offline-learner/chinese.ts). */
-const KIN =
-  "妹妹|姐姐|哥哥|弟弟|妈妈|母亲|爸爸|父亲|老公|老婆|丈夫|妻子|太太|先生|男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻|儿子|女儿|孩子|宝宝|朋友|好朋友|闺蜜|同事|老板|领导|上司|室友|邻居|同学|爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|舅舅|表妹|表姐|表哥|表弟|堂妹|堂姐|堂哥|堂弟|家人|猫|猫咪|狗|狗狗|宠物|公司|团队|小组|部门|学校|老家";
-const chineseAsLearned = (text: string): string =>
-  text
-    .replace(/(?:我们|咱们|咱)(?:家)(?:的)?/gu, "用户家的")
-    .replace(/我家(?:的)?/gu, "用户家的")
-    .replace(new RegExp(`(?:我们|咱们)(?:的)?(?=${KIN})`, "gu"), "用户的")
-    .replace(new RegExp(`(?:我|俺)(?:的)?(?=${KIN})`, "gu"), "用户的")
-    .replace(/我们|咱们|我的|俺的|我|俺/gu, (m) => (m.endsWith("的") ? "用户的" : "用户"))
-    .replace(/用户家的(?=[在住是有])/gu, "用户家");
-
 /**
  * A fact as the offline learner would store it: first person rewritten about "the user" with the
- * learner's own rules (`toThirdPerson`; Chinese 我 -> 用户), capitalized. A fact with no
+ * learner's own rules (`toThirdPerson`; Chinese `toUser`, 我 -> 用户), capitalized. A fact with no
  * first-person word ("Ida was born on the 2nd of August.") stays as it is.
  */
 export function asLearned(text: string): string {
-  if (/[\p{Script=Han}]/u.test(text)) return chineseAsLearned(text);
+  if (/[\p{Script=Han}]/u.test(text)) return toUser(text);
   if (!/\b(?:i|i'm|i've|i'll|i'd|my|me|we|our|us|mine|ours)\b/iu.test(text)) return text;
   const out = toThirdPerson(text);
   return out.charAt(0).toUpperCase() + out.slice(1);
