@@ -35,10 +35,9 @@ describe("VectorFactStore on a hybrid index fused in the Worker: the query parts
         ["DENSE", third],
         ["SPARSE", `${first} the user's`],
       ]);
-      expect(found.candidates.find((c) => c.fact.id === "f-sister")).toMatchObject({
-        dense: expect.any(Number),
-        sparse: expect.any(Number),
-      });
+      // the sister fact was found by both parts: a dense and a sparse score
+      const sister = found.candidates.find((c) => c.fact.id === "f-sister");
+      expect([typeof sister?.dense, typeof sister?.sparse]).toEqual(["number", "number"]);
       // without a sparse text every wording is searched in both parts, as before
       expect((await store.query(s, { text: first, also: [third], topK: 5 })).queries).toBe(4);
     } finally {
