@@ -721,6 +721,8 @@ export interface components {
                 topK: number;
                 minScore: number;
                 types: ("fact" | "preference" | "context" | "temporary" | "experience" | "episode")[] | null;
+                /** @description Queries the recall asked the index: each wording on the dense or the sparse part of its one batch */
+                queryParts?: number;
                 candidates: {
                     id: string;
                     text: string;
@@ -6020,6 +6022,7 @@ export interface operations {
                      *         "topK": 10,
                      *         "minScore": 0.24,
                      *         "types": null,
+                     *         "queryParts": 3,
                      *         "candidates": [
                      *           {
                      *             "id": "f1",

@@ -93,7 +93,8 @@ export class VectorFactStore implements FactStore {
     if (!Number.isSafeInteger(query.topK) || query.topK <= 0) throw new InvalidStoreInput("topK must be a positive integer");
     const filter = allOf([typeFilter(query.types), scopeFilter(query.filter), CURRENT_FACTS_FILTER]);
     const common = { topK: query.topK, includeMetadata: true as const, ...(filter ? { filter } : {}) };
-    const texts = [query.text, ...(query.also ?? [])];
+    // A wording sent twice would be the same query twice: each distinct one once.
+    const texts = [...new Set([query.text, ...(query.also ?? [])])];
     if (this.#embed) {
       // Worker-side embeddings are dense: the index's sparse model is not involved.
       const vectors = await this.#embedAll(texts);
@@ -105,10 +106,15 @@ export class VectorFactStore implements FactStore {
           ),
         [],
       );
-      return { scale: "dense", candidates: bestOf(results.map((r) => candidatesOf(r, "dense"))) };
+      return { scale: "dense", candidates: bestOf(results.map((r) => candidatesOf(r, "dense"))), queries: texts.length };
     }
     if (this.#retrieval === "hybrid" && this.#fusion === "worker") {
-      return { scale: "hybrid", candidates: await this.#queryParts(namespace, texts, common) };
+      const sparse = query.sparseText === undefined ? texts : [query.sparseText];
+      return {
+        scale: "hybrid",
+        candidates: await this.#queryParts(namespace, texts, sparse, common),
+        queries: texts.length + sparse.length,
+      };
     }
     const mode = this.#retrieval;
     // A hybrid index fuses its parts itself, so the scores are on its fusion's scale.
@@ -123,7 +129,7 @@ export class VectorFactStore implements FactStore {
       [],
     );
     const part = mode === "hybrid" ? null : mode;
-    return { scale, candidates: bestOf(results.map((r) => candidatesOf(r, part))) };
+    return { scale, candidates: bestOf(results.map((r) => candidatesOf(r, part))), queries: texts.length };
   }
 
   /** Queries in one request: a single query, or a batch (answered with one result list per query). */
@@ -133,22 +139,23 @@ export class VectorFactStore implements FactStore {
   }
 
   /**
-   * Both parts of a hybrid index for every wording in one request (a batch of a DENSE and a SPARSE
-   * query per wording), merged per fact with each part's best score; a fact only one part found has
-   * no score for the other.
+   * Both parts of a hybrid index in one request: a batch of a DENSE query per dense wording and a
+   * SPARSE query per sparse one, merged per fact with each part's best score; a fact only one part
+   * found has no score for the other.
    */
   async #queryParts(
     namespace: string,
-    texts: readonly string[],
+    denseTexts: readonly string[],
+    sparseTexts: readonly string[],
     common: { topK: number; includeMetadata: true; filter?: string },
   ): Promise<RecallCandidate[]> {
-    const batch = texts.flatMap((data) => [
-      { ...common, data, queryMode: QueryMode.DENSE },
-      { ...common, data, queryMode: QueryMode.SPARSE },
-    ]);
+    const batch = [
+      ...denseTexts.map((data) => ({ ...common, data, queryMode: QueryMode.DENSE })),
+      ...sparseTexts.map((data) => ({ ...common, data, queryMode: QueryMode.SPARSE })),
+    ];
     const results = await orEmpty(() => this.#index.queryMany(batch, { namespace }), []);
-    const dense = bestOf(results.filter((_, i) => i % 2 === 0).map((r) => candidatesOf(r, "dense")));
-    const sparse = bestOf(results.filter((_, i) => i % 2 === 1).map((r) => candidatesOf(r, "sparse")));
+    const dense = bestOf(results.slice(0, denseTexts.length).map((r) => candidatesOf(r, "dense")));
+    const sparse = bestOf(results.slice(denseTexts.length).map((r) => candidatesOf(r, "sparse")));
     return mergeParts(dense, sparse);
   }
 

@@ -6,7 +6,7 @@ import { DEFAULT_MEMORY_OPTIONS, type MemoryOptions } from "../../../src/memory/
 import type { FusionMode } from "../../../src/memory/options.ts";
 import type { FactMatches, FactQuery, FactScope } from "../../../src/memory/ports/facts.ts";
 import { intentQueryText } from "../../../src/memory/facts/query-intents.ts";
-import { recallQueryText } from "../../../src/memory/facts/recall-query.ts";
+import { recallQueryText, unionWords } from "../../../src/memory/facts/recall-query.ts";
 import { queryGate, relevanceScale } from "../../../src/memory/facts/relevance.ts";
 import type { RecalledFact } from "../../../src/memory/model.ts";
 import { scopeToNamespace } from "../../../src/stores/fact-namespace.ts";
@@ -40,12 +40,16 @@ class StoreWithoutIntents extends VectorFactStore {
   override query(scope: FactScope, query: FactQuery): Promise<FactMatches> {
     const intent = intentQueryText(query.text);
     const also = (query.also ?? []).filter((t) => t !== intent);
-    return super.query(scope, { ...query, also });
+    // nor its words in the one sparse query
+    return super.query(scope, { ...query, also, sparseText: unionWords([query.text, ...also]) });
   }
 }
 
-/** A product variant: without the intent wording, or gated per query by `queryGate`. */
-export type ProductVariant = { withoutIntents: true } | { queryGate: true };
+/**
+ * A product variant: without the intent wording, gated per query by `queryGate`, or over another
+ * store (named: `product-<name>`, e.g. one that sends other query parts, bench/support/recall/parts.ts).
+ */
+export type ProductVariant = { withoutIntents: true } | { queryGate: true } | { name: string; store: VectorFactStore };
 
 /**
  * `product`: recall as a chat context gets it today, `SessionMemory.recall` with the default
@@ -62,10 +66,13 @@ export const productRetriever =
     const options: MemoryOptions = { ...DEFAULT_MEMORY_OPTIONS, retrieval: env.mode, fusion };
     const withoutIntents = variant !== undefined && "withoutIntents" in variant;
     const perQuery = variant !== undefined && "queryGate" in variant;
-    const suffix = withoutIntents ? "-nointent" : perQuery ? "-querygate" : "";
-    const store = withoutIntents
-      ? new StoreWithoutIntents(env.index, { retrieval: env.mode, fusion })
-      : new VectorFactStore(env.index, { retrieval: env.mode, fusion });
+    const other = variant !== undefined && "store" in variant ? variant : null;
+    const suffix = withoutIntents ? "-nointent" : perQuery ? "-querygate" : other ? `-${other.name}` : "";
+    const store =
+      other?.store ??
+      (withoutIntents
+        ? new StoreWithoutIntents(env.index, { retrieval: env.mode, fusion })
+        : new VectorFactStore(env.index, { retrieval: env.mode, fusion }));
     let persona = "";
     let toDataset = new Map<string, string>();
     const scale = relevanceScale(env.mode, fusion);

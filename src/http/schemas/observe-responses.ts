@@ -35,6 +35,11 @@ export const TraceSchema = z
         topK: z.number().int(),
         minScore: z.number(),
         types: z.array(FactTypeSchema).nullable(),
+        queryParts: z
+          .number()
+          .int()
+          .optional()
+          .openapi({ description: "Queries the recall asked the index: each wording on the dense or the sparse part of its one batch" }),
         candidates: z.array(TraceCandidateSchema),
       })
       .nullable(),
@@ -98,6 +103,7 @@ export const OBSERVE_EXAMPLES = {
       topK: 10,
       minScore: 0.24,
       types: null,
+      queryParts: 3,
       candidates: [
         {
           id: "f1",

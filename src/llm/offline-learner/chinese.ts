@@ -30,7 +30,8 @@ const KIN =
 const CONTINUATION =
   /^(?:也|还|最|平时|特别|非常|很|比较)?(?:喜欢|爱|讨厌|不喜欢|不爱|不吃|不喝|住在|在.{1,8}(?:工作|上班|上学|做|当|读|学)|是|当|做|对.{1,8}过敏|会|养了|有)/u;
 
-function toUser(clause: string): string {
+/** First person about 用户, as facts are written ("我妹妹" -> "用户的妹妹", "我" -> "用户"). */
+export function toUser(clause: string): string {
   return clause
     .replace(/(?:我们|咱们|咱)(?:家)(?:的)?/gu, "用户家的")
     .replace(/我家(?:的)?/gu, "用户家的")

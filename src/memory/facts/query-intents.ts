@@ -23,9 +23,9 @@ export interface QueryIntent {
 }
 
 /** "my", "our", "the user's", optionally followed by a relative's possessive ("my spouse's"). */
-const MY = String.raw`(?:my|our|the user's)(?: [a-z-]+(?:'s|s'))?`;
+const MY = "(?:my|our|the user's)(?: [a-z-]+(?:'s|s'))?";
 /** The user as the subject of a question ("do I", "are we", "does the user"). */
-const ME = String.raw`(?:i|we|the user)`;
+const ME = "(?:i|we|the user)";
 const re = (source: string): RegExp => new RegExp(source, "u");
 
 /** The cue table; an entry's wording comes from the learner's rule for that relation kind. */

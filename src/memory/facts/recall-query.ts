@@ -31,6 +31,13 @@ const SELF_REFERENCES: readonly (readonly [RegExp, string])[] = [
   [/\bam\b/giu, "is"],
 ];
 
+/** A first-person wording about "the user", as learned facts name the user ("my sister" -> "the user's sister"). */
+export function thirdPersonText(first: string): string {
+  let third = first;
+  for (const [pattern, replacement] of SELF_REFERENCES) third = third.replace(pattern, replacement);
+  return third;
+}
+
 /**
  * The wordings recall searches: {@link recallQueryText} (the user's own first-person words, how
  * persisted messages are stored) and, when it reads differently, the same words about "the user"
@@ -41,12 +48,38 @@ const SELF_REFERENCES: readonly (readonly [RegExp, string])[] = [
  */
 export function recallQueryTexts(query: string): [string, ...string[]] {
   const first = recallQueryText(query);
-  let third = first;
-  for (const [pattern, replacement] of SELF_REFERENCES) third = third.replace(pattern, replacement);
+  const third = thirdPersonText(first);
   const texts: [string, ...string[]] = third === first ? [first] : [first, third];
   const intent = intentQueryText(first);
   if (intent !== null) texts.push(intent);
   return texts;
+}
+
+/** The words of several texts as one, each word once, in order (a sparse query reads each word as present or not). */
+export function unionWords(texts: readonly string[]): string {
+  const words: string[] = [];
+  for (const text of texts) for (const word of text.split(/\s+/u)) if (word !== "" && !words.includes(word)) words.push(word);
+  return words.join(" ");
+}
+
+/** What one recall asks the fact store: the wordings its dense part searches, and the one text its sparse part searches. */
+export interface RecallQuery {
+  /** First the first-person wording (the gate and the script weights are read from it). */
+  texts: [string, ...string[]];
+  /**
+   * Every wording's words in one text: "the user"'s words and the intent's. BM25 weighs a query word
+   * by its presence, so this text finds every fact a wording's own sparse query finds, in one query.
+   */
+  sparseText: string;
+}
+
+/**
+ * The query parts of a recall (see docs/recall.md, "Query parts"): the wordings of
+ * {@link recallQueryTexts} searched densely, and one sparse query of all their words.
+ */
+export function recallQuery(query: string): RecallQuery {
+  const texts = recallQueryTexts(query);
+  return { texts, sparseText: unionWords(texts) };
 }
 
 /** Longest message, in characters, that may be a follow-up leaning on the conversation before it. */

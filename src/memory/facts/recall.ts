@@ -5,7 +5,7 @@ import type { FactScope, FactStore } from "../ports/facts.ts";
 import type { Fact, FactType, RecalledFact, RecallCandidate, RelevanceScale } from "../model.ts";
 import { shownCandidates } from "./fact-guard.ts";
 import { isEmptyFilter, type FactFilter } from "./filter.ts";
-import { recallQueryTexts } from "./recall-query.ts";
+import { recallQuery } from "./recall-query.ts";
 import {
   clamp01,
   DEFAULT_RECALL_GATES,
@@ -68,6 +68,8 @@ export interface RecallOutcome {
   gate: { minScore: number; scale: RelevanceScale; margin: number };
   /** What the store returned, in its order (a trace shows their raw scores). */
   candidates?: readonly RecallCandidate[] | undefined;
+  /** Queries the recall asked the index (its batch's parts: a wording on the dense or the sparse part); absent when the store does not say. */
+  queryParts?: number | undefined;
 }
 
 export interface RankOptions {
@@ -170,10 +172,16 @@ export async function recallFrom(
 ): Promise<RecallOutcome> {
   const { k, options } = request;
   const filter = request.filter && !isEmptyFilter(request.filter) ? { filter: request.filter } : {};
-  const [text, ...also] = recallQueryTexts(query);
-  const { scale, candidates: found } = await store.query(scope, {
+  const { texts, sparseText } = recallQuery(query);
+  const [text, ...also] = texts;
+  const {
+    scale,
+    candidates: found,
+    queries,
+  } = await store.query(scope, {
     text,
     ...(also.length > 0 ? { also } : {}),
+    sparseText,
     topK: candidateDepth(k),
     types: request.types,
     ...filter,
@@ -193,7 +201,7 @@ export async function recallFrom(
     now: request.now,
     options,
   });
-  return { ...outcome, candidates };
+  return { ...outcome, candidates, ...(queries !== undefined ? { queryParts: queries } : {}) };
 }
 
 /** The outcome of a recall that did not search (no query, no user or no fact store). */

@@ -38,6 +38,8 @@ export interface TraceRecall {
   topK: number;
   minScore: number;
   types: FactType[] | null;
+  /** Queries the recall asked the index: its wordings on the dense and the sparse part (absent when the store does not say). */
+  queryParts?: number | undefined;
   candidates: TraceCandidate[];
 }
 
@@ -225,6 +227,7 @@ export class TurnTrace implements TraceRecorder {
       topK: observation.topK,
       minScore: outcome.gate.minScore,
       types: observation.types && observation.types.length > 0 ? [...observation.types] : null,
+      ...(outcome.queryParts !== undefined ? { queryParts: outcome.queryParts } : {}),
       candidates: explainRecall(outcome),
     };
   }

@@ -72,6 +72,13 @@ export interface FactQuery {
    * its best score per part over them.
    */
   also?: readonly string[] | undefined;
+  /**
+   * On a hybrid index fused in the Worker, the one text the sparse part searches instead of every
+   * wording (BM25 reads a query's words as present or not, so one text holding the wordings' words
+   * finds what each wording finds); the dense part still searches every wording. Default: each
+   * wording is searched in both parts.
+   */
+  sparseText?: string | undefined;
   topK: number;
   types?: FactType[] | undefined;
   /** Agent, time and metadata; the store applies it in its query (see `FactFilter`). */
@@ -85,6 +92,8 @@ export interface FactMatches {
    */
   scale: RelevanceScale;
   candidates: RecallCandidate[];
+  /** Queries the store asked the index (a batch counts each): what the index embeds and bills. */
+  queries?: number | undefined;
 }
 /** A text and its content id (see `factId`). */
 export interface ContentRef {

@@ -2,13 +2,15 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Index } from "@upstash/vector";
+import { Index, QueryMode } from "@upstash/vector";
 import { describe, expect, it } from "vitest";
 import { resolveVectorConfig } from "../../../tools/upstash-local/vector/config.ts";
 import { vectorConfigFromEnv } from "../../../tools/upstash-local/vector/config-env.ts";
 import { embedDense } from "../../../tools/upstash-local/vector/dense-model.ts";
 import {
+  clearEmbeddingCache,
   createVectorService,
+  embeddingStats,
   embedText,
   SENTENCE_DIMENSION,
   sentenceModelState,
@@ -17,6 +19,13 @@ import {
 } from "../../../tools/upstash-local/vector/index.ts";
 import { clearSentenceCache, embedSentences, SENTENCE_BATCH } from "../../../tools/upstash-local/vector/sentence-model.ts";
 import { startVectorEmulator } from "../../../tools/upstash-local/vector/standalone.ts";
+
+/** Dense embeddings computed (cache misses) and texts the sentence model ran on while `work` runs. */
+async function counted(work: () => Promise<unknown>): Promise<{ computed: number; modelTexts: number }> {
+  const before = { dense: embeddingStats(), model: sentenceModelStats() };
+  await work();
+  return { computed: embeddingStats().computed - before.dense.computed, modelTexts: sentenceModelStats().texts - before.model.texts };
+}
 
 const norm = (v: Float64Array, from = 0, to = v.length): number => Math.sqrt(v.slice(from, to).reduce((s, x) => s + x * x, 0));
 const dot = (a: Float64Array, b: Float64Array): number => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
@@ -99,6 +108,8 @@ describe("routing by script", () => {
 
   it("is deterministic: the same text embeds to the same vector", async () => {
     const [a] = await embedDense("USE_LITE", ["What pet do I have?"], 1024);
+    clearEmbeddingCache(); // computed again, not read from either cache
+    clearSentenceCache();
     const [b] = await embedDense("USE_LITE", ["What pet do I have?"], 1024);
     expect(Array.from(a!)).toEqual(Array.from(b!));
   });
@@ -119,12 +130,33 @@ describe("batching", () => {
   it("a text embedded before comes from the cache, not the model", async () => {
     const text = "I keep bees on the roof of my building";
     const [first] = await embedDense("USE_LITE", [text], 1024);
-    const before = sentenceModelStats();
+    const before = { model: sentenceModelStats(), dense: embeddingStats() };
     const [again] = await embedDense("USE_LITE", [text], 1024);
-    const after = sentenceModelStats();
-    expect(after.batches - before.batches).toBe(0);
-    expect(after.cached - before.cached).toBe(1);
+    expect(sentenceModelStats().batches - before.model.batches).toBe(0);
+    expect(embeddingStats().cached - before.dense.cached).toBe(1);
     expect(Array.from(again!)).toEqual(Array.from(first!));
+    // Below the dense cache the sentence model keeps its own, by the text's Latin part: a mixed text
+    // whose Latin part was embedded before costs the model nothing either.
+    const mixed = await counted(() => embedDense("USE_LITE", [`${text} 上海`], 1024));
+    expect(mixed).toEqual({ computed: 1, modelTexts: 0 });
+  });
+
+  it("a recall's batch of a new question reaches the model once per distinct wording (DENSE and SPARSE parts, repeats)", async () => {
+    const emu = await startVectorEmulator({ index: { kind: "hybrid", denseModel: "USE_LITE" } });
+    try {
+      const index = new Index({ url: emu.url, token: emu.token, enableTelemetry: false });
+      await index.upsert([{ id: "sister", data: "The user's sister Mia lives in Lisbon." }], { namespace: "u" });
+      const wordings = ["Where does my sister live now?", "Where does the user's sister live now?", "Where does my sister live now?"];
+      const batch = wordings.flatMap((data) => [
+        { data, topK: 3, queryMode: QueryMode.DENSE },
+        { data, topK: 3, queryMode: QueryMode.SPARSE },
+      ]);
+      expect(await counted(() => index.queryMany(batch, { namespace: "u" }))).toEqual({ computed: 2, modelTexts: 2 });
+      // the same question again: nothing reaches the model
+      expect(await counted(() => index.queryMany(batch, { namespace: "u" }))).toEqual({ computed: 0, modelTexts: 0 });
+    } finally {
+      await emu.close();
+    }
   });
 
   it("a large batch is cut into model batches of at most SENTENCE_BATCH texts, shortest first", async () => {

@@ -10,6 +10,7 @@
  * and a mixed text matches each side in proportion to how much of it is in that script.
  */
 import type { DenseModel } from "./config.ts";
+import { cachedEmbeddings } from "./embedding-cache.ts";
 import { embedText } from "./embedder.ts";
 import { splitScripts } from "./script-split.ts";
 import { embedSentences, SENTENCE_DIMENSION } from "./sentence-model.ts";
@@ -25,8 +26,15 @@ export function embedHashing(model: DenseModel, text: string, dimension: number)
   return embedText(text, dimension, { stopFeatures: model === "HASHING_WEIGHTED" });
 }
 
-/** Embeds `texts` with `model` into vectors of `dimension` values; a sentence-model batch is one call. */
-export async function embedDense(model: DenseModel, texts: readonly string[], dimension: number): Promise<Float64Array[]> {
+/**
+ * Embeds `texts` with `model` into vectors of `dimension` values: each distinct text once, and not
+ * at all while the model's cache holds it (embedding-cache.ts); a sentence-model batch is one call.
+ */
+export function embedDense(model: DenseModel, texts: readonly string[], dimension: number): Promise<Float64Array[]> {
+  return cachedEmbeddings(`${model}/${dimension}`, texts, (missing) => computeDense(model, missing, dimension));
+}
+
+async function computeDense(model: DenseModel, texts: readonly string[], dimension: number): Promise<Float64Array[]> {
   if (model !== "USE_LITE") return texts.map((t) => embedHashing(model, t, dimension));
   const parts = texts.map(splitScripts);
   const sentences = await embedSentences(parts.map((p) => p.latin));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createFact } from "../../../../src/memory/facts/identity.ts";
-import { rankRecalled, scoreRecall, selectRecalled } from "../../../../src/memory/facts/recall.ts";
+import { rankRecalled, recallFrom, scoreRecall, selectRecalled } from "../../../../src/memory/facts/recall.ts";
 import {
   DEFAULT_RECALL_GATES,
   DENSE_ZERO_COSINE,
@@ -11,9 +11,17 @@ import {
   SPARSE_SCALE,
   relevanceOf,
 } from "../../../../src/memory/facts/relevance.ts";
-import { isFollowUp, recallQueryText, recallQueryTexts, turnRecallQuery } from "../../../../src/memory/facts/recall-query.ts";
+import {
+  isFollowUp,
+  recallQuery,
+  recallQueryText,
+  recallQueryTexts,
+  turnRecallQuery,
+  unionWords,
+} from "../../../../src/memory/facts/recall-query.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../../../src/memory/options.ts";
 import type { Fact } from "../../../../src/memory/model.ts";
+import { InMemoryFactStore } from "../../../support/fakes/facts.ts";
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 1);
@@ -184,6 +192,34 @@ describe("recall queries", () => {
       "Give the user a haiku about autumn leaves",
     ]);
     expect(recallQueryTexts("What is the capital of France?")).toEqual(["What is the capital of France?"]);
+  });
+
+  it("searches every wording densely and all their words in one sparse query", () => {
+    expect(recallQuery("What is the user's job?")).toEqual({
+      texts: ["What is my job?", "What is the user's job?", "What is my job? works as job profession became teaches"],
+      sparseText: "What is my job? the user's works as job profession became teaches",
+    });
+    expect(recallQuery("我妹妹在哪里工作？")).toEqual({
+      texts: ["我妹妹在哪里工作？", "用户的妹妹在哪里工作？"],
+      sparseText: "我妹妹在哪里工作？ 用户的妹妹在哪里工作？",
+    });
+    expect(recallQuery("What is the capital of France?")).toEqual({
+      texts: ["What is the capital of France?"],
+      sparseText: "What is the capital of France?",
+    });
+    expect(unionWords(["a b", "b  c", "", "a d"])).toBe("a b c d");
+  });
+
+  it("tells how many query parts a recall sent, when the store says", async () => {
+    class CountingStore extends InMemoryFactStore {
+      override async query(...args: Parameters<InMemoryFactStore["query"]>) {
+        return { ...(await super.query(...args)), queries: 4 };
+      }
+    }
+    const scope = { tenant: "t", userId: "u" };
+    const request = { k: 3, now: 0, options: DEFAULT_MEMORY_OPTIONS };
+    expect((await recallFrom(new CountingStore(), scope, "Where does my sister live?", request)).queryParts).toBe(4);
+    expect((await recallFrom(new InMemoryFactStore(), scope, "Where does my sister live?", request)).queryParts).toBeUndefined();
   });
 
   it("adds the turns before a short follow-up, and only then", () => {

@@ -4,7 +4,7 @@ import { DEFAULT_MEMORY_OPTIONS } from "../../../../src/memory/options.ts";
 import type { MemoryLogger, MetricsStore } from "../../../../src/memory/ports/operations.ts";
 import { selectRecalled } from "../../../../src/memory/facts/recall.ts";
 import { denseRelevance } from "../../../../src/memory/facts/relevance.ts";
-import { explainRecall } from "../../../../src/memory/observe/trace.ts";
+import { explainRecall, TurnTrace } from "../../../../src/memory/observe/trace.ts";
 import type { Fact } from "../../../../src/memory/model.ts";
 import { RequestObservation } from "../../../../src/worker/request-observation.ts";
 
@@ -79,6 +79,20 @@ describe("explainRecall", () => {
     // Relevance is the dense mapping of the similarity (the mapping itself is tested with recall).
     expect(explained[0]).toMatchObject({ similarity: 0.95, relevance: expect.closeTo(denseRelevance(0.95), 3), importance: 0.5 });
     expect(explained[2]?.score).toBeGreaterThan(0.5);
+  });
+});
+
+describe("TurnTrace", () => {
+  it("records how many query parts the recall sent, when the store said", () => {
+    const recalled = (queryParts?: number) => {
+      const trace = new TurnTrace();
+      trace.begin({ traceId: "t1", kind: "context", sessionId: "s1", requestId: "r1", at: NOW });
+      const outcome = selectRecalled([], { k: 3, scale: "hybrid", now: NOW, options: DEFAULT_MEMORY_OPTIONS });
+      trace.recall({ query: "where do I live?", k: 3, topK: 14, outcome: queryParts === undefined ? outcome : { ...outcome, queryParts } });
+      return trace.snapshot()?.recall;
+    };
+    expect(recalled(3)?.queryParts).toBe(3);
+    expect(recalled()).not.toHaveProperty("queryParts");
   });
 });
 
