@@ -91,3 +91,11 @@ export function tableRow(label: string, samples: readonly Measured[][], options:
   const embedded = options.recall ? `${mean(own, (m) => m.embeddings)} / ${mean(lc, (m) => m.embeddings)}` : "-";
   return `| ${label} | ${cells.join(" | ")} | ${parts} | ${embedded} |`;
 }
+
+/** The body of a request that must succeed. */
+export async function ok(url: URL, init: RequestInit = {}): Promise<string> {
+  const res = await fetch(url, init);
+  const body = await res.text();
+  if (res.status >= 300) throw new Error(`${url.host}${url.pathname}: HTTP ${res.status} ${body.slice(0, 200)}`);
+  return body;
+}

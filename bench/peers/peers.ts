@@ -3,14 +3,12 @@
  * through its own port), @upstash/rag-chat and LangChain.js's Upstash Redis chat history (both in
  * this process), against the same upstash-local emulators with the same delay on every upstream
  * request and the same fake OpenAI-compatible LLM behind a timing proxy.
- *
  * The index is hybrid (dense + BM25), Agent Memory's default `VECTOR_INDEX`; its dense model is
  * the emulator's hashing model (instant, as `startUpstashLocal` serves a hybrid index), or the dev
  * stack's sentence model with PEERS_DENSE_MODEL=USE_LITE (about 20 ms of CPU per new text here).
  * One user has 40 facts (imported through Agent Memory's API, and upserted with the same texts
  * into a namespace LangChain's arm queries). Every question is new (a turn marker in it), so no
  * embedding comes from the emulator's cache.
- *
  * Figures (median ms of 30 after 3 warm-ups, interleaved; round trips = upstream requests in
  * sequence):
  * - context before the LLM call with recall, on sessions of 10 and 1,000 messages of that user:
@@ -42,7 +40,7 @@ import { startFakeOpenAI } from "../../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../../tools/upstash-local/index.ts";
 import { parseDenseModel } from "../../tools/upstash-local/vector/config.ts";
 import { startBenchWorker } from "../support/workers/bench-worker.ts";
-import { FACTS, type Measured, measurer, question, tableRow, text } from "./peers-support.ts";
+import { FACTS, type Measured, measurer, ok, question, tableRow, text } from "./peers-support.ts";
 import { startTimingProxy } from "../support/workers/timing-proxy.ts";
 
 const DELAY_MS = Number(process.env.PEERS_DELAY_MS ?? 20);
@@ -88,14 +86,6 @@ const rag = new RAGChat({ redis, vector: index, model: custom("bench-model", { b
 const lcModel = new ChatOpenAI({ model: "bench-model", apiKey: "bench", configuration: { baseURL: `${proxy.url}/v1` }, maxRetries: 0 });
 
 const measure = measurer(upstash, DELAY_MS);
-
-/** The body of a request that must succeed. */
-async function ok(url: URL, init: RequestInit = {}): Promise<string> {
-  const res = await fetch(url, init);
-  const body = await res.text();
-  if (res.status >= 300) throw new Error(`${url.host}${url.pathname}: HTTP ${res.status} ${body.slice(0, 200)}`);
-  return body;
-}
 
 const am = (path: string, init: RequestInit = {}): Promise<string> =>
   ok(new URL(path, base), { ...init, headers: { ...AUTH, ...(init.headers ?? {}) } });

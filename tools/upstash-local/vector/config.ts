@@ -1,6 +1,9 @@
 /** @module Vector index configuration: index kind, similarity, dense model, BM25 options and their parsing. */
-import { USE_LITE_MIN_DIMENSION } from "./dense-model.ts";
+import { SENTENCE_DIMENSION } from "./sentence-model.ts";
 import { DEFAULT_TERM_OPTIONS, resolveTermOptions, type TermOptions } from "./terms.ts";
+
+/** Smallest dimension of a `USE_LITE` index: the 512 sentence values plus room for the CJK part. */
+export const USE_LITE_MIN_DIMENSION = SENTENCE_DIMENSION + 128;
 
 /** Similarity functions of a dense Upstash Vector index. */
 export type SimilarityFunction = "COSINE" | "EUCLIDEAN" | "DOT_PRODUCT";

@@ -15,9 +15,6 @@ import { embedText } from "./embedder.ts";
 import { splitScripts } from "./script-split.ts";
 import { embedSentences, SENTENCE_DIMENSION } from "./sentence-model.ts";
 
-/** Smallest dimension of a `USE_LITE` index: the 512 sentence values plus room for the CJK part. */
-export const USE_LITE_MIN_DIMENSION = SENTENCE_DIMENSION + 128;
-
 /** Whether the model embeds without awaiting anything (the hashing models). */
 export const isSyncModel = (model: DenseModel): boolean => model !== "USE_LITE";
 

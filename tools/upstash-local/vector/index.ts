@@ -34,7 +34,8 @@ export {
 export { vectorConfigFromEnv } from "./config-env.ts";
 export { bm25Document, bm25Query } from "./bm25.ts";
 export { embedText, type EmbedOptions } from "./embedder.ts";
-export { embedDense, USE_LITE_MIN_DIMENSION } from "./dense-model.ts";
+export { embedDense } from "./dense-model.ts";
+export { USE_LITE_MIN_DIMENSION } from "./config.ts";
 export { clearEmbeddingCache, EMBEDDING_CACHE_SIZE, embeddingStats, type EmbeddingStats } from "./embedding-cache.ts";
 export { splitScripts, type ScriptParts } from "./script-split.ts";
 export {
