@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { beginTrace, inlineTrace } from "../../../src/http/trace-view.ts";
 import type { Principal } from "../../../src/memory/access/index.ts";
-import type { Trace, TraceCandidate } from "../../../src/memory/observe/index.ts";
+import type { Trace } from "../../../src/memory/observe/index.ts";
+import type { TraceCandidate } from "../../../src/memory/observe/trace.ts";
 import { FULL_KEY, testHttp, tokenPrincipal } from "../../support/http-app.ts";
 
 const candidate: TraceCandidate = {
