@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { compressView, recalledView, round4, statsView, summaryView } from "../../../src/http/render.ts";
 import type { WindowStats } from "../../../src/memory/context/index.ts";
-import type { Fact } from "../../../src/memory/model.ts";
+import { createFact } from "../../../src/memory/facts/identity.ts";
 import type { CompressResult } from "../../../src/memory/sessions/index.ts";
 
-const fact: Fact = {
-  id: "f1",
-  text: "Ada sails",
-  type: "fact",
-  importance: 0.5,
-  createdAt: 1,
-  updatedAt: 1,
-  lastAccessedAt: 1,
-  accessCount: 0,
-  version: 1,
-};
+const fact = createFact("f1", { text: "Ada sails", type: "fact", importance: 0.5 }, 1);
 
 describe("response rounding", () => {
   it("round4 rounds to 4 decimals", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createFact } from "../../../src/memory/facts/identity.ts";
 import type { AppendOptions, CompressionCommit } from "../../../src/memory/ports/sessions.ts";
 import type { Fact, SessionRef, StoredMessage } from "../../../src/memory/model.ts";
 import { InvalidIdError, InvalidStoreInput } from "../../../src/stores/errors.ts";
@@ -25,17 +26,7 @@ const msg = (id: string, extra: Partial<StoredMessage> = {}): StoredMessage => (
   ts: NOW,
   ...extra,
 });
-const fact = (id: string): Fact => ({
-  id,
-  text: "t",
-  type: "fact",
-  importance: 0.5,
-  createdAt: NOW,
-  updatedAt: NOW,
-  lastAccessedAt: NOW,
-  accessCount: 0,
-  version: 1,
-});
+const fact = (id: string): Fact => createFact(id, { text: "t", type: "fact", importance: 0.5 }, NOW);
 const append = (messages: StoredMessage[], options: Partial<AppendOptions> = {}) =>
   appendArgs(ref, messages, { ttlSeconds: 60, ...options }, NOW);
 

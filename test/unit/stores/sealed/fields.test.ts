@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createFact } from "../../../../src/memory/facts/identity.ts";
 import type { SessionDump } from "../../../../src/memory/ports/sessions.ts";
 import type { Fact, StoredMessage, TurnOutcome } from "../../../../src/memory/model.ts";
 import { FieldCipher, isSealed } from "../../../../src/stores/sealed/cipher.ts";
@@ -20,14 +21,7 @@ const message: StoredMessage = {
 };
 const system: StoredMessage = { id: "s1", role: "system", content: "Be brief", tokens: 2, importance: 1, ts: 900 };
 const fact: Fact = {
-  id: "f1",
-  text: "Ada sails",
-  type: "fact",
-  importance: 0.5,
-  createdAt: 1,
-  updatedAt: 2,
-  lastAccessedAt: 2,
-  accessCount: 0,
+  ...createFact("f1", { text: "Ada sails", type: "fact", importance: 0.5 }, 2),
   version: 2,
   history: [{ text: "Ada rows", updatedAt: 1 }],
 };

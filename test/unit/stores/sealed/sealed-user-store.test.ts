@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createFact } from "../../../../src/memory/facts/identity.ts";
 import type { Fact } from "../../../../src/memory/model.ts";
 import { FieldCipher } from "../../../../src/stores/sealed/cipher.ts";
 import * as fields from "../../../../src/stores/sealed/fields.ts";
@@ -7,17 +8,7 @@ import { InMemoryUserStore } from "../../../support/fakes/facts.ts";
 
 const scope = { tenant: "acme", userId: "ada" };
 const cipher = new FieldCipher([{ kid: "k1", secret: new Uint8Array(32).fill(5) }]);
-const fact = (id: string, text: string): Fact => ({
-  id,
-  text,
-  type: "fact",
-  importance: 0.5,
-  createdAt: 1,
-  updatedAt: 1,
-  lastAccessedAt: 1,
-  accessCount: 0,
-  version: 1,
-});
+const fact = (id: string, text: string): Fact => createFact(id, { text, type: "fact", importance: 0.5 }, 1);
 
 /** A user store whose queue holds `facts` sealed, as the sealed session store's append leaves them. */
 async function queued(...facts: Fact[]) {
