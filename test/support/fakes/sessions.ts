@@ -1,6 +1,6 @@
 /**
  * In-memory fake of the session store port (src/memory/ports/sessions.ts). It follows the
- * contract of the Redis adapter (see test/stores/session.test.ts): idempotent appends, owner
+ * contract of the Redis adapter (see test/stores/session-store/): idempotent appends, owner
  * check, compare-and-set compression (epoch, summary version, window prefix), archive limit,
  * reset bumping the epoch, exclusive expiring lock. Every call is counted so tests can check
  * round trips, and any method can be made to fail once.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { TURN_OUTCOMES_KEPT } from "../../src/memory/ports/sessions.ts";
-import type { Fact } from "../../src/memory/model.ts";
-import { calling, contractOn, fact, msg, now, outcome, result, variants } from "./session-store-harness.ts";
+import { TURN_OUTCOMES_KEPT } from "../../../src/memory/ports/sessions.ts";
+import type { Fact } from "../../../src/memory/model.ts";
+import { calling, contractOn, fact, msg, now, outcome, result, variants } from "./contract-harness.ts";
 
 /**
  * The session-store contract: the same cases run against the Redis adapter (on upstash-local's

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { InvalidIdError, SessionOwnerMismatch } from "../../src/stores/errors.ts";
-import { sessionKeys, tenantSessionsKey, userSessionsKey } from "../../src/stores/keys.ts";
-import type { RedisSessionStore } from "../../src/stores/session-store.ts";
-import { BACKENDS, sessionStoresOn, tenant, TTL } from "./session-fixture.ts";
+import { InvalidIdError, SessionOwnerMismatch } from "../../../src/stores/errors.ts";
+import { sessionKeys, tenantSessionsKey, userSessionsKey } from "../../../src/stores/keys.ts";
+import type { RedisSessionStore } from "../../../src/stores/session-store.ts";
+import { BACKENDS, sessionStoresOn, tenant, TTL } from "./fixture.ts";
 
 describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl) => {
   const s = sessionStoresOn(redisUrl);

@@ -1,14 +1,14 @@
 import { Redis } from "@upstash/redis";
-import type { CompressionCommit, SessionStore } from "../../src/memory/ports/sessions.ts";
-import type { UserStore } from "../../src/memory/ports/facts.ts";
-import type { Fact, Role, SessionRef, StoredMessage, ToolCall, TurnOutcome } from "../../src/memory/model.ts";
-import { sessionKeys } from "../../src/stores/keys.ts";
-import { RedisSessionStore } from "../../src/stores/session-store.ts";
-import { RedisUserStore } from "../../src/stores/user-store.ts";
-import { startUpstashLocal, type UpstashLocal } from "../../tools/upstash-local/index.ts";
-import { InMemoryUserStore } from "../support/fakes/facts.ts";
-import { InMemorySessionStore } from "../support/fakes/sessions.ts";
-import { deleteByPrefix, redisVariants } from "../emulator/redis/variants.ts";
+import type { CompressionCommit, SessionStore } from "../../../src/memory/ports/sessions.ts";
+import type { UserStore } from "../../../src/memory/ports/facts.ts";
+import type { Fact, Role, SessionRef, StoredMessage, ToolCall, TurnOutcome } from "../../../src/memory/model.ts";
+import { sessionKeys } from "../../../src/stores/keys.ts";
+import { RedisSessionStore } from "../../../src/stores/session-store.ts";
+import { RedisUserStore } from "../../../src/stores/user-store.ts";
+import { startUpstashLocal, type UpstashLocal } from "../../../tools/upstash-local/index.ts";
+import { InMemoryUserStore } from "../../support/fakes/facts.ts";
+import { InMemorySessionStore } from "../../support/fakes/sessions.ts";
+import { deleteByPrefix, redisVariants } from "../../emulator/redis/variants.ts";
 import { afterAll, beforeAll } from "vitest";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ChatCompletionSchema } from "../../../src/http/schemas/chat-responses.ts";
+import { ChatCompletionSchema } from "../../../../src/http/schemas/chat-responses.ts";
 
 // The proxy answers the upstream's completion as it sent it once it parses as a chat.completion:
 // the schema must keep every field an upstream adds, at every level, or pass-through would lose them.

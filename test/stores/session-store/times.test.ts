@@ -1,10 +1,10 @@
 /** @module Session store tests of message times: a dated message never goes before the session's newest, checked in the append script. */
 import { describe, expect, it } from "vitest";
-import { MemoryError } from "../../src/memory/errors.ts";
-import type { StoredMessage } from "../../src/memory/model.ts";
-import { InvalidStoreInput } from "../../src/stores/errors.ts";
-import { sessionKeys } from "../../src/stores/keys.ts";
-import { BACKENDS, sessionStoresOn, TTL } from "./session-fixture.ts";
+import { MemoryError } from "../../../src/memory/errors.ts";
+import type { StoredMessage } from "../../../src/memory/model.ts";
+import { InvalidStoreInput } from "../../../src/stores/errors.ts";
+import { sessionKeys } from "../../../src/stores/keys.ts";
+import { BACKENDS, sessionStoresOn, TTL } from "./fixture.ts";
 
 const T = 1_683_553_000_000;
 

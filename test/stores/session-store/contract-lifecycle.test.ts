@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contractOn, msg, now, tick, variants } from "./session-store-harness.ts";
+import { contractOn, msg, now, tick, variants } from "./contract-harness.ts";
 
 /**
  * The session-store contract: the same cases run against the Redis adapter (on upstash-local's

@@ -1,11 +1,11 @@
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import type { CompressionCommit } from "../../src/memory/ports/sessions.ts";
-import type { Role, SessionRef, StoredMessage } from "../../src/memory/model.ts";
-import { RedisSessionStore } from "../../src/stores/session-store.ts";
-import { RedisWorkingMemoryStore } from "../../src/stores/working-memory-store.ts";
-import { startUpstashLocal, type UpstashLocal } from "../../tools/upstash-local/index.ts";
-import { redisVariants } from "../emulator/redis/variants.ts";
+import type { CompressionCommit } from "../../../src/memory/ports/sessions.ts";
+import type { Role, SessionRef, StoredMessage } from "../../../src/memory/model.ts";
+import { RedisSessionStore } from "../../../src/stores/session-store.ts";
+import { RedisWorkingMemoryStore } from "../../../src/stores/working-memory-store.ts";
+import { startUpstashLocal, type UpstashLocal } from "../../../tools/upstash-local/index.ts";
+import { redisVariants } from "../../emulator/redis/variants.ts";
 
 // The session-store tests run through the official client against upstash-local, once forwarding to
 // the run's real Redis (when it has one) and once on its embedded engine (what `npm run dev` uses

@@ -1,22 +1,22 @@
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assembleContext } from "../../src/memory/context/assemble.ts";
-import { SessionMemory } from "../../src/memory/sessions/session-memory.ts";
-import { DEFAULT_MEMORY_OPTIONS } from "../../src/memory/options.ts";
-import type { TokenCounter } from "../../src/memory/ports/llm.ts";
-import type { WindowBound } from "../../src/memory/ports/sessions.ts";
-import type { SessionRef, StoredMessage } from "../../src/memory/model.ts";
-import { snapshotTotals } from "../../src/memory/context/window.ts";
-import { sessionKeys } from "../../src/stores/keys.ts";
-import { READ_LUA } from "../../src/stores/lua/read.ts";
-import { boundArgs } from "../../src/stores/session-args.ts";
-import { ScriptRunner } from "../../src/stores/scripts.ts";
-import { RedisSessionStore } from "../../src/stores/session-store.ts";
-import { RedisUserStore } from "../../src/stores/user-store.ts";
-import { startUpstashLocal, type UpstashLocal } from "../../tools/upstash-local/index.ts";
-import { testDeps } from "../support/memory-deps.ts";
-import { prng } from "../support/prng.ts";
-import { deleteByPrefix, redisVariants } from "../emulator/redis/variants.ts";
+import { assembleContext } from "../../../src/memory/context/assemble.ts";
+import { SessionMemory } from "../../../src/memory/sessions/session-memory.ts";
+import { DEFAULT_MEMORY_OPTIONS } from "../../../src/memory/options.ts";
+import type { TokenCounter } from "../../../src/memory/ports/llm.ts";
+import type { WindowBound } from "../../../src/memory/ports/sessions.ts";
+import type { SessionRef, StoredMessage } from "../../../src/memory/model.ts";
+import { snapshotTotals } from "../../../src/memory/context/window.ts";
+import { sessionKeys } from "../../../src/stores/keys.ts";
+import { READ_LUA } from "../../../src/stores/lua/read.ts";
+import { boundArgs } from "../../../src/stores/session-args.ts";
+import { ScriptRunner } from "../../../src/stores/scripts.ts";
+import { RedisSessionStore } from "../../../src/stores/session-store.ts";
+import { RedisUserStore } from "../../../src/stores/user-store.ts";
+import { startUpstashLocal, type UpstashLocal } from "../../../tools/upstash-local/index.ts";
+import { testDeps } from "../../support/memory-deps.ts";
+import { prng } from "../../support/prng.ts";
+import { deleteByPrefix, redisVariants } from "../../emulator/redis/variants.ts";
 
 // What a session read and an append move does not grow with the window: the scripts return the
 // newest messages a context of the budget can use, plus running totals, and the context built from

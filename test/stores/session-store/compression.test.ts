@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { SessionRef } from "../../src/memory/model.ts";
-import { sessionKeys } from "../../src/stores/keys.ts";
-import { ScriptRunner } from "../../src/stores/scripts.ts";
-import type { RedisSessionStore } from "../../src/stores/session-store.ts";
-import { BACKENDS, sessionStoresOn, tenant, TTL } from "./session-fixture.ts";
+import type { SessionRef } from "../../../src/memory/model.ts";
+import { sessionKeys } from "../../../src/stores/keys.ts";
+import { ScriptRunner } from "../../../src/stores/scripts.ts";
+import type { RedisSessionStore } from "../../../src/stores/session-store.ts";
+import { BACKENDS, sessionStoresOn, tenant, TTL } from "./fixture.ts";
 
 describe.each(BACKENDS)("session stores on upstash-local (%s)", (_name, redisUrl) => {
   const s = sessionStoresOn(redisUrl);
