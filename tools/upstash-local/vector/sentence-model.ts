@@ -79,9 +79,14 @@ async function load(): Promise<Model> {
   }
 }
 
-/** What TF.js warns when its kernels or backend are registered again in the same global. */
-const RE_REGISTRATION =
-  /^The kernel '[^']+' for backend '[^']+' is already registered$|^\S+ backend was already registered\. Reusing existing backend factory\.$/;
+/** What TF.js warns when its kernels, backend or platform are registered again in the same global. */
+const RE_REGISTRATION = new RegExp(
+  [
+    "^The kernel '[^']+' for backend '[^']+' is already registered$",
+    String.raw`^\S+ backend was already registered\. Reusing existing backend factory\.$`,
+    String.raw`^Platform \S+ has already been set\. Overwriting the platform with \S+\.$`,
+  ].join("|"),
+);
 
 /**
  * Drops TF.js's re-registration warnings while the model loads, and returns what restores
