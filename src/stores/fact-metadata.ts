@@ -1,5 +1,6 @@
 /** @module Converts a fact to the Vector metadata stored beside its vector, and that metadata back to a fact. */
 import { FACT_TYPES, type Fact, type FactType } from "../memory/model.ts";
+import { InvalidStoreInput } from "./errors.ts";
 
 /** Vector metadata: every field of a fact except its id (which is the vector id). */
 export type FactMetadata = Record<string, unknown>;
@@ -61,4 +62,10 @@ export function factFromMetadata(id: string | number, md: unknown): Fact | null 
   if (typeof md.supersededAt === "number" && Number.isFinite(md.supersededAt)) fact.supersededAt = md.supersededAt;
   if (typeof md.supersededBy === "string") fact.supersededBy = md.supersededBy;
   return fact;
+}
+
+/** Refuses a fact the store cannot write: no id, or a type the metadata cannot carry. */
+export function assertFact(fact: Fact): void {
+  if (typeof fact.id !== "string" || fact.id === "") throw new InvalidStoreInput("fact id is required");
+  if (!(FACT_TYPES as readonly string[]).includes(fact.type)) throw new InvalidStoreInput("unknown fact type");
 }

@@ -13,12 +13,12 @@ import type {
 } from "../memory/ports/index.ts";
 import type { FusionMode, RetrievalMode } from "../memory/options.ts";
 import type { RecallCandidate, RelevanceScale } from "../memory/model.ts";
-import { FACT_TYPES, type Fact } from "../memory/model.ts";
+import type { Fact } from "../memory/model.ts";
 import { InvalidStoreInput, UnexpectedReply } from "./errors.ts";
 import { CURRENT_FACTS_FILTER, allOf, contentIdFilter, scopeFilter, supersededByFilter, typeFilter } from "./fact-filter.ts";
 import { orEmpty, UPSERT_BATCH, type EmbedFunction, type VectorIndex } from "./fact-index.ts";
 import { bestOf, candidatesOf, mergeParts } from "./fact-candidates.ts";
-import { factFromMetadata, factToMetadata } from "./fact-metadata.ts";
+import { assertFact, factFromMetadata, factToMetadata } from "./fact-metadata.ts";
 import { assertId } from "./keys.ts";
 import { namespaceToScope, scopeToNamespace } from "./fact-namespace.ts";
 
@@ -40,11 +40,6 @@ export interface VectorFactStoreOptions {
    * Default "worker".
    */
   fusion?: FusionMode | undefined;
-}
-
-function assertFact(fact: Fact): void {
-  if (typeof fact.id !== "string" || fact.id === "") throw new InvalidStoreInput("fact id is required");
-  if (!(FACT_TYPES as readonly string[]).includes(fact.type)) throw new InvalidStoreInput("unknown fact type");
 }
 
 /** One query of a batch, as the client takes it. */
