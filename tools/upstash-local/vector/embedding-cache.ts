@@ -6,6 +6,7 @@
  * it is cached. A text being embedded is cached as its pending vector, so queries of one batch (or
  * concurrent requests) asking for it share that one computation; a failed one is forgotten.
  */
+import { LruMap } from "./lru.ts";
 
 /** Vectors kept per model (least recently used dropped first): at 1024 dimensions 8 KB each, so at most 16 MB. */
 export const EMBEDDING_CACHE_SIZE = 2048;
@@ -20,26 +21,8 @@ export interface EmbeddingStats {
   cached: number;
 }
 
-const caches = new Map<string, Map<string, Entry>>();
+const caches = new Map<string, LruMap<string, Entry>>();
 let stats: EmbeddingStats = { computed: 0, cached: 0 };
-
-function lookup(cache: Map<string, Entry>, text: string): Entry | undefined {
-  const hit = cache.get(text);
-  if (hit !== undefined) {
-    cache.delete(text); // now the most recently used
-    cache.set(text, hit);
-  }
-  return hit;
-}
-
-function remember(cache: Map<string, Entry>, text: string, entry: Entry): void {
-  cache.delete(text);
-  cache.set(text, entry);
-  if (cache.size > EMBEDDING_CACHE_SIZE) {
-    const oldest = cache.keys().next();
-    if (oldest.done !== true) cache.delete(oldest.value);
-  }
-}
 
 /**
  * The vectors of `texts` (in order, each a copy the caller may keep) from the cache of `model`;
@@ -52,7 +35,7 @@ export async function cachedEmbeddings(
 ): Promise<Float64Array[]> {
   let cache = caches.get(model);
   if (!cache) {
-    cache = new Map();
+    cache = new LruMap(EMBEDDING_CACHE_SIZE);
     caches.set(model, cache);
   }
   const entries = new Map<string, Entry>();
@@ -62,7 +45,7 @@ export async function cachedEmbeddings(
       stats.cached += 1;
       continue;
     }
-    const hit = text.length <= EMBEDDING_CACHE_MAX_CHARS ? lookup(cache, text) : undefined;
+    const hit = text.length <= EMBEDDING_CACHE_MAX_CHARS ? cache.get(text) : undefined;
     if (hit !== undefined) {
       entries.set(text, hit);
       stats.cached += 1;
@@ -82,13 +65,13 @@ export async function cachedEmbeddings(
       });
       entries.set(text, one);
       if (text.length > EMBEDDING_CACHE_MAX_CHARS) return;
-      remember(cache, text, one);
+      cache.set(text, one);
       one.then(
         (v) => {
-          if (cache.get(text) === one) cache.set(text, v); // the vector itself, no longer the promise
+          if (cache.peek(text) === one) cache.set(text, v); // the vector itself, no longer the promise
         },
         () => {
-          if (cache.get(text) === one) cache.delete(text); // a failed embedding is tried again next time
+          if (cache.peek(text) === one) cache.delete(text); // a failed embedding is tried again next time
         },
       );
     });

@@ -9,6 +9,7 @@
  * vectors are kept by text, so a text embedded again (a re-sent upsert, a repeated query) is free.
  */
 import { performance } from "node:perf_hooks";
+import { LruMap } from "./lru.ts";
 
 /** Length of a sentence-model vector. */
 export const SENTENCE_DIMENSION = 512;
@@ -36,23 +37,8 @@ export type SentenceModelState =
 let state: SentenceModelState = { status: "idle" };
 /** Calls into the model and texts embedded, since the process started (tests and benches read them). */
 const stats = { batches: 0, texts: 0, cached: 0 };
-/** Recent vectors by text, in use order (a Map iterates in insertion order: the first is the oldest). */
-const cache = new Map<string, Float64Array>();
-
-function remember(text: string, vector: Float64Array): void {
-  cache.delete(text);
-  cache.set(text, vector);
-  if (cache.size > SENTENCE_CACHE_SIZE) {
-    const oldest = cache.keys().next();
-    if (oldest.done !== true) cache.delete(oldest.value);
-  }
-}
-
-function recall(text: string): Float64Array | undefined {
-  const hit = cache.get(text);
-  if (hit !== undefined) remember(text, hit); // now the most recently used
-  return hit;
-}
+/** Recent vectors by text. */
+const cache = new LruMap<string, Float64Array>(SENTENCE_CACHE_SIZE);
 let loading: Promise<Model> | undefined;
 
 async function load(): Promise<Model> {
@@ -154,7 +140,7 @@ async function flush(): Promise<void> {
   queue = [];
   const vectors = new Map<string, Float64Array>();
   for (const p of batch) {
-    const hit = vectors.has(p.text) ? undefined : recall(p.text);
+    const hit = vectors.has(p.text) ? undefined : cache.get(p.text);
     if (hit !== undefined) {
       vectors.set(p.text, hit);
       stats.cached += 1;
@@ -173,7 +159,7 @@ async function flush(): Promise<void> {
       part.forEach((text, j) => {
         const v = normalize(out[j] ?? []);
         vectors.set(text, v);
-        remember(text, v);
+        cache.set(text, v);
       });
     }
   } catch (err) {
