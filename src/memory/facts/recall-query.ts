@@ -57,9 +57,7 @@ export function recallQueryTexts(query: string): [string, ...string[]] {
 
 /** The words of several texts as one, each word once, in order (a sparse query reads each word as present or not). */
 export function unionWords(texts: readonly string[]): string {
-  const words: string[] = [];
-  for (const text of texts) for (const word of text.split(/\s+/u)) if (word !== "" && !words.includes(word)) words.push(word);
-  return words.join(" ");
+  return [...new Set(texts.flatMap((text) => text.split(/\s+/u)))].filter((word) => word !== "").join(" ");
 }
 
 /** What one recall asks the fact store: the wordings its dense part searches, and the one text its sparse part searches. */
