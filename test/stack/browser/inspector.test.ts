@@ -214,7 +214,10 @@ describe("/inspector", () => {
     await page.press("#user-id", "Enter");
     await expect.poll(() => page.locator("#session-select option").count(), UI_WAIT).toBe(1);
     await page.click("#session-form button[type=submit]");
-    await page.locator("#facts-panel").waitFor({ state: "visible" });
+    // The panels show once the session is read; an error the inspector shows instead is what a failure reports.
+    const opened = async () =>
+      (await page.locator("#error").textContent()) || ((await page.locator("#facts-panel").isVisible()) ? "opened" : "");
+    await expect.poll(opened, { timeout: 30_000 }).toBe("opened");
     await expect.poll(() => page.locator("#facts tbody tr").count(), UI_WAIT).toBe(3);
 
     await page.fill("#api-key", "not-a-key");
