@@ -37,8 +37,9 @@ const SUITES = {
   api: ["test/api/**/*.test.ts"],
   /**
    * The API files that may run next to each other: they never change the fake LLM's mode or script,
-   * never read its request log or an emulator's, never set an emulator fault or delay, and use their
-   * own users and sessions. Every other API file runs alone (api-serial); a new file goes there until
+   * never read its request log or an emulator's, never set an emulator fault or delay, never run the
+   * cron (it acts on every user: two runs at once would merge the same recall counts twice), and use
+   * their own users and sessions. Every other API file runs alone (api-serial); a new file goes there until
    * it is known to be safe here.
    */
   apiParallel: [
@@ -48,8 +49,6 @@ const SUITES = {
     "test/api/conventions/docs-try-it.test.ts",
     "test/api/facts/api.test.ts",
     "test/api/facts/erase.test.ts",
-    "test/api/facts/extraction.test.ts",
-    "test/api/facts/identity.test.ts",
     "test/api/facts/meaning.test.ts",
     "test/api/sessions/notes-bounds.test.ts",
     "test/api/chat/openai-shapes.test.ts",
