@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /**
  * The config `npm run dev` hands `wrangler dev`: wrangler.toml without its `[build]` table, next to
- * it (so every relative path and `.wrangler/state` stay the same; git-ignored). With a `[build]`
+ * it (so every relative path stays the same; git-ignored). With a `[build]`
  * command wrangler builds twice on every start: once for the first bundle, and again when its file
  * watcher on `src` becomes ready ("The file src changed, restarting build..."). Without one it
  * bundles once with esbuild, which watches the Worker's own sources.

@@ -119,6 +119,10 @@ const wranglerArgs = [
   String(options.port),
   "--inspector-port",
   String(options.inspectorPort),
+  // Wrangler's own state (the R2 bucket, caches) lives beside the rest of this run's data: two dev
+  // stacks with their own data folders then never share one SQLite file (SQLITE_BUSY at start).
+  "--persist-to",
+  join(options.dataDir, "wrangler"),
 ];
 const wrangler = spawn(
   process.execPath,

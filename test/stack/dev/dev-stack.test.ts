@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,6 +92,8 @@ describe("npm run dev", () => {
       body: JSON.stringify({ messages: [{ id: "m1", role: "user", content: "remember the blue door" }] }),
     });
     expect(added.status, await added.text()).toBe(201);
+    // Wrangler's own state sits in the data folder too, so two stacks never share its SQLite files.
+    expect(existsSync(join(dataRoot, "flags", "wrangler", "v3"))).toBe(true);
     const firstStop = await stop(first, "SIGINT");
     expect(firstStop.left).toEqual([]);
 
