@@ -59,14 +59,48 @@ function importTable(encoding: TokenizerEncoding): Promise<RankTable> {
   );
 }
 
+/** Texts up to this length are remembered with their count (fact lines, labels, headers). */
+const MEMO_MAX_CHARS = 512;
+/** Remembered texts per table and limits; the memo starts over when it holds this many. */
+const MEMO_ENTRIES = 4096;
+// Per isolate: the same short texts (a user's fact lines, section labels) are counted on every
+// recall of that user, and a count never changes for a text, a table and limits.
+const memos = new WeakMap<RankTable, Map<string, Map<string, number>>>();
+
+function memoFor(table: RankTable, limits: Partial<SplitLimits>): Map<string, number> {
+  let byLimits = memos.get(table);
+  if (!byLimits) {
+    byLimits = new Map();
+    memos.set(table, byLimits);
+  }
+  const key = `${limits.maxRunBytes ?? ""}:${limits.maxChunkBytes ?? ""}`;
+  let memo = byLimits.get(key);
+  if (!memo) {
+    memo = new Map();
+    byLimits.set(key, memo);
+  }
+  return memo;
+}
+
 function counterOn(table: RankTable, limits: Partial<SplitLimits>): TokenCounter {
+  const memo = memoFor(table, limits);
+  const countAll = (text: string): number => {
+    let total = 0;
+    // No special tokens are honoured: "<|endoftext|>" in user text is just text.
+    for (const piece of splitForCounting(text, limits)) total += table.count(piece);
+    return total;
+  };
   return {
     count(text: string): number {
       if (text.length === 0) return 0;
-      let total = 0;
-      // No special tokens are honoured: "<|endoftext|>" in user text is just text.
-      for (const piece of splitForCounting(text, limits)) total += table.count(piece);
-      return total;
+      if (text.length > MEMO_MAX_CHARS) return countAll(text);
+      let tokens = memo.get(text);
+      if (tokens === undefined) {
+        tokens = countAll(text);
+        if (memo.size >= MEMO_ENTRIES) memo.clear();
+        memo.set(text, tokens);
+      }
+      return tokens;
     },
   };
 }

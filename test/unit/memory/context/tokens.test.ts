@@ -157,6 +157,33 @@ describe("encoder lifecycle", () => {
   });
 });
 
+describe("remembered counts", () => {
+  it("counts a text the same the second time, and counters with other limits keep their own", async () => {
+    const run = pseudoBase64(500);
+    const tight = await loadTokenCounter({ maxRunBytes: 16 });
+    const plain = await loadTokenCounter();
+    const tightFirst = tight.count(run);
+    const plainFirst = plain.count(run);
+    expect(tightFirst).not.toBe(plainFirst);
+    expect(tight.count(run)).toBe(tightFirst);
+    expect(plain.count(run)).toBe(plainFirst);
+    expect(plain.count(english)).toBe(await exactTokenCount(english));
+    expect(plain.count(english)).toBe(await exactTokenCount(english));
+  });
+
+  it("counts long texts and many distinct texts the same as the table does", async () => {
+    const counter = await loadTokenCounter();
+    const long = english.repeat(4);
+    expect(counter.count(long)).toBe(await exactTokenCount(long));
+    for (let i = 0; i < 5000; i++) {
+      const text = `fact ${i}: the user likes ${i % 7 === 0 ? "tea" : "coffee"}`;
+      if (i % 997 === 0) expect(counter.count(text)).toBe(await exactTokenCount(text));
+      else counter.count(text);
+    }
+    expect(counter.count("fact 1: the user likes coffee")).toBe(await exactTokenCount("fact 1: the user likes coffee"));
+  });
+});
+
 describe("countMessageTokens", () => {
   it("adds the per-message overhead, the name and the tool calls", () => {
     const counter: TokenCounter = { count: (text) => text.length };
