@@ -1,22 +1,26 @@
 /**
  * The functions a request spends its CPU in, sampled by V8's profiler inside workerd: one
  * scenario of bench/cpu-profile.ts (a context read, an append, a chat turn or the proxy on a
- * session of N messages) is recorded once and replayed N times while the inspector samples.
+ * session of N messages; `recall` is the context read with a question for a user of 40 facts on
+ * a hybrid index, as the peers bench asks it) is recorded once and replayed N times while the inspector samples.
  * Prints the top functions by self time and by total time (bundle names; a guide to what to cut,
  * the figures to quote come from cpu-profile.ts).
  *
- *   node --import tsx bench/cpu-hotspots.ts [read|append|chat|proxy] [messages=1000] [repeats=300]
+ *   node --import tsx bench/cpu-hotspots.ts [read|recall|append|chat|proxy] [messages=1000] [repeats=300]
  */
 import { createServer } from "node:net";
 import WebSocket from "ws";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
+import { FACTS, QUESTIONS } from "./peers/peers-support.ts";
 import { startBenchWorker } from "./support/workers/bench-worker.ts";
 
 const [kind = "read", sizeArg = "1000", repeatsArg = "300"] = process.argv.slice(2);
 const SIZE = Number(sizeArg);
 const REPEATS = Number(repeatsArg);
 const API_KEY = "bench-key";
+/** The recall scenario's user: the peers bench's 40 facts, asked the first of its questions. */
+const RECALL_USER = "hot-user";
 const AUTH = { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" };
 
 const freePort = (): Promise<number> =>
@@ -31,7 +35,8 @@ const upstash = await startUpstashLocal({
   redisPort: 0,
   vectorPort: 0,
   redisUrl: process.env.REDIS_URL || undefined,
-  vector: { kind: "dense" },
+  // The recall scenario reads a hybrid index, the default `VECTOR_INDEX`, with Worker fusion.
+  vector: kind === "recall" ? { kind: "hybrid" } : { kind: "dense" },
 });
 const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: "Noted, thanks for telling me." });
@@ -39,7 +44,7 @@ const inspectorPort = await freePort();
 const worker = await startBenchWorker(
   {
     ...upstash.env,
-    VECTOR_INDEX: "dense",
+    VECTOR_INDEX: kind === "recall" ? "hybrid" : "dense",
     API_KEYS: `bench:${API_KEY}`,
     OPENAI_BASE_URL: `${fake.url}/v1`,
     OPENAI_API_KEY: "bench",
@@ -68,6 +73,14 @@ try {
     headers: AUTH,
     body: JSON.stringify({ messages: [{ role: "system", content: "You are a travel assistant." }] }),
   });
+  if (kind === "recall") {
+    const imported = await call(`/v1/users/${RECALL_USER}/facts/import`, {
+      method: "POST",
+      headers: AUTH,
+      body: JSON.stringify({ facts: FACTS }),
+    });
+    if (imported.status >= 300) throw new Error(imported.text);
+  }
   for (let start = 0; start < SIZE; start += 100) {
     const messages = Array.from({ length: Math.min(100, SIZE - start) }, (_, j) => ({
       role: (start + j) % 2 === 0 ? "user" : "assistant",
@@ -77,6 +90,12 @@ try {
   }
   const specs: Record<string, { method: string; path: string; headers: Record<string, string>; body?: string; texts: string[] }> = {
     read: { method: "GET", path: `/v1/sessions/${session}/context`, headers: AUTH, texts: [] },
+    recall: {
+      method: "GET",
+      path: `/v1/sessions/${session}/context?userId=${RECALL_USER}&query=${encodeURIComponent(QUESTIONS[0]!)}`,
+      headers: AUTH,
+      texts: [],
+    },
     append: {
       method: "POST",
       path: `/v1/sessions/${session}/messages`,
