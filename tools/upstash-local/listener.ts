@@ -39,6 +39,10 @@ export interface RequestLogEntry {
   path: string;
   /** The request body as text (truncated to 2 KB) so tests can see which commands were sent. */
   body: string;
+  /** Time the emulator spent answering (the added delay excluded), ms, once answered. */
+  handlerMs?: number;
+  /** Size of the answer's body, bytes, once answered. */
+  responseBytes?: number;
 }
 
 export interface Listener {
@@ -138,15 +142,17 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
           body: Buffer.concat(chunks),
         };
         let response: RestResponse;
+        let entry: RequestLogEntry | undefined;
         if (request.path.startsWith("/__control/")) {
           response = await control(request);
         } else {
-          log.push({
+          entry = {
             at: Date.now(),
             method: request.method,
             path: request.path,
             body: request.body.subarray(0, 2048).toString("utf8"),
-          });
+          };
+          log.push(entry);
           if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
           const fault = faults.take();
           if (fault === "drop") {
@@ -160,12 +166,15 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
             response = json(413, { error: `ERR max request size exceeded (${maxBody} bytes)` });
           } else {
             try {
+              const started = performance.now();
               response = await options.handler(request);
+              entry.handlerMs = performance.now() - started;
             } catch (err) {
               response = json(500, { error: `ERR internal: ${(err as Error).message}` });
             }
           }
         }
+        if (entry) entry.responseBytes = Buffer.byteLength(response.body);
         res.writeHead(response.status, response.headers);
         res.end(response.body);
       })();
