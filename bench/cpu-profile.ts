@@ -1,6 +1,7 @@
 /**
  * Where a request's CPU goes in the Worker: CPU per phase in workerd for the context read, an
- * append, a chat turn and the OpenAI-compatible proxy, on sessions of 10 and 1,000 messages.
+ * append, a chat turn and the OpenAI-compatible proxy, on sessions of 10 and 1,000 messages, and
+ * the context read with recall (a user of 40 facts, the peers bench's) on the first size.
  *
  * The Worker runs in local workerd (bench/support/workers/bench-worker.ts) behind a profiling entry
  * (bench/support/profiling/entry.ts) that records one real request's upstream replies and then
@@ -35,14 +36,14 @@ const upstash = await startUpstashLocal({
   redisPort: 0,
   vectorPort: 0,
   redisUrl: process.env.REDIS_URL || undefined,
-  vector: { kind: "dense" },
+  vector: { kind: "hybrid" },
 });
 const fake = await startFakeOpenAI({ port: 0 });
 fake.setMode({ mode: "fixed", text: "Noted, thanks for telling me." });
 const worker = await startBenchWorker(
   {
     ...upstash.env,
-    VECTOR_INDEX: "dense", // the index upstash-local serves here (the Worker defaults to hybrid)
+    VECTOR_INDEX: "hybrid", // the Worker's default, as upstash-local serves it here
     API_KEYS: `bench:${API_KEY}`,
     OPENAI_BASE_URL: `${fake.url}/v1`,
     OPENAI_API_KEY: "bench",

@@ -1,4 +1,5 @@
-/** @module The requests bench/cpu-profile.ts measures: sessions seeded to a size, and per size a context read, an append, a chat turn and a proxy call. */
+/** @module The requests bench/cpu-profile.ts measures: sessions seeded to a size, and per size a context read, an append, a chat turn and a proxy call (and on the first size a context read with recall). */
+import { FACTS, QUESTIONS } from "../../peers/peers-support.ts";
 
 export const API_KEY = "bench-key";
 export const AUTH = { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" };
@@ -41,6 +42,14 @@ async function seed(call: Call, sessionId: string, total: number): Promise<void>
 /** Seeds a session of each size (in order) and returns the requests to measure on them. */
 export async function buildSpecs(call: Call, sizes: readonly number[], run: string): Promise<Spec[]> {
   const specs: Spec[] = [];
+  // The peers bench's user: 40 facts, asked one of its questions (on the smallest session only).
+  const recallUser = `r-${run}`;
+  const imported = await call(`/v1/users/${recallUser}/facts/import`, {
+    method: "POST",
+    headers: AUTH,
+    body: JSON.stringify({ facts: FACTS }),
+  });
+  if (imported.status !== 200 && imported.status !== 201) throw new Error(`import: HTTP ${imported.status} ${imported.text.slice(0, 200)}`);
   for (const size of sizes) {
     const session = `prof-${run}-${size}`;
     await seed(call, session, size);
@@ -48,6 +57,15 @@ export async function buildSpecs(call: Call, sizes: readonly number[], run: stri
       { role: "user", content: `Question ${i}: which day suits Sintra best, and should we book the Pena palace ahead?` },
       { role: "assistant", content: `Answer ${i}: a weekday; book the palace online, the morning slots sell out first.` },
     ];
+    if (size === sizes[0])
+      specs.push({
+        name: `context read with recall, ${size}`,
+        method: "GET",
+        path: `/v1/sessions/${session}/context?userId=${recallUser}&query=${encodeURIComponent(QUESTIONS[0]!)}`,
+        headers: AUTH,
+        texts: [],
+        live: () => undefined,
+      });
     specs.push({
       name: `context read, ${size}`,
       method: "GET",
