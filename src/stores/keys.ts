@@ -129,3 +129,16 @@ export function learningKeys(tenant: string, userId: string): { lock: string; wr
   const u = `${tenantPrefix(tenant)}u:${assertId("userId", userId)}:`;
   return { lock: `${u}learn-lock`, written: `${u}learned` };
 }
+
+/**
+ * The cron's keys: deployment-wide, without a tenant, since one cron serves every tenant
+ * (`_system` cannot collide with a tenant: ids start with a letter or digit). `am:_system:cleanup`,
+ * `:backup` and `:reseal` hold where the cleanup, backup and re-seal runs resume;
+ * `am:_system:cleanup-lock` the owner token of the running cleanup (see RedisRunLock).
+ */
+export const CRON_KEYS = {
+  cleanupCursor: `${KEY_PREFIX}:_system:cleanup`,
+  backupCursor: `${KEY_PREFIX}:_system:backup`,
+  resealCursor: `${KEY_PREFIX}:_system:reseal`,
+  cleanupLock: `${KEY_PREFIX}:_system:cleanup-lock`,
+} as const;

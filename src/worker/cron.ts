@@ -6,13 +6,14 @@ import { jsonLogger } from "./log.ts";
 import { adaptersFor, backupsFor, type Adapters } from "./wiring.ts";
 import { runBackups } from "../memory/facts/index.ts";
 import { EMPTY_RESEAL_CURSOR, runReseal, type ResealCursor } from "../stores/sealed/reseal.ts";
+import { CRON_KEYS } from "../stores/keys.ts";
 
-/** Where the cleanup resumes; `_system` cannot collide with a tenant (ids start alphanumeric). */
-export const CLEANUP_CURSOR_KEY = "am:_system:cleanup";
+/** Where the cleanup resumes (its run lock is `CRON_KEYS.cleanupLock`, beside it). */
+export const CLEANUP_CURSOR_KEY = CRON_KEYS.cleanupCursor;
 /** The last user the backup run visited. */
-export const BACKUP_CURSOR_KEY = "am:_system:backup";
+export const BACKUP_CURSOR_KEY = CRON_KEYS.backupCursor;
 /** Where the re-seal after a key rotation resumes. */
-export const RESEAL_CURSOR_KEY = "am:_system:reseal";
+export const RESEAL_CURSOR_KEY = CRON_KEYS.resealCursor;
 
 /** Where a run resumes: loaded before it, saved after it. */
 interface StoredCursor<T> {
@@ -41,12 +42,14 @@ function storedCursor<T>(
 /**
  * The cron entry point: one bounded cleanup run (session indexes, queued facts, recall counts,
  * expired and decayed facts, relations left with several current facts), resuming from the cursor the previous run saved. Logs what it did.
+ * A run that finds another one holding the cleanup's run lock does nothing (no re-seal or backup
+ * either: the run holding it does them) and logs that it skipped.
  */
 export async function runScheduled(env: object, scheduledTime: number): Promise<CleanupReport | null> {
   const config = loadConfig(env);
   const adapters = adaptersFor(config);
-  const redis = adapters.redis;
-  if (!redis) {
+  const { redis, cleanupLock } = adapters;
+  if (!redis || !cleanupLock) {
     jsonLogger.warn("cleanup skipped: Redis is not configured");
     return null;
   }
@@ -57,6 +60,8 @@ export async function runScheduled(env: object, scheduledTime: number): Promise<
   let report: CleanupReport;
   try {
     report = await runCleanup({
+      runLock: cleanupLock,
+      newId: () => crypto.randomUUID(),
       sessions: adapters.sessions,
       users: adapters.users,
       facts: adapters.facts,
@@ -70,9 +75,13 @@ export async function runScheduled(env: object, scheduledTime: number): Promise<
       now: scheduledTime,
     });
   } catch (err) {
-    // Only loading or saving the cursor (Redis) gets here; the next run starts from the last saved one.
+    // Only the run lock or the cursor (Redis) gets here; the next run starts from the last saved one.
     jsonLogger.error("cleanup run failed", { ms: Date.now() - started, error: String(err) });
     return null;
+  }
+  if (report.skipped === "locked") {
+    jsonLogger.warn("cleanup skipped: another cleanup run holds the run lock", { ms: Date.now() - started, skipped: report.skipped });
+    return report;
   }
   const log = report.errors.length > 0 ? jsonLogger.warn : jsonLogger.info;
   log("cleanup run", { ms: Date.now() - started, ...report });

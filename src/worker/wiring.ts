@@ -25,10 +25,13 @@ import type {
   Summarizer,
   TokenCounter,
   RateLimiter,
+  RunLock,
 } from "../memory/ports/index.ts";
 import { RedisAuditLog } from "../stores/audit-log.ts";
 import { RedisEraseJournal } from "../stores/erase-journal.ts";
 import { RedisLearningLocks } from "../stores/learning-locks.ts";
+import { CRON_KEYS } from "../stores/keys.ts";
+import { RedisRunLock } from "../stores/run-lock.ts";
 import { UpstashRateLimiter } from "../stores/rate-limiter.ts";
 import { R2BackupStore, type BackupBucket } from "../stores/backup-store.ts";
 import { RedisContentIndex } from "../stores/content-index.ts";
@@ -65,6 +68,8 @@ export interface Adapters {
   vectorCheck: VectorIndexCheck | null;
   traces: TraceStore | null;
   metrics: MetricsStore | null;
+  /** The cron's cleanup run lock, one run at a time across the deployment (null without Redis). */
+  cleanupLock: RunLock | null;
   /** Seals fields at rest with the configured keys (passes text through when there are none). */
   cipher: FieldCipher;
   summarizer: Summarizer;
@@ -134,6 +139,7 @@ export function adaptersFor(config: Config): Adapters {
     vectorCheck,
     traces: redis ? new SealedTraceStore(guardUpstream(new RedisTraceStore(redis), "redis"), cipher) : null,
     metrics: redis ? guardUpstream(new RedisMetricsStore(redis), "redis") : null,
+    cleanupLock: redis ? guardUpstream(new RedisRunLock(redis, CRON_KEYS.cleanupLock), "redis") : null,
     cipher,
     summarizer: openai ? new OpenAISummarizer(openai, { model }) : extractive,
     fallbackSummarizer: extractive,

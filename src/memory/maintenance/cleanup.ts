@@ -1,10 +1,11 @@
-/** @module Cron cleanup run: prunes expired session index entries, delivers queued facts, merges recalls, sweeps dead facts. */
+/** @module Cron cleanup run, one at a time under a run lock: prunes expired session index entries, delivers queued facts, merges recalls, sweeps dead facts. */
 import { errorText } from "../errors.ts";
 import { deliverPendingFacts } from "../facts/learning.ts";
 import { recordAccess, shouldRetain } from "../facts/lifecycle.ts";
 import type { MemoryOptions } from "../options.ts";
 import type { FactScope, FactStore, LearningLocks, UserStore } from "../ports/facts.ts";
 import type { RelationKeys } from "../ports/llm.ts";
+import type { RunLock } from "../ports/maintenance.ts";
 import type { Fact } from "../model.ts";
 import { repairDuplicates } from "./duplicates.ts";
 import type { SessionStore } from "../ports/sessions.ts";
@@ -19,7 +20,29 @@ export interface CleanupCursor {
   sessions: Record<string, string>;
 }
 
+/**
+ * How long a cleanup run's lease lasts, ms: 16 minutes. A cron invocation runs at most 15 minutes
+ * of wall time (the Workers limit for Cron Triggers, docs/deploy.md) and takes the lease after it
+ * starts, so the lease outlasts every run the platform lets live; the extra minute is a margin on
+ * that limit. A run whose isolate died without releasing it holds up at most the next trigger (the
+ * cron fires every 15 minutes): that one skips, the one after proceeds.
+ */
+export const CLEANUP_LEASE_MS = 16 * 60_000;
+
 export interface CleanupDeps {
+  /**
+   * The deployment-wide lease a run takes before it does anything and releases when done: two
+   * overlapping runs (a slow one and the next trigger, or a manual one) would otherwise both merge
+   * the same recall counts into the facts, and both advance the sweep and repair duplicates.
+   */
+  runLock: RunLock;
+  /**
+   * How long the run's lease lasts, ms: longer than a run can take.
+   * @default 960000 (16 minutes: CLEANUP_LEASE_MS)
+   */
+  leaseMs?: number | undefined;
+  /** A fresh unique id (the lease's owner token is made from it). */
+  newId(): string;
   sessions: SessionStore;
   users: UserStore;
   facts: FactStore | null;
@@ -37,6 +60,11 @@ export interface CleanupDeps {
 }
 
 export interface CleanupReport {
+  /**
+   * Set when the run did nothing: `"locked"`, another cleanup run holds the run lock (it is
+   * still going, or died less than a lease ago). Absent on a run that ran.
+   */
+  skipped?: "locked" | undefined;
   factsExamined: number;
   factsDeleted: number;
   scopesVisited: number;
@@ -60,25 +88,42 @@ const RECALLS_PER_USER = 500;
 
 const orderKey = (s: FactScope): string => `${s.tenant}\u0000${s.userId}`;
 
+const emptyReport = (): CleanupReport => ({
+  factsExamined: 0,
+  factsDeleted: 0,
+  scopesVisited: 0,
+  sessionEntriesRemoved: 0,
+  factsDelivered: 0,
+  recallsMerged: 0,
+  duplicatesSuperseded: 0,
+  completedPass: false,
+  errors: [],
+});
+
 /**
  * One bounded cleanup run: removes index entries of expired sessions (from the tenant's and their
  * owner's index), delivers facts whose delivery failed, merges recall counts into the facts, drops
  * facts past their TTL or decayed below the floor, repairs relations left with several current
- * facts (the newest stays current), then saves where it stopped.
+ * facts (the newest stays current), then saves where it stopped. All of it holds the run lock:
+ * when another run holds it, this one does nothing and reports `skipped: "locked"`. The lock is
+ * released whatever the run does (a failed release is reported; the lease then expires).
  */
 export async function runCleanup(deps: CleanupDeps): Promise<CleanupReport> {
+  const token = `cl_${deps.newId()}`;
+  if (!(await deps.runLock.tryAcquire(token, deps.leaseMs ?? CLEANUP_LEASE_MS))) return { ...emptyReport(), skipped: "locked" };
+  const report = emptyReport();
+  try {
+    await cleanupHolding(deps, report);
+    return report;
+  } finally {
+    await deps.runLock.release(token).catch((err: unknown) => {
+      report.errors.push(`run lock: ${errorText(err)}`);
+    });
+  }
+}
+
+async function cleanupHolding(deps: CleanupDeps, report: CleanupReport): Promise<void> {
   const cursor: CleanupCursor = (await deps.loadCursor()) ?? { scope: "", factCursor: "", sessions: {} };
-  const report: CleanupReport = {
-    factsExamined: 0,
-    factsDeleted: 0,
-    scopesVisited: 0,
-    sessionEntriesRemoved: 0,
-    factsDelivered: 0,
-    recallsMerged: 0,
-    duplicatesSuperseded: 0,
-    completedPass: false,
-    errors: [],
-  };
   const attempt = async (part: string, work: () => Promise<void>): Promise<void> => {
     try {
       await work();
@@ -104,7 +149,6 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupReport> {
     await attempt("facts", () => sweepFacts(facts, cursor, report, deps));
   }
   await deps.saveCursor(cursor);
-  return report;
 }
 
 async function deliverQueued(deps: CleanupDeps, facts: FactStore, tenant: string, report: CleanupReport): Promise<void> {

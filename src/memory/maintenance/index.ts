@@ -1,4 +1,4 @@
 /**
  * @module The scheduled cleanup of expired sessions and decayed facts.
  */
-export { runCleanup, type CleanupCursor, type CleanupReport } from "./cleanup.ts";
+export { CLEANUP_LEASE_MS, runCleanup, type CleanupCursor, type CleanupReport } from "./cleanup.ts";

@@ -1,5 +1,5 @@
 /**
- * @module The ports of the domain: what it needs from session stores, fact stores, language models, operations and rate limits.
+ * @module The ports of the domain: what it needs from session stores, fact stores, language models, operations, maintenance runs and rate limits.
  */
 export type {
   BackupStore,
@@ -48,6 +48,7 @@ export type {
   TraceRef,
   TraceStore,
 } from "./operations.ts";
+export type { RunLock } from "./maintenance.ts";
 export type { RateCount, RateDecision, RateLimiter } from "./rate-limit.ts";
 export {
   TURN_OUTCOMES_KEPT,

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Fact, FactType } from "../../../../src/memory/model.ts";
-import { runCleanup, type CleanupCursor, type CleanupDeps } from "../../../../src/memory/maintenance/cleanup.ts";
+import { CLEANUP_LEASE_MS, runCleanup, type CleanupCursor, type CleanupDeps } from "../../../../src/memory/maintenance/cleanup.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../../../src/memory/options.ts";
+import { InMemoryRunLock } from "../../../support/fakes/maintenance.ts";
 import { InMemoryFactStore, InMemoryUserStore } from "../../../support/fakes/facts.ts";
 import { storedMessage } from "../../../support/fakes/messages.ts";
 import { InMemorySessionStore } from "../../../support/fakes/sessions.ts";
@@ -38,6 +39,8 @@ const fact = (id: string, type: FactType, ageDays: number, extra: Partial<Fact> 
 });
 
 const deps = (overrides: Partial<CleanupDeps> = {}): CleanupDeps => ({
+  runLock: new InMemoryRunLock(),
+  newId: () => crypto.randomUUID(),
   sessions,
   users,
   facts,
@@ -139,5 +142,107 @@ describe("runCleanup: deliveries, recall counts and session indexes", () => {
     users.queue(ada, [fact("queued", "fact", 0)]);
     const report = await runCleanup(deps({ facts: null }));
     expect(report).toMatchObject({ factsDelivered: 0, factsExamined: 0, completedPass: false, errors: [] });
+  });
+});
+
+describe("runCleanup: one run at a time", () => {
+  /** A run that stops after taking the lock (in its cursor load) until `resume` is called. */
+  const pausedRun = (lock: InMemoryRunLock) => {
+    let resume = (): void => {};
+    let reached = (): void => {};
+    const holding = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const gate = new Promise<void>((resolve) => {
+      resume = resolve;
+    });
+    const done = runCleanup(
+      deps({
+        runLock: lock,
+        loadCursor: async () => {
+          reached();
+          await gate;
+          return saved;
+        },
+      }),
+    );
+    return { holding, resume, done };
+  };
+
+  it("a run that starts while another holds the lock does nothing and reports the skip; each recall is merged once", async () => {
+    await facts.upsert(ada, [fact("liked", "fact", 3, { accessCount: 2 })]);
+    await users.recordRecalls(ada, ["liked"], now - 1000);
+    await users.recordRecalls(ada, ["liked"], now - 500);
+    const lock = new InMemoryRunLock({ now: () => now });
+    const first = pausedRun(lock);
+    await first.holding;
+    const second = await runCleanup(deps({ runLock: lock }));
+    expect(second).toMatchObject({ skipped: "locked", recallsMerged: 0, factsExamined: 0, sessionEntriesRemoved: 0, errors: [] });
+    expect(facts.all(ada)[0]?.accessCount).toBe(2);
+    expect(saved).toBeNull();
+    first.resume();
+    const report = await first.done;
+    expect(report.skipped).toBeUndefined();
+    expect(report.recallsMerged).toBe(1);
+    expect(facts.all(ada)[0]).toMatchObject({ accessCount: 4, lastAccessedAt: now - 500 });
+    expect(lock.holder()).toBeNull();
+    // released: the next run proceeds and merges what was counted since, once
+    await users.recordRecalls(ada, ["liked"], now - 100);
+    const third = await runCleanup(deps({ runLock: lock }));
+    expect(third).toMatchObject({ recallsMerged: 1, errors: [] });
+    expect(third.skipped).toBeUndefined();
+    expect(facts.all(ada)[0]?.accessCount).toBe(5);
+  });
+
+  it("releases the lock when the run throws midway", async () => {
+    await users.recordRecalls(ada, ["liked"], now - 1000);
+    await facts.upsert(ada, [fact("liked", "fact", 3)]);
+    const lock = new InMemoryRunLock({ now: () => now });
+    const failing = deps({
+      runLock: lock,
+      saveCursor: async () => {
+        throw new Error("redis down");
+      },
+    });
+    await expect(runCleanup(failing)).rejects.toThrow("redis down");
+    expect(lock.holder()).toBeNull();
+    expect(lock.calls).toEqual({ tryAcquire: 1, release: 1 });
+    const next = await runCleanup(deps({ runLock: lock }));
+    expect(next.skipped).toBeUndefined();
+    expect(saved).not.toBeNull();
+  });
+
+  it("takes a lease longer than a cron run's 15 minutes; a lease its dead run never released expires and the next run proceeds", async () => {
+    let clock = now;
+    const lock = new InMemoryRunLock({ now: () => clock });
+    const leases: number[] = [];
+    const watched = {
+      tryAcquire: (token: string, leaseMs: number) => {
+        leases.push(leaseMs);
+        return lock.tryAcquire(token, leaseMs);
+      },
+      release: (token: string) => lock.release(token),
+    };
+    expect(await lock.tryAcquire("dead-run", CLEANUP_LEASE_MS)).toBe(true);
+    expect(await runCleanup(deps({ runLock: watched }))).toMatchObject({ skipped: "locked" });
+    clock += CLEANUP_LEASE_MS;
+    expect((await runCleanup(deps({ runLock: watched }))).skipped).toBeUndefined();
+    expect(leases).toEqual([CLEANUP_LEASE_MS, CLEANUP_LEASE_MS]);
+    expect(CLEANUP_LEASE_MS).toBeGreaterThan(15 * 60_000);
+  });
+
+  it("reports a failed release (the lease then expires on its own)", async () => {
+    const lock = new InMemoryRunLock({ now: () => now });
+    const report = await runCleanup(
+      deps({
+        runLock: {
+          tryAcquire: (token, leaseMs) => lock.tryAcquire(token, leaseMs),
+          release: async () => {
+            throw new Error("redis down");
+          },
+        },
+      }),
+    );
+    expect(report.errors).toEqual(["run lock: redis down"]);
   });
 });

@@ -4,6 +4,7 @@ import { runCleanup, type CleanupCursor, type CleanupDeps } from "../../../../sr
 import { duplicateSupersedes } from "../../../../src/memory/maintenance/duplicates.ts";
 import { DEFAULT_MEMORY_OPTIONS } from "../../../../src/memory/options.ts";
 import type { Fact } from "../../../../src/memory/model.ts";
+import { InMemoryRunLock } from "../../../support/fakes/maintenance.ts";
 import { InMemoryFactStore, InMemoryUserStore } from "../../../support/fakes/facts.ts";
 import { InMemoryLearningLocks } from "../../../support/fakes/learning.ts";
 import { InMemorySessionStore } from "../../../support/fakes/sessions.ts";
@@ -38,6 +39,8 @@ beforeEach(() => {
 });
 
 const deps = (overrides: Partial<CleanupDeps> = {}): CleanupDeps => ({
+  runLock: new InMemoryRunLock(),
+  newId: () => crypto.randomUUID(),
   sessions: new InMemorySessionStore(() => now),
   users,
   facts,
