@@ -38,7 +38,7 @@ const SUITES = {
   /**
    * The API files that may run next to each other: they never change the fake LLM's mode or script,
    * never read its request log or an emulator's, never set an emulator fault or delay, never run the
-   * cron (it acts on every user: two runs at once would merge the same recall counts twice), and use
+   * cron (it acts on every user, and a run started while another holds the run lock skips), and use
    * their own users and sessions. Every other API file runs alone (api-serial); a new file goes there until
    * it is known to be safe here.
    */
