@@ -150,6 +150,10 @@ describe.each(variants)("@upstash/redis against the emulator ($name)", ({ redisU
     emu.listener.resetLog();
     expect(await redis.get(k("p7"))).toBe(7);
     expect(emu.listener.log.map((e) => [e.path, loggedCommands(e.body)])).toEqual([["/pipeline", [["get", k("p7")]]]]);
+    // Each entry says how long the answer took and how large it was (the benches read both).
+    const [entry] = emu.listener.log;
+    expect(entry?.handlerMs).toBeGreaterThanOrEqual(0);
+    expect(entry?.responseBytes).toBeGreaterThan(0);
   });
 
   it("runs an explicit pipeline, with per-command errors", async () => {
