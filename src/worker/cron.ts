@@ -73,9 +73,17 @@ export async function runScheduled(env: object, scheduledTime: number): Promise<
       learningLocks: adapters.deps.learningLocks,
       batch: config.cleanupBatch,
       now: scheduledTime,
+      // The re-seal and the backups run under the same lease: an overlapping run does neither.
+      thenHolding: async (done) => {
+        const log = done.errors.length > 0 ? jsonLogger.warn : jsonLogger.info;
+        log("cleanup run", { ms: Date.now() - started, ...done });
+        if (adapters.cipher.rotating) await resealRun(config, adapters);
+        await backupRun(env, config, adapters, scheduledTime);
+      },
     });
   } catch (err) {
-    // Only the run lock or the cursor (Redis) gets here; the next run starts from the last saved one.
+    // Only the run lock or the cursor (Redis) gets here (the re-seal and backups log their own
+    // failures); the next run starts from the last saved cursor.
     jsonLogger.error("cleanup run failed", { ms: Date.now() - started, error: String(err) });
     return null;
   }
@@ -83,10 +91,6 @@ export async function runScheduled(env: object, scheduledTime: number): Promise<
     jsonLogger.warn("cleanup skipped: another cleanup run holds the run lock", { ms: Date.now() - started, skipped: report.skipped });
     return report;
   }
-  const log = report.errors.length > 0 ? jsonLogger.warn : jsonLogger.info;
-  log("cleanup run", { ms: Date.now() - started, ...report });
-  if (adapters.cipher.rotating) await resealRun(config, adapters);
-  await backupRun(env, config, adapters, scheduledTime);
   return report;
 }
 

@@ -43,6 +43,13 @@ export interface CleanupDeps {
   leaseMs?: number | undefined;
   /** A fresh unique id (the lease's owner token is made from it). */
   newId(): string;
+  /**
+   * The cron's other work (the re-seal after a key rotation, the backups), run after the cleanup
+   * while the lease is still held, so two runs never do it at once either. Given the cleanup's
+   * report; it handles its own failures.
+   * @default none
+   */
+  thenHolding?: ((report: CleanupReport) => Promise<void>) | undefined;
   sessions: SessionStore;
   users: UserStore;
   facts: FactStore | null;
@@ -104,7 +111,7 @@ const emptyReport = (): CleanupReport => ({
  * One bounded cleanup run: removes index entries of expired sessions (from the tenant's and their
  * owner's index), delivers facts whose delivery failed, merges recall counts into the facts, drops
  * facts past their TTL or decayed below the floor, repairs relations left with several current
- * facts (the newest stays current), then saves where it stopped. All of it holds the run lock:
+ * facts (the newest stays current), then saves where it stopped, and runs `thenHolding`. All of it holds the run lock:
  * when another run holds it, this one does nothing and reports `skipped: "locked"`. The lock is
  * released whatever the run does (a failed release is reported; the lease then expires).
  */
@@ -114,6 +121,7 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupReport> {
   const report = emptyReport();
   try {
     await cleanupHolding(deps, report);
+    await deps.thenHolding?.(report);
     return report;
   } finally {
     await deps.runLock.release(token).catch((err: unknown) => {

@@ -212,6 +212,27 @@ describe("runCleanup: one run at a time", () => {
     expect(saved).not.toBeNull();
   });
 
+  it("runs the cron's other work (re-seal, backups) after the cleanup and before the release: a run started meanwhile skips", async () => {
+    const lock = new InMemoryRunLock({ now: () => now });
+    const seen: { holder: string | null; overlapping?: string; merged: number }[] = [];
+    const report = await runCleanup(
+      deps({
+        runLock: lock,
+        thenHolding: async (done) => {
+          const overlapping = await runCleanup(deps({ runLock: lock }));
+          seen.push({ holder: lock.holder(), overlapping: overlapping.skipped, merged: done.recallsMerged });
+        },
+      }),
+    );
+    expect(seen).toEqual([{ holder: expect.stringMatching(/^cl_/), overlapping: "locked", merged: report.recallsMerged }]);
+    expect(lock.holder()).toBeNull();
+    // A locked run does not run it.
+    let ran = 0;
+    await lock.tryAcquire("cl_other", 60_000);
+    await runCleanup(deps({ runLock: lock, thenHolding: async () => void (ran += 1) }));
+    expect(ran).toBe(0);
+  });
+
   it("takes a lease longer than a cron run's 15 minutes; a lease its dead run never released expires and the next run proceeds", async () => {
     let clock = now;
     const lock = new InMemoryRunLock({ now: () => clock });
