@@ -1,7 +1,7 @@
 /** @module A Vector index wrapper that seals fact texts (and optionally client metadata) in metadata and opens them on reads. */
 import type { VectorIndex } from "../fact-index.ts";
 import { namespaceToScope } from "../fact-namespace.ts";
-import type { FieldCipher } from "./cipher.ts";
+import { isSealed, type FieldCipher } from "./cipher.ts";
 
 type Dict = Record<string, unknown>;
 type Codec = (text: string, tenant: string) => Promise<string>;
@@ -33,6 +33,15 @@ async function mapMetadata<T>(metadata: T, codec: Codec, tenant: string, clientM
   return out as T;
 }
 
+const sealedText = (value: unknown): boolean => typeof value === "string" && isSealed(value);
+
+/** Whether read metadata holds a sealed value (without keys, or for facts stored before them, none does). */
+function holdsSealed(metadata: unknown): boolean {
+  if (!isDict(metadata)) return false;
+  if (sealedText(metadata.text) || sealedText(metadata.metadata)) return true;
+  return Array.isArray(metadata.history) && metadata.history.some((h: unknown) => isDict(h) && sealedText(h.text));
+}
+
 async function mapVector<T extends { metadata?: unknown }>(
   v: T,
   codec: Codec,
@@ -40,6 +49,15 @@ async function mapVector<T extends { metadata?: unknown }>(
   clientMetadata: "seal" | "open" | "clear",
 ): Promise<T> {
   return v.metadata === undefined ? v : { ...v, metadata: await mapMetadata(v.metadata, codec, tenant, clientMetadata) };
+}
+
+/**
+ * Read results opened: as they came when none holds a sealed value (a recall reads up to a few
+ * hundred, and opening clear ones would only copy them), else each opened.
+ */
+function openAll<T extends { metadata?: unknown }>(results: T[], open: Codec, tenant: string): T[] | Promise<T[]> {
+  if (!results.some((r) => holdsSealed(r.metadata))) return results;
+  return Promise.all(results.map((r) => mapVector(r, open, tenant, "open")));
 }
 
 /**
@@ -67,13 +85,12 @@ export function sealedVectorIndex(inner: VectorIndex, cipher: FieldCipher, optio
     },
     query: async <M extends Dict>(args: Parameters<VectorIndex["query"]>[0], options?: { namespace?: string | undefined }) => {
       const tenant = tenantOf(options?.namespace);
-      const results = await inner.query<M>(args, options);
-      return Promise.all(results.map((r) => mapVector(r, open, tenant, "open")));
+      return openAll(await inner.query<M>(args, options), open, tenant);
     },
     queryMany: async <M extends Dict>(args: Parameters<VectorIndex["queryMany"]>[0], options?: { namespace?: string | undefined }) => {
       const tenant = tenantOf(options?.namespace);
       const groups = await inner.queryMany<M>(args, options);
-      return Promise.all(groups.map((results) => Promise.all(results.map((r) => mapVector(r, open, tenant, "open")))));
+      return Promise.all(groups.map((results) => openAll(results, open, tenant)));
     },
     fetch: async <M extends Dict>(payload: Parameters<VectorIndex["fetch"]>[0], options?: Parameters<VectorIndex["fetch"]>[1]) => {
       // Read before the call: the client deletes `namespace` from the options object it is given.

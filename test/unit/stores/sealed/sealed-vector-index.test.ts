@@ -28,6 +28,8 @@ function fakeIndex() {
       ids.map((id) => structuredClone(stored.get(key(options?.namespace, id)) ?? null)),
     query: async (_args: unknown, options?: { namespace?: string }) =>
       all(options?.namespace).map((v) => ({ ...structuredClone(v), score: 1 })),
+    queryMany: async (args: unknown[], options?: { namespace?: string }) =>
+      args.map(() => all(options?.namespace).map((v) => ({ ...structuredClone(v), score: 1 }))),
     range: async (_args: unknown, options?: { namespace?: string }) => ({
       nextCursor: "",
       vectors: structuredClone(all(options?.namespace)),
@@ -81,6 +83,29 @@ describe("the sealed Vector index", () => {
     await sealed.update({ id: "f1", metadata: { ...fact.metadata, text: "Ada sails boats" } }, { namespace });
     expect(isSealed(String(stored.get(`${namespace}/f1`)?.metadata?.text))).toBe(true);
     expect((await sealed.fetch(["f1"], { namespace }))[0]?.metadata?.text).toBe("Ada sails boats");
+  });
+
+  it("reads facts stored before a key and after it alike: sealed ones open, clear ones come back as stored", async () => {
+    const { index } = fakeIndex();
+    await sealedVectorIndex(index, new FieldCipher([])).upsert(
+      { ...fact, id: "f0", metadata: { text: "Ada rows", type: "fact" } },
+      { namespace },
+    );
+    const sealed = sealedVectorIndex(index, cipher);
+    const clearOnly = await sealed.query({ data: "row", topK: 5, includeMetadata: true }, { namespace });
+    expect(clearOnly.map((r) => r.metadata?.text)).toEqual(["Ada rows"]);
+    await sealed.upsert(fact, { namespace });
+    const groups = await sealed.queryMany(
+      [
+        { data: "sail", topK: 5, includeMetadata: true },
+        { data: "row", topK: 5, includeMetadata: true },
+      ],
+      { namespace },
+    );
+    for (const results of groups) {
+      expect(results.map((r) => r.metadata?.text).sort()).toEqual(["Ada rows", "Ada sails"]);
+      expect(results.find((r) => r.id === "f1")?.metadata?.history).toEqual(fact.metadata.history);
+    }
   });
 
   it("values are bound to the namespace's tenant: another tenant cannot open them", async () => {
