@@ -1,9 +1,9 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../../src/index.ts";
 import type { Bindings } from "../../../src/worker/env.ts";
 import { uniqueId } from "../support/helpers.ts";
-import { addFact, contextFor, findFact, mergeRecallCounts, runCron } from "../support/facts.ts";
+import { addFact, capturingLogs, contextFor, findFact, mergeRecallCounts, runCron } from "../support/facts.ts";
 import { testRedis } from "../support/redis.ts";
 
 // Runs the cron (it acts on every user), so this file runs alone (api-serial), like the other cron files.
@@ -13,29 +13,15 @@ const LOCK_KEY = "am:_system:cleanup-lock";
 const SKIPPED = "cleanup skipped: another cleanup run holds the run lock";
 
 /** Starts the Worker's `scheduled` export `count` times at once and waits for all; returns every JSON log line. */
-async function runConcurrently(count: number, scheduledTime: number): Promise<Record<string, unknown>[]> {
-  const logs: Record<string, unknown>[] = [];
-  const capture = (line: unknown) => {
-    if (typeof line !== "string") return;
-    try {
-      const parsed: unknown = JSON.parse(line);
-      if (typeof parsed === "object" && parsed !== null) logs.push(parsed as Record<string, unknown>);
-    } catch {
-      // not a structured line
-    }
-  };
-  const spies = [vi.spyOn(console, "log"), vi.spyOn(console, "warn"), vi.spyOn(console, "error")].map((s) => s.mockImplementation(capture));
-  try {
+function runConcurrently(count: number, scheduledTime: number): Promise<Record<string, unknown>[]> {
+  return capturingLogs(async () => {
     const contexts = Array.from({ length: count }, () => createExecutionContext());
     for (const ctx of contexts) {
       const controller = createScheduledController({ scheduledTime: new Date(scheduledTime), cron: "*/15 * * * *" });
       await worker.scheduled(controller, env as unknown as Bindings, ctx);
     }
     await Promise.all(contexts.map((ctx) => waitOnExecutionContext(ctx)));
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-  return logs;
+  });
 }
 
 const byMessage = (logs: Record<string, unknown>[], msg: string) => logs.filter((l) => l.msg === msg);

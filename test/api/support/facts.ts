@@ -214,8 +214,8 @@ export interface CronOutcome {
   failure: unknown;
 }
 
-/** Runs the Worker's `scheduled` export once, capturing its logs (silenced while it runs). */
-export async function runScheduledOnce(scheduledTime: number, overrides: Record<string, string> = {}): Promise<CronOutcome> {
+/** Runs `work` with console.log, warn and error captured (silenced meanwhile); returns every JSON line logged. */
+export async function capturingLogs(work: () => Promise<void>): Promise<Record<string, unknown>[]> {
   const logs: Record<string, unknown>[] = [];
   const capture = (line: unknown) => {
     if (typeof line !== "string") return;
@@ -227,17 +227,25 @@ export async function runScheduledOnce(scheduledTime: number, overrides: Record<
     }
   };
   const spies = [vi.spyOn(console, "log"), vi.spyOn(console, "warn"), vi.spyOn(console, "error")].map((s) => s.mockImplementation(capture));
-  let failure: unknown = null;
   try {
+    await work();
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+  return logs;
+}
+
+/** Runs the Worker's `scheduled` export once, capturing its logs (silenced while it runs). */
+export async function runScheduledOnce(scheduledTime: number, overrides: Record<string, string> = {}): Promise<CronOutcome> {
+  let failure: unknown = null;
+  const logs = await capturingLogs(async () => {
     const ctx = createExecutionContext();
     const controller = createScheduledController({ scheduledTime: new Date(scheduledTime), cron: "*/15 * * * *" });
     await worker.scheduled(controller, { ...(env as unknown as Bindings), ...overrides }, ctx);
     await waitOnExecutionContext(ctx).catch((err: unknown) => {
       failure = err;
     });
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
+  });
   return { logs, failure };
 }
 
