@@ -1,12 +1,14 @@
 /** @module A Vector index wrapper that seals fact texts (and optionally client metadata) in metadata and opens them on reads. */
 import type { VectorIndex } from "../fact-index.ts";
 import { namespaceToScope } from "../fact-namespace.ts";
-import { isSealed, type FieldCipher } from "./cipher.ts";
+import { SEALED_PREFIX, type FieldCipher } from "./cipher.ts";
 
 type Dict = Record<string, unknown>;
 type Codec = (text: string, tenant: string) => Promise<string>;
 
 const isDict = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
+// The test the opening itself makes first: a value without the prefix is opened as it is.
+const sealedText = (value: unknown): value is string => typeof value === "string" && value.startsWith(SEALED_PREFIX);
 
 /** The tenant a namespace belongs to: the additional data its sealed values are bound to. */
 const tenantOf = (namespace: string | undefined): string => namespaceToScope(namespace ?? "")?.tenant ?? "";
@@ -20,7 +22,7 @@ async function mapMetadata<T>(metadata: T, codec: Codec, tenant: string, clientM
   if (!isDict(metadata)) return metadata;
   const out: Dict = { ...metadata };
   if (clientMetadata === "seal" && isDict(metadata.metadata)) out.metadata = await codec(JSON.stringify(metadata.metadata), tenant);
-  if (clientMetadata === "open" && typeof metadata.metadata === "string" && metadata.metadata.startsWith("enc:v1:"))
+  if (clientMetadata === "open" && sealedText(metadata.metadata))
     out.metadata = JSON.parse(await codec(metadata.metadata, tenant)) as unknown;
   if (typeof metadata.text === "string") out.text = await codec(metadata.text, tenant);
   if (Array.isArray(metadata.history)) {
@@ -32,8 +34,6 @@ async function mapMetadata<T>(metadata: T, codec: Codec, tenant: string, clientM
   }
   return out as T;
 }
-
-const sealedText = (value: unknown): boolean => typeof value === "string" && isSealed(value);
 
 /** Whether read metadata holds a sealed value (without keys, or for facts stored before them, none does). */
 function holdsSealed(metadata: unknown): boolean {
