@@ -111,9 +111,10 @@ const emptyReport = (): CleanupReport => ({
  * One bounded cleanup run: removes index entries of expired sessions (from the tenant's and their
  * owner's index), delivers facts whose delivery failed, merges recall counts into the facts, drops
  * facts past their TTL or decayed below the floor, repairs relations left with several current
- * facts (the newest stays current), then saves where it stopped, and runs `thenHolding`. All of it holds the run lock:
- * when another run holds it, this one does nothing and reports `skipped: "locked"`. The lock is
- * released whatever the run does (a failed release is reported; the lease then expires).
+ * facts (the newest stays current), saves where it stopped, then runs `thenHolding`. All of it
+ * holds the run lock: when another run holds it, this one does nothing and reports
+ * `skipped: "locked"`. The lock is released whatever the run does (a failed release is reported;
+ * the lease then expires).
  */
 export async function runCleanup(deps: CleanupDeps): Promise<CleanupReport> {
   const token = `cl_${deps.newId()}`;
