@@ -12,16 +12,14 @@ import { createServer } from "node:net";
 import WebSocket from "ws";
 import { startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { startUpstashLocal } from "../tools/upstash-local/index.ts";
-import { FACTS, QUESTIONS } from "./peers/peers-support.ts";
+import { API_KEY, AUTH, importRecallUser, recallRead, type ProfiledRequest } from "./support/profiling/specs.ts";
 import { startBenchWorker } from "./support/workers/bench-worker.ts";
 
 const [kind = "read", sizeArg = "1000", repeatsArg = "300"] = process.argv.slice(2);
 const SIZE = Number(sizeArg);
 const REPEATS = Number(repeatsArg);
-const API_KEY = "bench-key";
 /** The recall scenario's user: the peers bench's 40 facts, asked the first of its questions. */
 const RECALL_USER = "hot-user";
-const AUTH = { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" };
 
 const freePort = (): Promise<number> =>
   new Promise((resolve) => {
@@ -73,14 +71,7 @@ try {
     headers: AUTH,
     body: JSON.stringify({ messages: [{ role: "system", content: "You are a travel assistant." }] }),
   });
-  if (kind === "recall") {
-    const imported = await call(`/v1/users/${RECALL_USER}/facts/import`, {
-      method: "POST",
-      headers: AUTH,
-      body: JSON.stringify({ facts: FACTS }),
-    });
-    if (imported.status >= 300) throw new Error(imported.text);
-  }
+  if (kind === "recall") await importRecallUser(call, RECALL_USER);
   for (let start = 0; start < SIZE; start += 100) {
     const messages = Array.from({ length: Math.min(100, SIZE - start) }, (_, j) => ({
       role: (start + j) % 2 === 0 ? "user" : "assistant",
@@ -88,14 +79,9 @@ try {
     }));
     await call(`/v1/sessions/${session}/messages`, { method: "POST", headers: AUTH, body: JSON.stringify({ messages }) });
   }
-  const specs: Record<string, { method: string; path: string; headers: Record<string, string>; body?: string; texts: string[] }> = {
+  const specs: Record<string, ProfiledRequest> = {
     read: { method: "GET", path: `/v1/sessions/${session}/context`, headers: AUTH, texts: [] },
-    recall: {
-      method: "GET",
-      path: `/v1/sessions/${session}/context?userId=${RECALL_USER}&query=${encodeURIComponent(QUESTIONS[0]!)}`,
-      headers: AUTH,
-      texts: [],
-    },
+    recall: recallRead(session, RECALL_USER),
     append: {
       method: "POST",
       path: `/v1/sessions/${session}/messages`,

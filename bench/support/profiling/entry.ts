@@ -18,16 +18,11 @@ import { loadConfig, parseConfig } from "../../../src/worker/config/parse.ts";
 import { createRuntime } from "../../../src/worker/request-runtime.ts";
 import { adaptersFor } from "../../../src/worker/wiring.ts";
 
+import type { ProfiledRequest } from "./specs.ts";
 import { type Recorded, upstream } from "./tape.ts";
 
-interface Scenario {
+interface Scenario extends ProfiledRequest {
   name: string;
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-  /** Texts the request hands the token counter (its messages). */
-  texts: string[];
   tape: Map<string, Recorded>;
   /** The response the recording got (rendered again by the `render` phase). */
   response: string;

@@ -7,16 +7,39 @@ export const AUTH = { authorization: `Bearer ${API_KEY}`, "content-type": "appli
 /** One request to the Worker under test, its status and body. */
 export type Call = (path: string, init?: RequestInit) => Promise<{ status: number; text: string }>;
 
-export interface Spec {
-  name: string;
+/** A request to profile, as the profiling entry records it. */
+export interface ProfiledRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** Texts the request hands the token counter (its messages). */
   texts: string[];
+}
+
+export interface Spec extends ProfiledRequest {
+  name: string;
   /** A fresh body per live request (ids that must not repeat). */
   live: (i: number) => string | undefined;
 }
+
+/** Imports the peers bench's 40 facts for `userId` (the user a context read with recall asks for). */
+export async function importRecallUser(call: Call, userId: string): Promise<void> {
+  const imported = await call(`/v1/users/${userId}/facts/import`, {
+    method: "POST",
+    headers: AUTH,
+    body: JSON.stringify({ facts: FACTS }),
+  });
+  if (imported.status !== 200 && imported.status !== 201) throw new Error(`import: HTTP ${imported.status} ${imported.text.slice(0, 200)}`);
+}
+
+/** A context read of `session` with recall for `userId`: the first of the peers bench's questions. */
+export const recallRead = (session: string, userId: string): ProfiledRequest => ({
+  method: "GET",
+  path: `/v1/sessions/${session}/context?userId=${userId}&query=${encodeURIComponent(QUESTIONS[0]!)}`,
+  headers: AUTH,
+  texts: [],
+});
 
 const messageText = (i: number): string =>
   i % 2 === 0
@@ -44,12 +67,7 @@ export async function buildSpecs(call: Call, sizes: readonly number[], run: stri
   const specs: Spec[] = [];
   // The peers bench's user: 40 facts, asked one of its questions (on the smallest session only).
   const recallUser = `r-${run}`;
-  const imported = await call(`/v1/users/${recallUser}/facts/import`, {
-    method: "POST",
-    headers: AUTH,
-    body: JSON.stringify({ facts: FACTS }),
-  });
-  if (imported.status !== 200 && imported.status !== 201) throw new Error(`import: HTTP ${imported.status} ${imported.text.slice(0, 200)}`);
+  await importRecallUser(call, recallUser);
   for (const size of sizes) {
     const session = `prof-${run}-${size}`;
     await seed(call, session, size);
@@ -58,14 +76,7 @@ export async function buildSpecs(call: Call, sizes: readonly number[], run: stri
       { role: "assistant", content: `Answer ${i}: a weekday; book the palace online, the morning slots sell out first.` },
     ];
     if (size === sizes[0])
-      specs.push({
-        name: `context read with recall, ${size}`,
-        method: "GET",
-        path: `/v1/sessions/${session}/context?userId=${recallUser}&query=${encodeURIComponent(QUESTIONS[0]!)}`,
-        headers: AUTH,
-        texts: [],
-        live: () => undefined,
-      });
+      specs.push({ name: `context read with recall, ${size}`, ...recallRead(session, recallUser), live: () => undefined });
     specs.push({
       name: `context read, ${size}`,
       method: "GET",
